@@ -1,12 +1,13 @@
 #!/bin/sh
 # typed_objects.sh - issue #34: the distributed and job single objects (a
-# run's hccl, npu_memory, op_compile and communication; distributed and its
-# pipeline; the job and its step_us, slowest, median and heatmap) are typed
-# rows (rows.def), written through the one writer in schema.def's row order
-# and read back by the loader (pr_rows_read_one), which refuses a damaged
-# value with its path (exit 2).  ../shared's torch_npu text_level1 (an
-# HCCL table, NPU memory, online compilation, a job of ranks), MindSpore's
-# 4-rank pipeline cluster and HTA's two-rank filter job give them.
+# run's hccl, npu_memory, op_compile and communication; distributed and
+# its pipeline; the job and its step_us, slowest, median and heatmap) are
+# typed rows (rows.def), written through the
+# one writer in schema.def's row order and read back by the loader
+# (pr_rows_read_one), which refuses a damaged value with its path (exit
+# 2).  A hand-made NCCL trace, ../shared's torch_npu text_level1 (an HCCL
+# table, NPU memory, online compilation, a job whose late rank is
+# missing) and MindSpore's 4-rank pipeline cluster give them.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -94,6 +95,36 @@ if shared_summary npu torch_npu/text_level1; then
         refused "$T_DIR/npu.json" distributed ranks_complete 1
     check "  distributed's coverage note as a number is refused" \
         refused "$T_DIR/npu.json" distributed coverage_note 1
+    for p in job job.step_us job.slowest job.slowest_by_mean job.median \
+        job.heatmap; do
+        check "  $p: keys in schema order" rows "$T_DIR/npu.json" "$p"
+    done
+    check "  the job's coverage note, written once, is distributed's" \
+        python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+j, n = d['job'], d['distributed']['coverage_note']
+assert j['late_rank'] == 5 and j['late_rank_in_report'] is False, j
+assert j['coverage_note'] == n and 'the late rank, rank 5, is one of' in n, n
+" "$T_DIR/npu.json"
+    check "  the job's rank count as text is refused" \
+        refused "$T_DIR/npu.json" job ranks '"x"'
+    check "  the job's late_rank_in_report as a number is refused" \
+        refused "$T_DIR/npu.json" job late_rank_in_report 1
+    check "  the job's step_us as an array is refused" \
+        refused "$T_DIR/npu.json" job step_us '[]'
+    check "  step_us.min_us as text is refused" \
+        refused "$T_DIR/npu.json" job.step_us min_us '"x"'
+    check "  slowest.run as 1.5 is refused" \
+        refused "$T_DIR/npu.json" job.slowest run 1.5
+    check "  slowest_by_mean.mean_us as text is refused" \
+        refused "$T_DIR/npu.json" job.slowest_by_mean mean_us '"x"'
+    check "  median.worker as a number is refused" \
+        refused "$T_DIR/npu.json" job.median worker 3
+    check "  heatmap.runs_per_row as text is refused" \
+        refused "$T_DIR/npu.json" job.heatmap runs_per_row '"x"'
+    check "  heatmap.steps as an object is refused" \
+        refused "$T_DIR/npu.json" job.heatmap steps '{}'
 else
     skip "torch_npu text_level1's single objects" "no ../shared"
 fi

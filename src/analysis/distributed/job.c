@@ -166,32 +166,65 @@ is_job(const cJSON *runs)
     return 0;
 }
 
-/* {"run", "worker", "rank", "mean_us"[, "vs_median_pct"]} of one rank. */
-static cJSON *
-rank_ref(const struct rk *r, double median, int *ok)
-{
-    cJSON *o = cJSON_CreateObject();
-    const cJSON *rank = pr_sget(r->run, PR_K_RANK);
+/* The job's row as its passes fill it, written once (build): its texts'
+ * buffers and its tables, owned until then. */
+struct job {
+    struct pr_row_job row;
+    const char *slow_worker; /* slowest_by_mean's worker; NULL: none */
+    char coverage[1200], late[2400], mixed[300];
+    cJSON *slowest, *by_mean, *median, *kinds, *per_rank, *operators, *kernels,
+        *heat_rows, *heat_steps, *heat_vals;
+};
 
-    if (o == NULL) {
-        *ok = 0;
-        return NULL;
-    }
-    pr_emit_num(o, PR_K_RUN, (double)r->idx, ok);
-    pr_emit_str(o, PR_K_WORKER, pr_sget_str_or(r->run, PR_K_WORKER, ""), ok);
-    pr_emit_num_or_null(o, PR_K_RANK,
-                        cJSON_IsNumber(rank) ? rank->valuedouble : NAN, ok);
-    pr_emit_num_or_null(o, PR_K_MEAN_US, r->mean, ok);
-    pr_emit_num_or_null(o, PR_K_VS_MEDIAN_PCT,
-                        median > 0 ? 100.0 * (r->mean - median) / median : NAN,
-                        ok);
-    return o;
+static void
+job_free(struct job *j)
+{
+    cJSON_Delete(j->slowest);
+    cJSON_Delete(j->by_mean);
+    cJSON_Delete(j->median);
+    cJSON_Delete(j->kinds);
+    cJSON_Delete(j->per_rank);
+    cJSON_Delete(j->operators);
+    cJSON_Delete(j->kernels);
+    cJSON_Delete(j->heat_rows);
+    cJSON_Delete(j->heat_steps);
+    cJSON_Delete(j->heat_vals);
+}
+
+/* A new array into *a; 0 when out of memory. */
+static int
+new_arr(cJSON **a)
+{
+    *a = cJSON_CreateArray();
+    return *a != NULL;
+}
+
+/* {"run", "worker", "rank", "mean_us", "vs_median_pct"} of one rank, as
+ * ro's row (job.slowest, slowest_by_mean or median: one shape). */
+static cJSON *
+rank_ref(enum pr_rows_object ro, const struct rk *r, double median)
+{
+    const cJSON *rank = pr_sget(r->run, PR_K_RANK);
+    struct pr_row_job_slowest x = {
+        .run = (int64_t)r->idx,
+        .worker = pr_sget_str_or(r->run, PR_K_WORKER, ""),
+        .rank = cJSON_IsNumber(rank) ? rank->valuedouble : NAN,
+        .mean_us = r->mean,
+        .vs_median_pct = median > 0 ? 100.0 * (r->mean - median) / median : NAN,
+    };
+    struct pr_row_job_slowest_by_mean y = {x.run,     x.worker,        x.rank,
+                                           x.mean_us, x.vs_median_pct, 0};
+    struct pr_row_job_median z = {x.run,     x.worker,        x.rank,
+                                  x.mean_us, x.vs_median_pct, 0};
+
+    return pr_rows_row(ro, ro == PR_RO_JOB_SLOWEST           ? (void *)&x
+                           : ro == PR_RO_JOB_SLOWEST_BY_MEAN ? (void *)&y
+                                                             : (void *)&z);
 }
 
 static void
-per_rank(cJSON *job, const struct rk *v, size_t n, double median, int *ok)
+per_rank(cJSON *a, const struct rk *v, size_t n, double median, int *ok)
 {
-    cJSON *a = pr_emit_arr(job, PR_K_PER_RANK, ok);
     size_t i;
 
     for (i = 0; a != NULL && *ok && i < n; i++) {
@@ -242,10 +275,9 @@ pipeline_slowest(const cJSON *summary, const struct rk *sorted, size_t m)
 /* Step time over ranks (each rank's mean step), the slowest and the
  * median rank.  `sorted` holds the ranks with a known mean, by mean. */
 static void
-distribution(cJSON *job, const struct rk *sorted, size_t m, size_t slow,
+distribution(struct job *j, const struct rk *sorted, size_t m, size_t slow,
              int *ok)
 {
-    cJSON *d = pr_emit_obj(job, PR_K_STEP_US, ok);
     double sum = 0, median = m > 0 ? sorted[(m - 1) / 2].mean : NAN;
     size_t i, warm = 0;
 
@@ -253,39 +285,37 @@ distribution(cJSON *job, const struct rk *sorted, size_t m, size_t slow,
         sum += sorted[i].mean;
         warm += sorted[i].warmup;
     }
-    pr_emit_num(d, PR_K_RANKS_WITH_STEPS, (double)m, ok);
-    pr_emit_num(d, PR_K_RANKS_FIRST_STEP_EXCLUDED, (double)warm, ok);
-    pr_emit_num_or_null(d, PR_K_MIN_US, m > 0 ? sorted[0].mean : NAN, ok);
-    pr_emit_num_or_null(d, PR_K_MEDIAN_US, median, ok);
-    pr_emit_num_or_null(d, PR_K_MEAN_US, m > 0 ? sum / (double)m : NAN, ok);
-    pr_emit_num_or_null(d, PR_K_MAX_US, m > 0 ? sorted[m - 1].mean : NAN, ok);
-    pr_emit_num_or_null(d, PR_K_SPREAD_PCT,
-                        m >= 2 && median > 0
-                            ? 100.0 * (sorted[m - 1].mean - sorted[0].mean) /
-                                  median
-                            : NAN,
-                        ok);
-    if (m == 0) {
-        pr_emit_null(job, PR_K_SLOWEST, ok);
-        pr_emit_null(job, PR_K_MEDIAN, ok);
-        pr_emit_null(job, PR_K_SLOWEST_BY_MEAN, ok);
+    j->row.step_us = (struct pr_row_job_step_us){
+        .ranks_with_steps = (int64_t)m,
+        .ranks_first_step_excluded = (int64_t)warm,
+        .min_us = m > 0 ? sorted[0].mean : NAN,
+        .median_us = median,
+        .mean_us = m > 0 ? sum / (double)m : NAN,
+        .max_us = m > 0 ? sorted[m - 1].mean : NAN,
+        .spread_pct =
+            m >= 2 && median > 0
+                ? 100.0 * (sorted[m - 1].mean - sorted[0].mean) / median
+                : NAN,
+    };
+    if (m == 0) { /* no basis: slowest, by mean and median null */
+        pr_rows_omit(PR_RO_JOB, &j->row, PR_SR_JOB_PR_K_SLOWEST_BASIS);
+        pr_rows_omit(PR_RO_JOB, &j->row, PR_SR_JOB_PR_K_SLOWEST_BY);
         return;
     }
-    pr_emit_str(job, PR_K_SLOWEST_BASIS,
-                slow < m ? "the slowest rank of the slowest pipeline stage "
-                           "(distributed.pipeline: Computing)"
-                         : "mean step time",
-                ok);
-    pr_emit_str(job, PR_K_SLOWEST_BY, slow < m ? "pipeline_stage" : "mean_step",
-                ok);
-    if (!cJSON_AddItemToObject(
-            job, PR_K_SLOWEST,
-            rank_ref(&sorted[slow < m ? slow : m - 1], median, ok)) ||
-        !cJSON_AddItemToObject(job, PR_K_SLOWEST_BY_MEAN,
-                               rank_ref(&sorted[m - 1], median, ok)) ||
-        !cJSON_AddItemToObject(job, PR_K_MEDIAN,
-                               rank_ref(&sorted[(m - 1) / 2], median, ok)))
-        *ok = 0;
+    j->row.slowest_basis = slow < m
+                               ? "the slowest rank of the slowest pipeline "
+                                 "stage (distributed.pipeline: Computing)"
+                               : "mean step time";
+    j->row.slowest_by = slow < m ? "pipeline_stage" : "mean_step";
+    j->slowest =
+        rank_ref(PR_RO_JOB_SLOWEST, &sorted[slow < m ? slow : m - 1], median);
+    j->by_mean = rank_ref(PR_RO_JOB_SLOWEST_BY_MEAN, &sorted[m - 1], median);
+    j->median = rank_ref(PR_RO_JOB_MEDIAN, &sorted[(m - 1) / 2], median);
+    j->slow_worker = pr_sget_str_or(sorted[m - 1].run, PR_K_WORKER, "");
+    *ok = *ok && j->slowest != NULL && j->by_mean != NULL && j->median != NULL;
+    j->row.slowest = j->slowest;
+    j->row.slowest_by_mean = j->by_mean;
+    j->row.median = j->median;
 }
 
 /* Whether the job's every rank is here, from the distributed view
@@ -293,24 +323,19 @@ distribution(cJSON *job, const struct rk *sorted, size_t m, size_t slow,
  * is no straggler, and the reports must say so wherever they would name
  * one (review-2 finding 9).  true, false or null (not known). */
 static void
-coverage(cJSON *job, const cJSON *summary, int *ok)
+coverage(struct job *j, const cJSON *summary)
 {
     const cJSON *d = pr_sget(summary, PR_K_DISTRIBUTED);
     const cJSON *c = pr_sget(d, PR_K_RANKS_COMPLETE);
+    const char *note = pr_sget_str(d, PR_K_COVERAGE_NOTE);
 
-    if (cJSON_IsBool(c))
-        pr_emit_bool(job, PR_K_RANKS_COMPLETE, cJSON_IsTrue(c), ok);
-    else
-        pr_emit_null(job, PR_K_RANKS_COMPLETE, ok);
-    pr_emit_num_or_null(job, PR_K_WORLD_SIZE, pr_sget_num(d, PR_K_WORLD_SIZE),
-                        ok);
-    pr_emit_num_or_null(job, PR_K_WORLD_SIZE_AT_LEAST,
-                        pr_sget_num(d, PR_K_WORLD_SIZE_AT_LEAST), ok);
-    if (pr_sget_str(d, PR_K_COVERAGE_NOTE) != NULL)
-        pr_emit_str(job, PR_K_COVERAGE_NOTE, pr_sget_str(d, PR_K_COVERAGE_NOTE),
-                    ok);
-    else
-        pr_emit_null(job, PR_K_COVERAGE_NOTE, ok);
+    j->row.ranks_complete = cJSON_IsBool(c) ? cJSON_IsTrue(c) : -1;
+    j->row.world_size = pr_sget_num(d, PR_K_WORLD_SIZE);
+    j->row.world_size_at_least = pr_sget_num(d, PR_K_WORLD_SIZE_AT_LEAST);
+    /* the job's own copy: late_notes may put a clause in it */
+    if (note != NULL)
+        snprintf(j->coverage, sizeof(j->coverage), "%s", note);
+    j->row.coverage_note = note != NULL ? j->coverage : NULL;
 }
 
 /* The rank the others wait for, as msprof-analyze names a slow rank
@@ -383,12 +408,11 @@ in_runs(const cJSON *runs, double r)
  * (of 100 us or more), with whether A has the longest step; "" when
  * none. */
 static void
-among_here(const cJSON *job, const cJSON *runs, char *buf, size_t cap)
+among_here(const struct job *j, const cJSON *runs, char *buf, size_t cap)
 {
     const cJSON *a, *b, *wa = NULL, *wb = NULL;
     double best = 100.0;
-    const char *slow =
-        pr_sget_str(pr_sget(job, PR_K_SLOWEST_BY_MEAN), PR_K_WORKER);
+    const char *slow = j->slow_worker;
 
     buf[0] = '\0';
     cJSON_ArrayForEach(a, runs)
@@ -443,7 +467,7 @@ group_of(const cJSON *runs, long late)
 }
 
 static void
-late_rank(cJSON *job, const cJSON *runs, int *ok)
+late_rank(struct job *jb, const cJSON *runs)
 {
     long who[LATE_MAX];
     double wait[LATE_MAX], vote_wait[LATE_MAX];
@@ -451,7 +475,8 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
     const cJSON *r;
     int here = 0;
     long gp;
-    char text[2400], part[600], tail[400];
+    char *text = jb->late, part[600], tail[400];
+    const size_t cap = sizeof(jb->late);
     size_t len;
 
     cJSON_ArrayForEach(r, runs)
@@ -480,19 +505,18 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
              (votes[i] == votes[best] && vote_wait[i] > vote_wait[best])))
             best = i;
     }
-    if (best == LATE_MAX) {
-        pr_emit_null(job, PR_K_LATE_RANK, ok);
-        pr_emit_null(job, PR_K_LATE_RANK_IN_REPORT, ok);
-        pr_emit_null(job, PR_K_LATE_RANK_NOTE, ok);
-        pr_emit_null(job, PR_K_LATE_RANK_WITH, ok);
+    jb->row.late_rank = NAN;
+    jb->row.late_rank_in_report = -1;
+    jb->row.late_rank_note = NULL;
+    jb->row.late_rank_with = NAN;
+    if (best == LATE_MAX)
         return;
-    }
     cJSON_ArrayForEach(r, runs)
     {
         here |= pr_sget_num(r, PR_K_RANK) == (double)who[best];
     }
     len = (size_t)snprintf(
-        text, sizeof(text),
+        text, cap,
         "rank %ld%s, the rank the others wait for: in the longest collective "
         "on each rank's binding chain whose HCCL Notify Wait covers half its "
         "time or more, of the waits begun before its first transfer between "
@@ -506,7 +530,7 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
 
         if (i >= n)
             break;
-        if (who[i] == who[best] && !isnan(w) && len < sizeof(text)) {
+        if (who[i] == who[best] && !isnan(w) && len < cap) {
             char next[200] = "", alone[200] = "";
             double nr, nw = pr_job_next_wait(r, (double)who[best], &nr);
             const cJSON *lp = pr_sget(r, PR_K_LATE_PEER);
@@ -543,16 +567,16 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
                      pr_sget_str_or(r, PR_K_WORKER, "?"), w / 1e3,
                      pr_sget_str_or(pr_sget(r, PR_K_LATE_PEER), PR_K_NAME, "?"),
                      wait[i] / 1e3, next, alone);
-            len += (size_t)snprintf(text + len, sizeof(text) - len, "%s", part);
+            len += (size_t)snprintf(text + len, cap - len, "%s", part);
         }
         i++;
     }
-    among_here(job, runs, tail, sizeof(tail));
+    among_here(jb, runs, tail, sizeof(tail));
     gp = group_of(runs, who[best]);
-    if (len < sizeof(text) && gp >= 0)
+    if (len < cap && gp >= 0)
         /* review 11 #3: the two came close together, so neither alone is
            the one to look at */
-        snprintf(text + len, sizeof(text) - len,
+        snprintf(text + len, cap - len,
                  ".%s As msprof's slow-rank analysis reads such waits (\"the "
                  "ranks are not synchronized\"), the ranks that wait least "
                  "have the longer computation: rank %ld and rank %ld, whose "
@@ -564,8 +588,8 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
                  : here || in_runs(runs, (double)gp)
                      ? " (one of them not in this report)"
                      : " (neither in this report)");
-    else if (len < sizeof(text))
-        snprintf(text + len, sizeof(text) - len,
+    else if (len < cap)
+        snprintf(text + len, cap - len,
                  ".%s As msprof's slow-rank analysis reads such waits (\"the "
                  "ranks are not synchronized\"), the rank that waits least "
                  "has the longer computation: %s",
@@ -574,13 +598,10 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
                         "first, not the steps of the ranks that waited."
                       : "it is one of the ranks not in this report; profile "
                         "it (its step, its data loader) first.");
-    pr_emit_num(job, PR_K_LATE_RANK, (double)who[best], ok);
-    pr_emit_bool(job, PR_K_LATE_RANK_IN_REPORT, here, ok);
-    pr_emit_str(job, PR_K_LATE_RANK_NOTE, text, ok);
-    if (gp >= 0)
-        pr_emit_num(job, PR_K_LATE_RANK_WITH, (double)gp, ok);
-    else
-        pr_emit_null(job, PR_K_LATE_RANK_WITH, ok);
+    jb->row.late_rank = (double)who[best];
+    jb->row.late_rank_in_report = here;
+    jb->row.late_rank_note = text;
+    jb->row.late_rank_with = gp >= 0 ? (double)gp : NAN;
 }
 
 /* "rank 3" or the worker's name, for a heatmap row. */
@@ -618,9 +639,8 @@ cell(const cJSON *const *runs, size_t r0, size_t r1, size_t s0, size_t s1)
 }
 
 static void
-heat_rows(cJSON *h, const cJSON *const *runs, size_t n, size_t per, int *ok)
+heat_rows(cJSON *rows, const cJSON *const *runs, size_t n, size_t per, int *ok)
 {
-    cJSON *rows = pr_emit_arr(h, PR_K_ROWS, ok);
     char a[96], b[96], label[200];
 
     for (size_t r0 = 0; rows != NULL && r0 < n; r0 += per) {
@@ -643,10 +663,18 @@ heat_rows(cJSON *h, const cJSON *const *runs, size_t n, size_t per, int *ok)
 /* Rank x step durations, reduced by max to at most PR_JOB_HEAT_ROWS x
  * PR_JOB_HEAT_COLS cells; runs in rank order, steps by index. */
 static void
-heatmap(cJSON *job, const cJSON *const *runs, size_t n, int *ok)
+heatmap(struct job *j, const cJSON *const *runs, size_t n, int *ok)
 {
-    cJSON *h = pr_emit_obj(job, PR_K_HEATMAP, ok), *vals, *steps;
+    cJSON *vals, *steps;
     size_t cols = 0, i, per_r, per_c, longest = 0;
+
+    if (!*ok || !new_arr(&j->heat_rows) || !new_arr(&j->heat_steps) ||
+        !new_arr(&j->heat_vals)) {
+        *ok = 0;
+        return;
+    }
+    steps = j->heat_steps;
+    vals = j->heat_vals;
 
     for (i = 0; i < n; i++)
         if (pr_sget_len(pr_sget(runs[i], PR_K_STEPS)) > cols) {
@@ -655,12 +683,16 @@ heatmap(cJSON *job, const cJSON *const *runs, size_t n, int *ok)
         }
     per_r = (n + PR_JOB_HEAT_ROWS - 1) / PR_JOB_HEAT_ROWS;
     per_c = cols > 0 ? (cols + PR_JOB_HEAT_COLS - 1) / PR_JOB_HEAT_COLS : 1;
-    pr_emit_str(h, PR_K_REDUCE, "max", ok);
-    pr_emit_num(h, PR_K_RUNS_PER_ROW, (double)per_r, ok);
-    pr_emit_num(h, PR_K_STEPS_PER_COLUMN, (double)per_c, ok);
-    heat_rows(h, runs, n, per_r, ok);
-    steps = pr_emit_arr(h, PR_K_STEPS, ok);
-    for (i = 0; steps != NULL && i < cols; i += per_c) {
+    j->row.heatmap = (struct pr_row_job_heatmap){
+        .reduce = "max",
+        .runs_per_row = (int64_t)per_r,
+        .steps_per_column = (int64_t)per_c,
+        .rows = j->heat_rows,
+        .steps = steps,
+        .values_us = vals,
+    };
+    heat_rows(j->heat_rows, runs, n, per_r, ok);
+    for (i = 0; *ok && i < cols; i += per_c) {
         const cJSON *st =
             cJSON_GetArrayItem(pr_sget(runs[longest], PR_K_STEPS), (int)i);
         cJSON *s = cJSON_CreateString(pr_sget_str_or(st, PR_K_NAME, ""));
@@ -669,8 +701,7 @@ heatmap(cJSON *job, const cJSON *const *runs, size_t n, int *ok)
             *ok = 0;
         }
     }
-    vals = pr_emit_arr(h, PR_K_VALUES_US, ok);
-    for (size_t r0 = 0; vals != NULL && r0 < n; r0 += per_r) {
+    for (size_t r0 = 0; *ok && r0 < n; r0 += per_r) {
         cJSON *row = cJSON_CreateArray();
         if (row == NULL || !cJSON_AddItemToArray(vals, row)) {
             cJSON_Delete(row);
@@ -791,8 +822,9 @@ group(const struct entry *e, size_t m, struct agg *out, int with_host)
 /* summary-wide table `out_key` from every run's `arr_key` rows, value
  * `val_key` (a time in µs; rows of one name in one run are summed). */
 static void
-aggregate(cJSON *job, const cJSON *const *runs, size_t n, const char *arr_key,
-          const char *val_key, const char *out_key, int *ok)
+aggregate(cJSON **out, int64_t *total, const cJSON *const *runs, size_t n,
+          const char *arr_key, const char *val_key, const char *out_key,
+          int *ok)
 {
     size_t m = 0, i, k;
     struct entry *e;
@@ -805,7 +837,7 @@ aggregate(cJSON *job, const cJSON *const *runs, size_t n, const char *arr_key,
         m += pr_sget_len(pr_sget(runs[i], arr_key));
     e = calloc(m + 1, sizeof(*e));
     g = calloc(m + 1, sizeof(*g));
-    a = pr_emit_arr(job, out_key, ok);
+    a = *ok && new_arr(out) ? *out : NULL;
     if (e == NULL || g == NULL || a == NULL) {
         free(e);
         free(g);
@@ -839,10 +871,7 @@ aggregate(cJSON *job, const cJSON *const *runs, size_t n, const char *arr_key,
     qsort(g, k, sizeof(*g), cmp_agg);
     for (i = 0; i < k && i < PR_JOB_MAX_ROWS && *ok; i++)
         *ok = agg_row(a, &g[i], runs, strcmp(out_key, PR_K_OPERATORS) == 0);
-    pr_emit_num(job,
-                strcmp(out_key, PR_K_OPERATORS) == 0 ? PR_K_OPERATORS_TOTAL
-                                                     : PR_K_KERNELS_TOTAL,
-                (double)k, ok);
+    *total = (int64_t)k;
     free(e);
     free(g);
 }
@@ -897,14 +926,18 @@ rank_order(const cJSON **rv, size_t n)
  * heterogeneous job whose ranks do not compare (third review, finding
  * 8: mindspore/fixtures). */
 static void
-device_kinds(cJSON *job, const cJSON *runs, int *ok)
+device_kinds(struct job *j, const cJSON *runs, int *ok)
 {
-    cJSON *arr = pr_emit_arr(job, PR_K_DEVICE_KINDS, ok), *k;
+    cJSON *arr = *ok && new_arr(&j->kinds) ? j->kinds : NULL, *k;
     const cJSON *r, *d;
-    char note[300];
+    char *note = j->mixed;
+    const size_t cap = sizeof(j->mixed);
     size_t len = 0;
     int n = 0;
 
+    *ok = *ok && arr != NULL;
+    j->row.device_kinds = arr;
+    j->row.mixed_devices_note = NULL;
     cJSON_ArrayForEach(r, runs)
     {
         cJSON_ArrayForEach(d, pr_sget(r, PR_K_DEVICES))
@@ -930,18 +963,16 @@ device_kinds(cJSON *job, const cJSON *runs, int *ok)
             }
         }
     }
-    if (n < 2) {
-        pr_emit_null(job, PR_K_MIXED_DEVICES_NOTE, ok);
+    if (n < 2)
         return;
-    }
-    len = (size_t)snprintf(note, sizeof(note), "One job holds ");
+    len = (size_t)snprintf(note, cap, "One job holds ");
     cJSON_ArrayForEach(k, arr)
     {
-        int w = snprintf(note + len, sizeof(note) - len, "%s%s",
+        int w = snprintf(note + len, cap - len, "%s%s",
                          k != arr->child ? " and " : "", k->valuestring);
         size_t c;
 
-        if (w < 0 || (size_t)w >= sizeof(note) - len)
+        if (w < 0 || (size_t)w >= cap - len)
             break;
         for (c = len + (size_t)w - strlen(k->valuestring); c < len + (size_t)w;
              c++) /* "gpu" -> "GPU" */
@@ -949,46 +980,42 @@ device_kinds(cJSON *job, const cJSON *runs, int *ok)
                 note[c] = (char)(note[c] - 'a' + 'A');
         len += (size_t)w;
     }
-    if (len + 2 < sizeof(note))
-        snprintf(note + len, sizeof(note) - len,
+    if (len + 2 < cap)
+        snprintf(note + len, cap - len,
                  " devices: files of different runs put together, or a "
                  "heterogeneous job; its ranks' steps do not compare.");
-    pr_emit_str(job, PR_K_MIXED_DEVICES_NOTE, note, ok);
+    j->row.mixed_devices_note = note;
 }
 
 /* Where the late rank is named and missing, the coverage notes (the
  * job's and distributed's) say so instead of "no straggler is named"
- * (review 9 #5: the JSON said one thing, the rendered report another).
- * o's note, rewritten in place with what (a clause) after its count. */
+ * (review 9 #5: the JSON said one thing, the rendered report another):
+ * the job's note, one text with distributed's, is put in its row before
+ * the row is written; distributed's, written before the job is built, is
+ * rewritten in place with the same text. */
 static void
-late_note(cJSON *o, const char *what, int *ok)
+late_notes(struct job *j, cJSON *summary, const char *what, int *ok)
 {
-    const char *note = pr_sget_str(o, PR_K_COVERAGE_NOTE);
+    const char *note = j->row.coverage_note;
     const char *cut = note ? strstr(note, ": no straggler is named") : NULL;
-    char text[1200];
+    cJSON *d = cJSON_GetObjectItemCaseSensitive(summary, PR_K_DISTRIBUTED);
+    char text[sizeof(j->coverage)];
 
     if (cut == NULL || !*ok)
         return;
     snprintf(text, sizeof(text), "%.*s: %s", (int)(cut - note), note, what);
-    *ok = pr_sput(o, PR_K_COVERAGE_NOTE, cJSON_CreateString(text));
-}
-
-/* Both coverage notes (late_note). */
-static void
-late_notes(cJSON *job, cJSON *summary, const char *what, int *ok)
-{
-    late_note(job, what, ok);
-    late_note(cJSON_GetObjectItemCaseSensitive(summary, PR_K_DISTRIBUTED), what,
-              ok);
+    memcpy(j->coverage, text, sizeof(text));
+    if (pr_sget_str(d, PR_K_COVERAGE_NOTE) != NULL)
+        *ok = pr_sput(d, PR_K_COVERAGE_NOTE, cJSON_CreateString(text));
 }
 
 static void
-late_coverage(cJSON *job, const cJSON *runs, cJSON *summary, int *ok)
+late_coverage(struct job *j, const cJSON *runs, cJSON *summary, int *ok)
 {
     char what[240];
-    double with = pr_sget_num(job, PR_K_LATE_RANK_WITH);
+    double with = j->row.late_rank_with, late = j->row.late_rank;
 
-    if (!cJSON_IsFalse(pr_sget(job, PR_K_LATE_RANK_IN_REPORT)))
+    if (j->row.late_rank_in_report != 0)
         return;
     /* review 12 #3: where a rank close behind is named with it, the
        notes name both, as the late-rank note and the card do */
@@ -996,19 +1023,19 @@ late_coverage(cJSON *job, const cJSON *runs, cJSON *summary, int *ok)
         snprintf(what, sizeof(what),
                  "the late ranks, rank %.0f and rank %.0f close behind it, "
                  "are both missing (the ranks here wait for them)",
-                 pr_sget_num(job, PR_K_LATE_RANK), with);
+                 late, with);
     else if (!isnan(with))
         snprintf(what, sizeof(what),
                  "the late rank, rank %.0f, is one of the missing (the ranks "
                  "here wait for it and for rank %.0f, close behind it, "
                  "which is in this report)",
-                 pr_sget_num(job, PR_K_LATE_RANK), with);
+                 late, with);
     else
         snprintf(what, sizeof(what),
                  "the late rank, rank %.0f, is one of the missing (the ranks "
                  "here wait for it)",
-                 pr_sget_num(job, PR_K_LATE_RANK));
-    late_notes(job, summary, what, ok);
+                 late);
+    late_notes(j, summary, what, ok);
 }
 
 /* Where no rank is named from Notify Wait tasks (an export without them:
@@ -1023,14 +1050,14 @@ late_coverage(cJSON *job, const cJSON *runs, cJSON *summary, int *ok)
 #define SYNC_ALIKE 0.10
 
 static void
-sync_alike(cJSON *job, cJSON *summary, int *ok)
+sync_alike(struct job *j, cJSON *summary, int *ok)
 {
     const cJSON *runs = pr_sget(summary, PR_K_RUNS), *r;
-    double lo = INFINITY, hi = 0, world = pr_sget_num(job, PR_K_WORLD_SIZE);
+    double lo = INFINITY, hi = 0, world = j->row.world_size;
     char who[600] = "", text[1600];
     size_t n = 0, len = 0;
 
-    if (!*ok || !cJSON_IsNull(pr_sget(job, PR_K_LATE_RANK)))
+    if (!*ok || !isnan(j->row.late_rank))
         return;
     cJSON_ArrayForEach(r, runs)
     {
@@ -1046,7 +1073,7 @@ sync_alike(cJSON *job, cJSON *summary, int *ok)
     }
     if (n < 2 || !(hi <= lo * (1.0 + SYNC_ALIKE)) || !(world > (double)n))
         return;
-    snprintf(text, sizeof(text),
+    snprintf(j->late, sizeof(j->late),
              "not named by rank: the export holds no Notify Wait tasks "
              "naming the rank each wait is for, but every rank here waits "
              "about as long before its collectives' first transfer (HCCL's "
@@ -1056,14 +1083,14 @@ sync_alike(cJSON *job, cJSON *summary, int *ok)
              "ranks not in this report; profile them (their steps, their "
              "data loaders) first.",
              who, world - (double)n);
-    *ok = pr_sput(job, PR_K_LATE_RANK_NOTE, cJSON_CreateString(text));
+    j->row.late_rank_note = j->late;
     /* the coverage notes too, in place of "no straggler is named" */
     snprintf(text, sizeof(text),
              "the late rank is one of the %.0f missing (the ranks here wait "
              "about as long in HCCL's Synchronization; see the late rank "
              "note)",
              world - (double)n);
-    late_notes(job, summary, text, ok);
+    late_notes(j, summary, text, ok);
 }
 
 static enum pr_status
@@ -1071,10 +1098,11 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
 {
     const cJSON **rv = calloc(n, sizeof(*rv));
     struct rk *v = calloc(n, sizeof(*v)), *sorted = calloc(n, sizeof(*v));
-    cJSON *job = cJSON_CreateObject();
+    struct job *j = calloc(1, sizeof(*j));
+    cJSON *job = NULL;
     const cJSON *r;
     size_t i = 0, m = 0;
-    int ok = rv != NULL && v != NULL && sorted != NULL && job != NULL;
+    int ok = rv != NULL && v != NULL && sorted != NULL && j != NULL;
 
     if (ok) {
         size_t marked = 0, k;
@@ -1098,23 +1126,36 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
                 sorted[m++] = v[k];
         }
         qsort(sorted, m, sizeof(*sorted), cmp_mean);
-        pr_emit_num(job, PR_K_RANKS, (double)n, &ok);
-        distribution(job, sorted, m, pipeline_slowest(summary, sorted, m), &ok);
-        coverage(job, summary, &ok);
-        late_rank(job, runs, &ok);
-        sync_alike(job, summary, &ok);
-        late_coverage(job, runs, summary, &ok);
-        device_kinds(job, runs, &ok);
-        per_rank(job, v, n, m > 0 ? sorted[(m - 1) / 2].mean : NAN, &ok);
-        aggregate(job, rv, n, PR_K_OPERATORS, PR_K_DEVICE_SELF_US,
-                  PR_K_OPERATORS, &ok);
-        aggregate(job, rv, n, PR_K_KERNELS, PR_K_TOTAL_US, PR_K_KERNELS, &ok);
+        j->row.ranks = (int64_t)n;
+        distribution(j, sorted, m, pipeline_slowest(summary, sorted, m), &ok);
+        coverage(j, summary);
+        late_rank(j, runs);
+        sync_alike(j, summary, &ok);
+        late_coverage(j, runs, summary, &ok);
+        device_kinds(j, runs, &ok);
+        ok = ok && new_arr(&j->per_rank);
+        if (ok)
+            per_rank(j->per_rank, v, n, m > 0 ? sorted[(m - 1) / 2].mean : NAN,
+                     &ok);
+        j->row.per_rank = j->per_rank;
+        aggregate(&j->operators, &j->row.operators_total, rv, n, PR_K_OPERATORS,
+                  PR_K_DEVICE_SELF_US, PR_K_OPERATORS, &ok);
+        aggregate(&j->kernels, &j->row.kernels_total, rv, n, PR_K_KERNELS,
+                  PR_K_TOTAL_US, PR_K_KERNELS, &ok);
+        j->row.operators = j->operators;
+        j->row.kernels = j->kernels;
         ok = ok && rank_order(rv, n);
-        heatmap(job, rv, n, &ok);
+        heatmap(j, rv, n, &ok);
+        /* the job, written once */
+        job = ok ? pr_rows_row(PR_RO_JOB, &j->row) : NULL;
+        ok = job != NULL;
     }
     free(rv);
     free(v);
     free(sorted);
+    if (j != NULL)
+        job_free(j);
+    free(j);
     if (!ok || !pr_sput(summary, PR_K_JOB, job)) {
         cJSON_Delete(job);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
@@ -1128,10 +1169,11 @@ pr_job_build(cJSON *summary, struct pr_error *err)
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(summary, PR_K_RUNS);
     size_t n = (size_t)cJSON_GetArraySize(runs);
 
+    /* no placeholder: a job is written once (build), null where none */
+    if (n >= 2 && is_job(runs))
+        return build(summary, runs, n, err);
     if (cJSON_GetObjectItemCaseSensitive(summary, PR_K_JOB) == NULL &&
         cJSON_AddNullToObject(summary, PR_K_JOB) == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    if (n < 2 || !is_job(runs))
-        return PR_OK;
-    return build(summary, runs, n, err);
+    return PR_OK;
 }
