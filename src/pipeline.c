@@ -1229,6 +1229,7 @@ mark_full(cJSON *sum, const char *spec, struct pr_merge *m,
     size_t n = pr_sget_len(runs), i = 0;
     unsigned char *mark = malloc(n + 1);
     enum pr_status st;
+    struct pr_row_rank_form row;
     cJSON *rf, *full;
     int ok;
 
@@ -1245,18 +1246,24 @@ mark_full(cJSON *sum, const char *spec, struct pr_merge *m,
         free(mark);
         return st;
     }
-    rf = cJSON_CreateObject();
-    ok = rf != NULL && cJSON_AddItemToObject(sum, PR_K_RANK_FORM, rf) &&
-         cJSON_AddNumberToObject(rf, PR_K_SHARE_PCT, PR_RANK_FORM_SHARE_PCT) &&
-         cJSON_AddStringToObject(rf, PR_K_DETAIL_RANKS,
-                                 spec != NULL ? spec : PR_DETAIL_DEFAULT) &&
-         (full = cJSON_AddArrayToObject(rf, PR_K_FULL_RUNS)) != NULL &&
-         cJSON_AddNumberToObject(rf, PR_K_RANK_FORM_RUNS,
-                                 (double)pr_merge_n_forms(m));
+    full = cJSON_CreateArray();
+    ok = full != NULL;
     for (i = 0; ok && i < n; i++)
         if (mark[i])
             ok = cJSON_AddItemToArray(full, cJSON_CreateNumber((double)i));
     free(mark);
+    /* the rank form's note, one typed row (rows.def) */
+    row = (struct pr_row_rank_form){
+        .share_pct = PR_RANK_FORM_SHARE_PCT,
+        .detail_ranks = spec != NULL ? spec : PR_DETAIL_DEFAULT,
+        .full_runs = full,
+        .rank_form_runs = (int64_t)pr_merge_n_forms(m),
+    };
+    rf = ok ? pr_rows_row(PR_RO_RANK_FORM, &row) : NULL;
+    ok = rf != NULL && cJSON_AddItemToObject(sum, PR_K_RANK_FORM, rf);
+    if (!ok && rf != NULL)
+        cJSON_Delete(rf);
+    cJSON_Delete(full);
     return ok ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory");
 }
 

@@ -1,13 +1,14 @@
 #!/bin/sh
 # typed_objects.sh - issue #34: the distributed and job single objects (a
-# run's hccl, npu_memory, op_compile and communication; distributed and
-# its pipeline; the job and its step_us, slowest, median and heatmap) are
-# typed rows (rows.def), written through the
-# one writer in schema.def's row order and read back by the loader
-# (pr_rows_read_one), which refuses a damaged value with its path (exit
-# 2).  A hand-made NCCL trace, ../shared's torch_npu text_level1 (an HCCL
-# table, NPU memory, online compilation, a job whose late rank is
-# missing) and MindSpore's 4-rank pipeline cluster give them.
+# run's hccl, npu_memory, op_compile and communication;
+# distributed and its pipeline; the job and its step_us, slowest, median
+# and heatmap; a merge's rank_form note) are typed rows (rows.def),
+# written through the one writer in schema.def's row order and read back
+# by the loader (pr_rows_read_one), which refuses a damaged value with its
+# path (exit 2).  A hand-made NCCL trace, ../shared's torch_npu
+# text_level1 (an HCCL table, NPU memory, online compilation, a job whose
+# late rank is missing) and MindSpore's 4-rank pipeline cluster
+# (its rank form) give them.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -135,6 +136,11 @@ if shared_summary pipe mindspore/extra/cluster_4rank_pipeline; then
         refused "$T_DIR/pipe.json" distributed.pipeline slowest_stage 1.5
     check "  its finding as a number is refused" \
         refused "$T_DIR/pipe.json" distributed.pipeline finding 0
+    check "  rank_form: keys in schema order" rows "$T_DIR/pipe.json" rank_form
+    check "  rank_form's run count as 2.5 is refused" \
+        refused "$T_DIR/pipe.json" rank_form rank_form_runs 2.5
+    check "  rank_form's full runs as a number are refused" \
+        refused "$T_DIR/pipe.json" rank_form full_runs 0
 else
     skip "the MindSpore pipeline" "no ../shared"
 fi
