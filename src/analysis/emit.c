@@ -306,7 +306,8 @@ pr_emit_one(cJSON *parent, const char *key, enum pr_rows_object ro,
 {
     cJSON *o = *ok && parent != NULL ? pr_rows_row(ro, row) : NULL;
 
-    if (o == NULL || !cJSON_AddItemToObject(parent, key, o)) {
+    /* set as pr_sput sets it: a key already there keeps its place */
+    if (o == NULL || !pr_sput(parent, key, o)) {
         cJSON_Delete(o);
         *ok = 0;
         return NULL;

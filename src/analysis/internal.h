@@ -91,7 +91,8 @@ PR_NODISCARD enum pr_status pr_emit_put_all(cJSON *run, const char *const *keys,
  * NULL (and *ok = 0) on failure. */
 cJSON *pr_emit_obj(cJSON *parent, const char *key, int *ok);
 /* A single object as its typed row (rows.h): ro's row written through the
- * one writer under key; NULL (and *ok 0) when out of memory. */
+ * one writer as parent[key] (pr_sput); NULL (and *ok 0) when out of
+ * memory. */
 cJSON *pr_emit_one(cJSON *parent, const char *key, enum pr_rows_object ro,
                    const void *row, int *ok);
 cJSON *pr_emit_arr(cJSON *parent, const char *key, int *ok);

@@ -1,19 +1,29 @@
 #!/bin/sh
 # typed_objects.sh - issue #34: the distributed and job single objects (a
-# run's hccl, npu_memory, op_compile and communication;
+# run's hccl, npu_memory, op_compile, communication and late_peer;
 # distributed and its pipeline; the job and its step_us, slowest, median
 # and heatmap; a merge's rank_form note) are typed rows (rows.def),
 # written through the one writer in schema.def's row order and read back
 # by the loader (pr_rows_read_one), which refuses a damaged value with its
 # path (exit 2).  A hand-made NCCL trace, ../shared's torch_npu
 # text_level1 (an HCCL table, NPU memory, online compilation, a job whose
-# late rank is missing) and MindSpore's 4-rank pipeline cluster
-# (its rank form) give them.
+# late rank is missing), MindSpore's 4-rank pipeline cluster and CANN 6's
+# two ranks (their late peer) give them.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
     skip "typed single objects" "no python3"
-    echo "1..$T_N"
+    if shared_summary cann6 msprof/mindinsight_cann6_PROF; then
+    check "CANN 6: runs[].late_peer, keys in schema order" \
+        rows "$T_DIR/cann6.json" "runs[].late_peer"
+    check "  late_peer's rank as 0.5 is refused" \
+        refused "$T_DIR/cann6.json" "runs[].late_peer" rank 0.5
+    check "  late_peer's group_us as text is refused" \
+        refused "$T_DIR/cann6.json" "runs[].late_peer" group_us '"x"'
+else
+    skip "CANN 6's late peer" "no ../shared"
+fi
+echo "1..$T_N"
     exit 0
 fi
 

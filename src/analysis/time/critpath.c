@@ -4056,18 +4056,12 @@ rank_waits(struct pr_cp_ctx *c, uint32_t ev, int32_t *rank, int64_t *wait)
 }
 
 static void
-emit_peer_waits(struct pr_cp_ctx *c, uint32_t ev, cJSON *o, int *ok)
+emit_peer_waits(struct pr_cp_ctx *c, uint32_t ev, cJSON *arr, int *ok)
 {
     int32_t rank[PEERS_MAX];
     int64_t wait[PEERS_MAX];
     size_t n, i;
-    cJSON *arr = cJSON_CreateArray();
 
-    if (arr == NULL || !pr_sput(o, PR_K_WAITS, arr)) {
-        cJSON_Delete(arr);
-        *ok = 0;
-        return;
-    }
     n = rank_waits(c, ev, rank, wait);
     for (i = 0; i < n && *ok; i++) {
         struct pr_row_late_wait r = {0};
@@ -4211,8 +4205,8 @@ static void
 emit_late_peer(struct pr_cp_ctx *c, const struct lwait *lw, size_t n_steps,
                cJSON *run, int *ok)
 {
-    cJSON *o;
-    const char *nm;
+    struct pr_row_late_peer r = {0};
+    cJSON *waits;
     size_t k;
     int32_t p;
     int64_t both;
@@ -4221,31 +4215,26 @@ emit_late_peer(struct pr_cp_ctx *c, const struct lwait *lw, size_t n_steps,
         pr_emit_null(run, PR_K_LATE_PEER, ok);
         return;
     }
-    o = cJSON_CreateObject();
-    if (o == NULL || !pr_sput(run, PR_K_LATE_PEER, o)) {
-        cJSON_Delete(o);
-        *ok = 0;
-        return;
-    }
-    nm = pr_trace_str(c->t, c->t->events[lw->peer_node_ev].name);
-    pr_emit_num(o, PR_K_RANK, (double)lw->peer_rank, ok);
-    pr_emit_num(o, PR_K_PEER_WAIT_US,
-                (double)lw->peer_ns / 1e3 / (double)n_steps, ok);
-    pr_emit_str(o, PR_K_NAME, nm, ok);
-    emit_peer_waits(c, lw->peer_node_ev, o, ok);
+    waits = cJSON_CreateArray();
+    *ok = *ok && waits != NULL;
+    if (*ok)
+        emit_peer_waits(c, lw->peer_node_ev, waits, ok);
     for (k = 0; k < lw->n_alone && lw->alone_rank[k] != lw->peer_rank; k++)
         ;
-    pr_emit_num(
-        o, PR_K_ALONE_US,
-        k < lw->n_alone ? (double)lw->alone_ns[k] / 1e3 / (double)n_steps : 0.0,
-        ok);
+    r.rank = (int64_t)lw->peer_rank;
+    r.peer_wait_us = (double)lw->peer_ns / 1e3 / (double)n_steps;
+    r.name = pr_trace_str(c->t, c->t->events[lw->peer_node_ev].name);
+    r.waits = waits;
+    r.alone_us =
+        k < lw->n_alone ? (double)lw->alone_ns[k] / 1e3 / (double)n_steps : 0.0;
+    r.group_rank = NAN;
+    r.group_us = NAN;
     if (late_group(c, lw, &p, &both)) {
-        pr_emit_num(o, PR_K_GROUP_RANK, (double)p, ok);
-        pr_emit_num(o, PR_K_GROUP_US, (double)both / 1e3 / (double)n_steps, ok);
-    } else {
-        pr_emit_null(o, PR_K_GROUP_RANK, ok);
-        pr_emit_null(o, PR_K_GROUP_US, ok);
+        r.group_rank = (double)p;
+        r.group_us = (double)both / 1e3 / (double)n_steps;
     }
+    pr_emit_one(run, PR_K_LATE_PEER, PR_RO_RUNS_LATE_PEER, &r, ok);
+    cJSON_Delete(waits);
 }
 
 static size_t
