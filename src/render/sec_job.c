@@ -473,31 +473,56 @@ late_kpi(struct pr_figs *f, const cJSON *job)
     pr_figs_kpi(f, "Late rank", r, PR_FMT_COUNT, sub);
 }
 
+/* The job's step_us and median rank as their typed rows (rows.h): each
+ * number NAN, the worker NULL, where the job has none (a job without
+ * steps writes median null; a saved job's were read whole when loaded). */
+static void
+step_rows(const cJSON *job, double *with, double *warm, double *spread,
+          double *med_us, const char **med_worker)
+{
+    struct pr_row_job_step_us d;
+    struct pr_row_job_median m;
+    struct pr_error err = {PR_OK, ""};
+    int hd = pr_rows_read_one(pr_sget(job, PR_K_STEP_US), "job.step_us",
+                              PR_RO_JOB_STEP_US, &d, &err) == PR_OK;
+    int hm = pr_rows_read_one(pr_sget(job, PR_K_MEDIAN), "job.median",
+                              PR_RO_JOB_MEDIAN, &m, &err) == PR_OK;
+
+    *with =
+        hd ? pr_rows_num(PR_RO_JOB_STEP_US, &d, PR_K_RANKS_WITH_STEPS) : NAN;
+    *warm =
+        hd ? pr_rows_num(PR_RO_JOB_STEP_US, &d, PR_K_RANKS_FIRST_STEP_EXCLUDED)
+           : NAN;
+    *spread = hd ? pr_rows_num(PR_RO_JOB_STEP_US, &d, PR_K_SPREAD_PCT) : NAN;
+    *med_us = hm ? pr_rows_num(PR_RO_JOB_MEDIAN, &m, PR_K_MEAN_US) : NAN;
+    *med_worker =
+        hm && pr_rows_has(PR_RO_JOB_MEDIAN, &m, PR_SR_JOB_MEDIAN_PR_K_WORKER)
+            ? m.worker
+            : NULL;
+}
+
 static void
 job_kpis(struct pr_figs *f, const cJSON *job)
 {
-    const cJSON *d = pr_sget(job, PR_K_STEP_US);
-    const cJSON *med = pr_sget(job, PR_K_MEDIAN);
     char sub[200], of[64];
-    double warm = pr_sget_num(d, PR_K_RANKS_FIRST_STEP_EXCLUDED);
+    double with, warm, spread, med_us;
+    const char *med_worker;
 
-    snprintf(sub, sizeof(sub), "%.0f with steps",
-             pr_sget_num(d, PR_K_RANKS_WITH_STEPS));
+    step_rows(job, &with, &warm, &spread, &med_us, &med_worker);
+    snprintf(sub, sizeof(sub), "%.0f with steps", with);
     pr_figs_kpi(f, "Ranks", pr_sget_num(job, PR_K_RANKS), PR_FMT_COUNT, sub);
     snprintf(sub, sizeof(sub), "mean step of %s",
-             pr_sget_str_or(med, PR_K_WORKER, "?"));
-    pr_figs_kpi(f, "Median rank", pr_sget_num(med, PR_K_MEAN_US), PR_FMT_US,
-                sub);
+             med_worker != NULL ? med_worker : "?");
+    pr_figs_kpi(f, "Median rank", med_us, PR_FMT_US, sub);
     slowest_kpi(f, job);
     late_kpi(f, job);
     if (job_partial(job))
-        snprintf(of, sizeof(of), ", these %.0f",
-                 pr_sget_num(d, PR_K_RANKS_WITH_STEPS));
+        snprintf(of, sizeof(of), ", these %.0f", with);
     else
         of[0] = '\0';
-    if (isnan(pr_sget_num(d, PR_K_SPREAD_PCT)))
+    if (isnan(spread))
         snprintf(sub, sizeof(sub), "needs 2 ranks with step markers; %.0f here",
-                 pr_sget_num(d, PR_K_RANKS_WITH_STEPS));
+                 with);
     else if (warm > 0)
         snprintf(sub, sizeof(sub),
                  "(slowest - fastest) / median%s; the warm-up first step "
@@ -505,8 +530,7 @@ job_kpis(struct pr_figs *f, const cJSON *job)
                  of, warm, warm == 1 ? "" : "s");
     else
         snprintf(sub, sizeof(sub), "(slowest - fastest) / median%s", of);
-    pr_figs_kpi(f, "Spread across ranks", pr_sget_num(d, PR_K_SPREAD_PCT),
-                PR_FMT_PCT, sub);
+    pr_figs_kpi(f, "Spread across ranks", spread, PR_FMT_PCT, sub);
 }
 
 /* A chart that could be drawn; a job without steps has none. */
