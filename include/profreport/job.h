@@ -11,6 +11,8 @@
 #ifndef PROFREPORT_JOB_H
 #define PROFREPORT_JOB_H
 
+#include <stddef.h>
+
 #include <cjson/cJSON.h>
 
 #include "profreport/error.h"
@@ -22,6 +24,13 @@
 /* Set summary["job"]: null unless the runs come from two workers or more,
  * else the job view (docs/summary-json.md, "job").  Errors: PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_job_build(cJSON *summary, struct pr_error *err);
+
+/* Where the job of runs names its late rank and it is missing, or every
+ * rank here waits about as long in HCCL's Synchronization and the world
+ * (its size; NAN unknown) has more ranks: the clause the coverage notes
+ * put in place of "no straggler is named" into what (cap bytes), 1; 0
+ * where there is none (not a job, the late rank here, no reading). */
+int pr_job_late_clause(const cJSON *runs, double world, char *what, size_t cap);
 
 /* A run's wait for rank in its late_peer's collective (runs[].late_peer.
  * waits[]), in us; NaN where it names none. */

@@ -13,6 +13,7 @@
 #include "profreport/buf.h"
 #include "profreport/comm.h"
 #include "profreport/distributed.h"
+#include "profreport/job.h"
 #include "profreport/keys.h"
 #include "profreport/rows.h"
 #include "profreport/sget.h"
@@ -546,7 +547,8 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
     size_t n = pr_sget_len(runs), i;
     struct wk *w;
     struct pr_row_distributed r = {0};
-    char cov[400], late[600];
+    char cov[400], late[600], what[240], named[1200];
+    const char *cut;
     cJSON *d, *workers, *comm_ops, *strag, *mis = NULL, *more;
     double world = 0;
     const char *source = NULL;
@@ -616,6 +618,18 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
     if (present == 1)
         r.coverage_note =
             one_rank_late(w[0].run, r.coverage_note, late, sizeof(late));
+    /* where the job's late rank is named and missing, or its ranks here
+       wait alike (job.c), the note says so instead of "no straggler is
+       named" (review 9 #5), the job's note the same text */
+    cut = r.coverage_note != NULL
+              ? strstr(r.coverage_note, ": no straggler is named")
+              : NULL;
+    if (cut != NULL &&
+        pr_job_late_clause(runs, r.world_size, what, sizeof(what))) {
+        snprintf(named, sizeof(named), "%.*s: %s", (int)(cut - r.coverage_note),
+                 r.coverage_note, what);
+        r.coverage_note = named;
+    }
     if (ok)
         emit_workers(w, n, workers, &mis, &ok);
     if (ok)

@@ -171,7 +171,7 @@ is_job(const cJSON *runs)
 struct job {
     struct pr_row_job row;
     const char *slow_worker; /* slowest_by_mean's worker; NULL: none */
-    char coverage[1200], late[2400], mixed[300];
+    char late[2400], mixed[300];
     cJSON *slowest, *by_mean, *median, *kinds, *per_rank, *operators, *kernels,
         *heat_rows, *heat_steps, *heat_vals;
 };
@@ -332,10 +332,8 @@ coverage(struct job *j, const cJSON *summary)
     j->row.ranks_complete = cJSON_IsBool(c) ? cJSON_IsTrue(c) : -1;
     j->row.world_size = pr_sget_num(d, PR_K_WORLD_SIZE);
     j->row.world_size_at_least = pr_sget_num(d, PR_K_WORLD_SIZE_AT_LEAST);
-    /* the job's own copy: late_notes may put a clause in it */
-    if (note != NULL)
-        snprintf(j->coverage, sizeof(j->coverage), "%s", note);
-    j->row.coverage_note = note != NULL ? j->coverage : NULL;
+    /* distributed's, the late-rank clause in it (pr_job_late_clause) */
+    j->row.coverage_note = note;
 }
 
 /* The rank the others wait for, as msprof-analyze names a slow rank
@@ -466,18 +464,15 @@ group_of(const cJSON *runs, long late)
     return gp;
 }
 
-static void
-late_rank(struct job *jb, const cJSON *runs)
+/* The runs' votes: who[i] the rank run i's late_peer names (-1: none),
+ * wait[i] its peer wait; *n runs read.  The index of the rank most runs
+ * name, the longer wait first on a tie; LATE_MAX where none is named. */
+static size_t
+late_vote(const cJSON *runs, long *who, double *wait, size_t *pn)
 {
-    long who[LATE_MAX];
-    double wait[LATE_MAX], vote_wait[LATE_MAX];
+    double vote_wait[LATE_MAX];
     size_t n = 0, votes[LATE_MAX], i, best = LATE_MAX;
     const cJSON *r;
-    int here = 0;
-    long gp;
-    char *text = jb->late, part[600], tail[400];
-    const size_t cap = sizeof(jb->late);
-    size_t len;
 
     cJSON_ArrayForEach(r, runs)
     {
@@ -505,6 +500,23 @@ late_rank(struct job *jb, const cJSON *runs)
              (votes[i] == votes[best] && vote_wait[i] > vote_wait[best])))
             best = i;
     }
+    *pn = n;
+    return best;
+}
+
+static void
+late_rank(struct job *jb, const cJSON *runs)
+{
+    long who[LATE_MAX];
+    double wait[LATE_MAX];
+    size_t n, i, best = late_vote(runs, who, wait, &n);
+    const cJSON *r;
+    int here = 0;
+    long gp;
+    char *text = jb->late, part[600], tail[400];
+    const size_t cap = sizeof(jb->late);
+    size_t len;
+
     jb->row.late_rank = NAN;
     jb->row.late_rank_in_report = -1;
     jb->row.late_rank_note = NULL;
@@ -987,57 +999,6 @@ device_kinds(struct job *j, const cJSON *runs, int *ok)
     j->row.mixed_devices_note = note;
 }
 
-/* Where the late rank is named and missing, the coverage notes (the
- * job's and distributed's) say so instead of "no straggler is named"
- * (review 9 #5: the JSON said one thing, the rendered report another):
- * the job's note, one text with distributed's, is put in its row before
- * the row is written; distributed's, written before the job is built, is
- * rewritten in place with the same text. */
-static void
-late_notes(struct job *j, cJSON *summary, const char *what, int *ok)
-{
-    const char *note = j->row.coverage_note;
-    const char *cut = note ? strstr(note, ": no straggler is named") : NULL;
-    cJSON *d = cJSON_GetObjectItemCaseSensitive(summary, PR_K_DISTRIBUTED);
-    char text[sizeof(j->coverage)];
-
-    if (cut == NULL || !*ok)
-        return;
-    snprintf(text, sizeof(text), "%.*s: %s", (int)(cut - note), note, what);
-    memcpy(j->coverage, text, sizeof(text));
-    if (pr_sget_str(d, PR_K_COVERAGE_NOTE) != NULL)
-        *ok = pr_sput(d, PR_K_COVERAGE_NOTE, cJSON_CreateString(text));
-}
-
-static void
-late_coverage(struct job *j, const cJSON *runs, cJSON *summary, int *ok)
-{
-    char what[240];
-    double with = j->row.late_rank_with, late = j->row.late_rank;
-
-    if (j->row.late_rank_in_report != 0)
-        return;
-    /* review 12 #3: where a rank close behind is named with it, the
-       notes name both, as the late-rank note and the card do */
-    if (!isnan(with) && !in_runs(runs, with))
-        snprintf(what, sizeof(what),
-                 "the late ranks, rank %.0f and rank %.0f close behind it, "
-                 "are both missing (the ranks here wait for them)",
-                 late, with);
-    else if (!isnan(with))
-        snprintf(what, sizeof(what),
-                 "the late rank, rank %.0f, is one of the missing (the ranks "
-                 "here wait for it and for rank %.0f, close behind it, "
-                 "which is in this report)",
-                 late, with);
-    else
-        snprintf(what, sizeof(what),
-                 "the late rank, rank %.0f, is one of the missing (the ranks "
-                 "here wait for it)",
-                 late);
-    late_notes(j, summary, what, ok);
-}
-
 /* Where no rank is named from Notify Wait tasks (an export without them:
  * torch_npu 2023's communication.json alone) yet most of every rank's
  * HCCL time is Wait: msprof-analyze names the rank that waits least as
@@ -1046,32 +1007,44 @@ late_coverage(struct job *j, const cJSON *runs, cJSON *summary, int *ok)
  * (review 10 #5: npu_old2023's 2 ranks of 10 wait 115.8 and 114.0 ms a
  * step).  The job's note and the coverage notes say so (the runs here
  * are the job's lite copies: each run's communication finding keeps the
- * rule, producer.c). */
+ * rule, producer.c).  1 when they do: who lists each rank's wait, *pn
+ * ranks. */
 #define SYNC_ALIKE 0.10
 
-static void
-sync_alike(struct job *j, cJSON *summary, int *ok)
+static int
+waits_alike(const cJSON *runs, double world, char *who, size_t cap, size_t *pn)
 {
-    const cJSON *runs = pr_sget(summary, PR_K_RUNS), *r;
-    double lo = INFINITY, hi = 0, world = j->row.world_size;
-    char who[600] = "", text[1600];
+    const cJSON *r;
+    double lo = INFINITY, hi = 0;
     size_t n = 0, len = 0;
 
-    if (!*ok || !isnan(j->row.late_rank))
-        return;
+    who[0] = '\0';
+    *pn = 0;
     cJSON_ArrayForEach(r, runs)
     {
         double x = pr_producer_comm_sync(r);
 
         if (!(x > 0))
-            return; /* every rank here mostly waits, or no reading */
+            return 0; /* every rank here mostly waits, or no reading */
         lo = x < lo ? x : lo;
         hi = x > hi ? x : hi;
-        len = pr_append(who, sizeof(who), len, "%s%s %.1f ms", n ? ", " : "",
+        len = pr_append(who, cap, len, "%s%s %.1f ms", n ? ", " : "",
                         pr_sget_str_or(r, PR_K_WORKER, "?"), x / 1e3);
         n++;
     }
-    if (n < 2 || !(hi <= lo * (1.0 + SYNC_ALIKE)) || !(world > (double)n))
+    *pn = n;
+    return n >= 2 && hi <= lo * (1.0 + SYNC_ALIKE) && world > (double)n;
+}
+
+static void
+sync_alike(struct job *j, const cJSON *runs)
+{
+    double world = j->row.world_size;
+    char who[600];
+    size_t n;
+
+    if (!isnan(j->row.late_rank) ||
+        !waits_alike(runs, world, who, sizeof(who), &n))
         return;
     snprintf(j->late, sizeof(j->late),
              "not named by rank: the export holds no Notify Wait tasks "
@@ -1084,13 +1057,53 @@ sync_alike(struct job *j, cJSON *summary, int *ok)
              "data loaders) first.",
              who, world - (double)n);
     j->row.late_rank_note = j->late;
-    /* the coverage notes too, in place of "no straggler is named" */
-    snprintf(text, sizeof(text),
-             "the late rank is one of the %.0f missing (the ranks here wait "
-             "about as long in HCCL's Synchronization; see the late rank "
-             "note)",
-             world - (double)n);
-    late_notes(j, summary, text, ok);
+}
+
+int
+pr_job_late_clause(const cJSON *runs, double world, char *what, size_t cap)
+{
+    long who[LATE_MAX], gp;
+    double wait[LATE_MAX], with, late;
+    char list[600];
+    size_t n, best;
+
+    if (pr_sget_len(runs) < 2 || !is_job(runs))
+        return 0;
+    best = late_vote(runs, who, wait, &n);
+    if (best == LATE_MAX) { /* sync_alike's reading */
+        if (!waits_alike(runs, world, list, sizeof(list), &n))
+            return 0;
+        snprintf(what, cap,
+                 "the late rank is one of the %.0f missing (the ranks here "
+                 "wait about as long in HCCL's Synchronization; see the late "
+                 "rank note)",
+                 world - (double)n);
+        return 1;
+    }
+    late = (double)who[best];
+    if (in_runs(runs, late))
+        return 0;
+    gp = group_of(runs, who[best]);
+    with = gp >= 0 ? (double)gp : NAN;
+    /* review 12 #3: where a rank close behind is named with it, the
+       notes name both, as the late-rank note and the card do */
+    if (!isnan(with) && !in_runs(runs, with))
+        snprintf(what, cap,
+                 "the late ranks, rank %.0f and rank %.0f close behind it, "
+                 "are both missing (the ranks here wait for them)",
+                 late, with);
+    else if (!isnan(with))
+        snprintf(what, cap,
+                 "the late rank, rank %.0f, is one of the missing (the ranks "
+                 "here wait for it and for rank %.0f, close behind it, "
+                 "which is in this report)",
+                 late, with);
+    else
+        snprintf(what, cap,
+                 "the late rank, rank %.0f, is one of the missing (the ranks "
+                 "here wait for it)",
+                 late);
+    return 1;
 }
 
 static enum pr_status
@@ -1130,8 +1143,7 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
         distribution(j, sorted, m, pipeline_slowest(summary, sorted, m), &ok);
         coverage(j, summary);
         late_rank(j, runs);
-        sync_alike(j, summary, &ok);
-        late_coverage(j, runs, summary, &ok);
+        sync_alike(j, runs);
         device_kinds(j, runs, &ok);
         ok = ok && new_arr(&j->per_rank);
         if (ok)
