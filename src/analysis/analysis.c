@@ -665,7 +665,13 @@ note_steps(const struct pr_trace *t, const struct pr_steps *s,
 
     if (!s->has_step_events && s->n > 0 && !has_gap(t, "no_steps"))
         pr_notes_row(notes, "no_steps", 0,
-                     pr_trace_is_npu(t)
+                     /* MindSpore marks no ProfilerStep: its steps are its
+                        step trace's (a GPU run's too) */
+                     pr_sget_is(pr_run_framework(t), "mindspore")
+                         ? "no step marks (the export holds no step trace, "
+                           "MindSpore's step_trace files): the whole "
+                           "capture is one window, not a step"
+                     : pr_trace_is_npu(t)
                          ? "no step marks (an inference run, or "
                            "profiling without prof.step()): the whole "
                            "capture is one window, not a step"

@@ -492,9 +492,10 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
 
     if (no_steps(ss)) {
         pr_figs_kpi(f, "No steps", pr_sget_num(ss, PR_K_MEAN_US), PR_FMT_US,
-                    f->npu ? "no step marks: the whole capture is one window"
-                           : "no ProfilerStep: the whole capture is one "
-                             "window");
+                    f->npu || pr_fig_run_is_mindspore(run)
+                        ? "no step marks: the whole capture is one window"
+                        : "no ProfilerStep: the whole capture is one "
+                          "window");
     } else if (cJSON_IsObject(ss)) {
         snprintf(sub, sizeof(sub),
                  "%s%s median %s \xC2\xB7 p90 %s \xC2\xB7 %.0f step%s",
@@ -637,20 +638,22 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     (void)summary;
     overview_kpis(f, run);
     if (pr_sget_len(steps) == 0) {
-        pr_figs_note(f, f->npu ? "No steps in this trace: no step marks "
-                                 "and no events to count as one step."
-                               : "No steps in this trace: no ProfilerStep "
-                                 "events and no events to count as one "
-                                 "step.");
+        pr_figs_note(f, f->npu || pr_fig_run_is_mindspore(run)
+                            ? "No steps in this trace: no step marks "
+                              "and no events to count as one step."
+                            : "No steps in this trace: no ProfilerStep "
+                              "events and no events to count as one "
+                              "step.");
     } else {
         if (no_steps(ss))
-            pr_figs_note(f, f->npu ? "No steps in this trace (no step marks): "
-                                     "the figures below are the whole "
-                                     "capture's, one window, not a step."
-                                   : "No steps in this trace (no ProfilerStep "
-                                     "events): the figures below are the "
-                                     "whole capture's, one window, not a "
-                                     "step.");
+            pr_figs_note(f, f->npu || pr_fig_run_is_mindspore(run)
+                                ? "No steps in this trace (no step marks): "
+                                  "the figures below are the whole "
+                                  "capture's, one window, not a step."
+                                : "No steps in this trace (no ProfilerStep "
+                                  "events): the figures below are the "
+                                  "whole capture's, one window, not a "
+                                  "step.");
         pr_figs_chart(
             f,
             pr_sec_stacked_rows(
