@@ -27,29 +27,8 @@ echo "1..$T_N"
     exit 0
 fi
 
-# rows FILE [--subset] PATH...: each object at PATH is there, its keys in
-# schema order (tests/cli/lib/typed_rows.py)
-rows() { python3 "$PR_SRCDIR/tests/cli/lib/typed_rows.py" "$PR_SRCDIR" "$@"; }
-# refused FILE PATH KEY VALUE: the loader refuses FILE with the first
-# object at PATH (runs[] and arrays: their first element) having KEY set to
-# the JSON VALUE, naming the object's path and the key
-refused() {
-    python3 - "$1" "$T_DIR/bad.json" "$2" "$3" "$4" << 'PY'
-import json, sys
-s = json.load(open(sys.argv[1]))
-v = s
-for part in sys.argv[3].split("."):
-    v = v[part.rstrip("[]")]
-    if part.endswith("[]"):
-        v = v[0]
-v[sys.argv[4]] = json.loads(sys.argv[5])
-json.dump(s, open(sys.argv[2], "w"))
-PY
-    "$PR_BIN" diff -q -b "$T_DIR/bad.json" -i "$1" > /dev/null 2> "$T_DIR/err"
-    rc=$?
-    want=$(echo "$2" | sed 's/\[\]/[0]/g').$3
-    [ $rc -eq 2 ] && grep -qF "$want" "$T_DIR/err"
-}
+# rows, refused (FILE PATH KEY [VALUE]): tests/cli/lib/typed.sh
+. "$PR_SRCDIR/tests/cli/lib/typed.sh"
 # loads FILE: the saved summary, undamaged, loads as a diff's baseline
 loads() { "$PR_BIN" diff -q -b "$1" -i "$1" > /dev/null 2>&1; }
 
