@@ -1819,12 +1819,16 @@ print_brief(const cJSON *sum, int quiet)
             char gain[160];
 
             brief_gain(fd, gain, sizeof(gain));
-            if (pr_sget_is(pr_sget_str(fd, PR_K_KIND), "observation"))
-                /* no gain: apart from the ranked changes (review 15 #2) */
+            if (pr_sget_is(pr_sget_str(fd, PR_K_KIND), "observation")) {
+                /* no gain: apart from the ranked changes (review 15 #2),
+                   why before its evidence (review 16 #4) */
                 pr_term_printf(stdout, "  Not estimated: %s: %s [%s]\n",
                                pr_sget_str_or(fd, PR_K_TITLE, ""), gain,
                                pr_sget_str_or(fd, PR_K_ID, ""));
-            else
+                if (pr_sget_str(fd, PR_K_REASON) != NULL)
+                    pr_term_printf(stdout, "     why no estimate: %s\n",
+                                   pr_sget_str(fd, PR_K_REASON));
+            } else
                 pr_term_printf(stdout, "  %ld. %s: %s [%s]\n",
                                pr_sget_long(fd, PR_K_RANK, -1),
                                pr_sget_str_or(fd, PR_K_TITLE, ""), gain,
@@ -1845,7 +1849,8 @@ print_brief(const cJSON *sum, int quiet)
             if (ev[0] != '\0')
                 pr_term_printf(
                     stdout, "     %s%s\n",
-                    !replayed ? ""
+                    pr_sget_str(fd, PR_K_REASON) != NULL ? "evidence: "
+                    : !replayed                          ? ""
                     : pr_sget_is(pr_sget_str(fd, PR_K_ID), "host_sync")
                         ? "evidence: "
                         : "changed most in the replay: ",

@@ -62,9 +62,11 @@ static const struct pr_col obs_cols[] = {
      PR_COL_BOTH},
     {"of_step", PR_K_OF_STEP, "Of step", PR_FMT_FIGURE, 0.75,
      "The bound's share of the mean step", PR_COL_BOTH},
-    {"evidence", PR_K_EVIDENCE, "Why no estimate", PR_FMT_WRAP, 2.35,
-     "What the trace lacks for an estimate, or the work the bound rests on",
-     PR_COL_BOTH | PR_COL_LINK},
+    {"reason", PR_K_REASON, "Why no estimate", PR_FMT_WRAP, 2.35,
+     "What the trace lacks for an estimate (the finding's text says more)",
+     PR_COL_BOTH},
+    {"evidence", PR_K_EVIDENCE, "Evidence", PR_FMT_WRAP, 1.6,
+     "The work the bound rests on", PR_COL_BOTH | PR_COL_LINK},
     {"id", PR_K_ID, "Id", PR_FMT_TEXT, 0.9, NULL, 0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
@@ -197,9 +199,9 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_table_own(f, &t, recs, NULL);
     } else {
         cJSON_Delete(recs);
-        pr_figs_note(f, "No change to rank: no replay or model puts a saving "
-                        "on what this trace shows. What it does show, with "
-                        "the most a change could save, is below.");
+        pr_figs_note(f, "Nothing to rank by gain: no replay or model puts a "
+                        "saving on what this trace shows. What it does show, "
+                        "with the most a change could save, is below.");
     }
     if (n_obs > 0) {
         t = (struct pr_fig_table){
@@ -273,8 +275,8 @@ const struct pr_section pr_section_verdict = {
     .id = "verdict",
     .title = "Verdict",
     .lede = "What bounds the step and what each fix would save, largest "
-            "first; then what the trace shows but cannot put a saving on, "
-            "with the most a change could save (\xe2\x89\xa4).",
+            "first (\xe2\x89\xa4: the most a change could save, where no "
+            "estimate is possible).",
     .per_run = 1,
     .build = build,
     .present = present};

@@ -56,7 +56,8 @@ def part(a, b):
     i = h.index('id=\"%s\"' % a)
     return re.sub(r'<[^>]+>', ' ', h[i:h.index('id=\"%s\"' % b, i)])
 v = part('verdict', 'overview')
-assert 'No change to rank' in v and 'Not estimated' in v, v[:600]
+assert 'Nothing to rank by gain' in v and 'Not estimated' in v, v[:600]
+assert 'Why no estimate' in v and 'The trace does not record' in v, v[:2000]
 assert 'What to fix first' not in v, v[:600]
 t = part('recommendations', 'data-quality')
 assert 'No ranked change' in t and 'Not estimated' in t, t[:400]
@@ -84,19 +85,20 @@ else
     skip "trace_filter observation" "../shared/traces/hta/trace_filter absent"
 fi
 
-# HTA cpu_only: gloo calls that take as long whatever they move pay a
-# latency per call, so accumulation's replay is the communication finding's
-# gain, per step's worth of samples (review 15 #7)
+# HTA cpu_only: gloo calls that take as long whatever they move wait on
+# latency or on late peers, which gloo's calls do not tell apart (no wait
+# recorded inside them); its one step holds 2 of the 10 calls and the
+# step's thread records no operator: gradient accumulation's replay is
+# named, not claimed (review 16 #3), so the finding is an observation
 if shared_summary cpu hta/cpu_only; then
-    check "cpu_only: communication carries accumulation's replay" \
+    check "cpu_only: communication is an observation; accumulation named, not claimed" \
         python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-c = [x for x in r['recommendations'] if x['id'] == 'communication'][0]
-assert c['what_if'] == 'gradient_accumulation', c
-assert c['gain_basis'] == 'samples' and abs(c['gain_pct'] - 42.54) < 0.01, c
-assert 'rule them out first' in c['text'], c
-assert not r.get('observations'), r.get('observations')
+assert 'communication' not in [x['id'] for x in r['recommendations']], r
+c = [x for x in r['observations'] if x['id'] == 'communication'][0]
+assert abs(c['bound_us'] - 178777.427) < 0.01, c
+assert 'replays to 42.5% less time' in c['text'] and 'not claimed' in c['text'], c
 " "$T_DIR/cpu.json"
 else
     skip "cpu_only communication" "../shared/traces/hta/cpu_only absent"

@@ -80,12 +80,10 @@ fi
 # a CPU-only run (HTA's cpu_only sample: gloo collectives, no device): its
 # verdict says so and that communication bounds it (the gloo all_reduces
 # hold 178.8 of the 210.1 ms step while the main thread records nothing:
-# review R19); the communication finding carries gradient accumulation's
-# replay (half the collectives' time per step's worth of samples) as its
-# gain, per step's worth of samples as twice the batch's is: the calls take
-# as long whatever they move, so a latency paid half as often (review 15
-# #7; review-3 finding 4's caveats, the effective batch and late peers, in
-# its text), and gives the gloo all-reduces' 4.6 MiB at 23 MB/s
+# review R19); the communication finding names gradient accumulation's
+# replay (half the collectives' time per step's worth) but does not claim
+# it (it changes the effective batch; nothing computes to overlap with:
+# review-3 finding 4), and gives the gloo all-reduces' 4.6 MiB at 23 MB/s
 # a call (44 MB/s together, two in flight: issue #31) as rates, not the
 # link's: buckets of 1.23 and 7.94 MiB take the same time, so latency or
 # late peers, not the interface (review-5 finding 3; comm_size.sh); no
@@ -95,7 +93,7 @@ CPU=hta/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz
 if have_shared && [ -f "$PR_SHARED/traces/$CPU" ]; then
     "$PR_BIN" -q --input "$PR_SHARED/traces/$CPU" --json "$T_DIR/cpu.json" \
         --html "$T_DIR/cpu.html"
-    check "CPU-only: bound by communication; accumulation's replay per samples, slow gloo, no dead link" python3 -c "
+    check "CPU-only: bound by communication; accumulation named not claimed, slow gloo, no dead link" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 v = r['verdict']
@@ -106,24 +104,21 @@ s = r['critical_path']['steps'][0]
 assert abs(s['by_kind_us']['communication'] - 178777.427) < 0.01, s
 assert s['top'][0]['name'] == 'gloo:all_reduce', s['top']
 f = [f for f in v['findings'] if f['id'] == 'communication'][0]
-assert abs(f['gain_us'] - 178777.427 / 2) < 0.01, f
-assert f['gain_basis'] == 'samples' and f['kind'] == 'recommendation', f
-assert f['saves'] == '89.4 ms at 2\u00d7 batch', f
+assert f['gain_us'] is None, f
 assert f['href_evidence'] == '#recommendations', f
 assert f['evidence'].startswith('gloo:all_reduce'), f
 w = {x['id']: x for x in r['critical_path']['what_if']}
 assert abs(w['gradient_accumulation']['gain_us'] - 178777.427 / 2) < 0.01, w
-c = {x['id']: x for x in r['recommendations']}['communication']
-assert 'replayed, 42.5% less time per step' in c['text'], c
-assert 'effective batch' in c['text'] and 'rule them out first' in c['text'], c
-assert c['what_if'] == 'gradient_accumulation', c
+c = {x['id']: x for x in r['recommendations'] + r.get('observations', [])}['communication']
+assert f['kind'] == 'observation', f
+assert 'replays to 42.5% less time' in c['text'] and 'not claimed' in c['text'], c
 assert 'gloo:all_reduce moves 4.6 MiB a call on average at 23 MB/s of algorithm bandwidth a call' in c['text'], c
 assert 'up to 2 calls in flight at once, their bytes over the time any was in flight 44 MB/s' in c['text'], c
 assert 'Time does not grow with size' in c['text'], c
 assert 'GLOO_SOCKET_IFNAME' not in c['text'], c
 h = open(sys.argv[2]).read()
 assert 'href=\"#critical-path\"' not in h
-assert 'see Critical path' not in h and 'no Critical path part' in h
+assert 'see Critical path' not in h
 " "$T_DIR/cpu.json" "$T_DIR/cpu.html"
 else
     skip "CPU-only verdict" "no $PR_SHARED/traces/$CPU"

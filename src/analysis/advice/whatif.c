@@ -2914,8 +2914,6 @@ flat_any(const cJSON *run)
     return 0;
 }
 
-static int put_figures(cJSON *r, const cJSON *w);
-
 /* The communication advice where overlapping saves nothing (nothing
  * computes meanwhile: a CPU-only step, hta cpu_only's gloo all-reduces)
  * and accumulation, the only replay with a gain, is not claimed: its
@@ -2933,45 +2931,6 @@ comm_host(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
     char text[3200], note[900], b[32];
     size_t len;
 
-    if (tb != NULL && flat_any(run) &&
-        pr_sget_num(a, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) {
-        /* calls that take as long whatever they move pay a latency per
-           call: accumulation, which runs them once per two micro-batches,
-           is the lever, claimed per step's worth of samples as twice the
-           batch is (review 15 #7: HTA cpu_only, gloo calls of 1.23 and
-           7.94 MiB both ~213 ms; the TensorBoard plugin's own advice) */
-        len = pr_append(text, sizeof(text), 0, "%.*s%s", (int)(tb - t), t,
-                        tb + strlen(tb_comm_try));
-        len = slow_transport(run, text, sizeof(text), len);
-        len = pr_append(
-            text, sizeof(text), len,
-            " Gradient accumulation over two micro-batches "
-            "(DistributedDataParallel's no_sync, or twice the batch) runs "
-            "the collectives once per two micro-batches, paying that "
-            "latency half as often: replayed, %.1f%% less time per step's "
-            "worth of samples. If the calls wait for late peers instead (a "
-            "slower rank, a straggling data loader: gloo records no wait "
-            "inside its calls, so the trace cannot tell), it saves less: "
-            "rule them out first. Like a larger batch, it changes the "
-            "effective batch (the learning rate may need retuning).",
-            pr_sget_num(a, PR_K_GAIN_PCT));
-        (void)len;
-        snprintf(note, sizeof(note),
-                 "replayed: gradient accumulation over two micro-batches, "
-                 "the step's work twice and its collectives once, per "
-                 "step's worth of samples; calls that take as long whatever "
-                 "they move pay their latency half as often; late peers, "
-                 "which the trace cannot show inside gloo's calls, would "
-                 "make it save less");
-        return put_text(r, text) &&
-               cJSON_AddStringToObject(r, PR_K_GAIN_NOTE, note) &&
-               cJSON_AddStringToObject(r, PR_K_WHAT_IF,
-                                       pr_sget_str(a, PR_K_ID)) &&
-               put_figures(r, a) &&
-               cJSON_AddItemToObject(
-                   r, PR_K_EVIDENCE,
-                   cJSON_Duplicate(pr_sget(a, PR_K_EVIDENCE), 1));
-    }
     if (tb != NULL && flat_any(run)) {
         len = pr_append(text, sizeof(text), 0, "%.*s%s", (int)(tb - t), t,
                         tb + strlen(tb_comm_try));
@@ -4722,7 +4681,7 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
     cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
     {
         struct pr_row_finding o = {0};
-        char ev[400], cell[96], of[48];
+        char ev[400], why[240], cell[96], of[48];
 
         if (!ok || rank == VERDICT_FINDINGS)
             break;
@@ -4766,7 +4725,25 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
                             "names the model)"
                     : NULL, /* a bound: its Saves cell (saves_cell) */
                 ev, sizeof(ev));
-        if (ev[0] == '\0' && pr_sget_str(r, PR_K_GAIN_NOTE) != NULL) {
+        /* an observation's why no estimate, apart from its evidence
+           (review 16 #4: the Not estimated table's "Why" showed the
+           evidence) */
+        if (isnan(o.gain_us) && pr_sget_str(r, PR_K_GAIN_NOTE) != NULL) {
+            const char *gn = pr_sget_str(r, PR_K_GAIN_NOTE);
+
+            /* the column says "Why no estimate": not again */
+            if (strncmp(gn, "no estimate", 11) == 0 &&
+                (gn[11] == ':' || gn[11] == ';') && gn[12] == ' ')
+                gn += 13;
+            pr_whatif_clip(gn, why, sizeof(why));
+            if (why[0] >= 'a' && why[0] <= 'z')
+                why[0] = (char)(why[0] - 'a' + 'A');
+            o.reason = why;
+        } else
+            pr_rows_omit(PR_RO_RUNS_VERDICT_FINDINGS, &o,
+                         PR_SR_RUNS_VERDICT_FINDINGS_PR_K_REASON);
+        if (ev[0] == '\0' && o.reason == NULL &&
+            pr_sget_str(r, PR_K_GAIN_NOTE) != NULL) {
             /* why no gain, as a sentence ("Not claimed: ..."), cut at a
                word with an ellipsis where it is longer than the cell
                (review 15 #5: "the wait for the next ba") */
