@@ -380,35 +380,39 @@ assert 'its HCCL tasks name the rank it waits for, rank %d (not in this report' 
     O=$S/torch_npu/old2023
     if [ -d "$O" ]; then
         "$PR_BIN" -q --input "$O" --json "$T_DIR/old.json"
-        check "torch_npu old2023: both ranks wait as long, the late rank is one of the 8 missing" \
+        # review 16 #6: each rank waits longest in a 2-rank group of its
+        # own (hcom_allReduce__459 and __303, communication_matrix), so
+        # comparing their waits, as msprof-analyze compares the ranks of
+        # one group, names no late rank: the note says so, no "one of the
+        # 8 missing"
+        check "torch_npu old2023: the ranks wait in different groups, no late rank named" \
             python3 - "$T_DIR/old.json" "$O"/*/ASCEND_PROFILER_OUTPUT/communication.json << 'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
-sync = []
+top = []
 for f in sys.argv[2:]:
-    t = {"Synchronization Time(ms)": 0.0, "Wait Time(ms)": 0.0,
-         "Elapse Time(ms)": 0.0}
+    best = (0.0, None)
     for st in json.load(open(f)).values():
         for ops in st.values():
             for name, op in ops.items():
-                if name != "Total Op Info":
-                    for k in t:
-                        t[k] += op["Communication Time Info"][k]
-    assert 2 * t["Wait Time(ms)"] > t["Elapse Time(ms)"], t
-    sync.append(t["Synchronization Time(ms)"])
-assert max(sync) <= 1.1 * min(sync), sync
+                w = op["Communication Time Info"]["Wait Time(ms)"]
+                if name != "Total Op Info" and w > best[0]:
+                    best = (w, name.split("@")[1])
+    top.append(best)
+assert top[0][1] != top[1][1], top
 j = s["job"]
 n = j["late_rank_note"]
-assert j["late_rank"] is None and "one of the 8 ranks not in this report" in n, n
-for r, x in zip(sorted(s["runs"], key=lambda r: r["worker"]), sync):
-    assert "%s %.1f ms" % (r["worker"], x) in n, (x, n)
+assert j["late_rank"] is None and "different communication groups" in n, n
+for r, (w, g) in zip(sorted(s["runs"], key=lambda r: r["worker"]), top):
+    assert "%s %.1f ms in group %s" % (r["worker"], w, g) in n, (w, g, n)
     c = [f for f in r["verdict"]["findings"] if f["id"] == "communication"][0]
     rec = [f for f in (r["recommendations"] + r.get("observations", [])) if f["id"] == "communication"][0]
     assert c["title"] == "Waiting for a late rank (HCCL Wait)", c
     assert "every rank it waits for arriving on time" in \
         rec["gain_note"] and rec["gain_us"] is None, rec["gain_note"]
+assert "one of the 8" not in n, n
 for o in (j, s["distributed"]):
-    assert "the late rank is one of the 8 missing" in o["coverage_note"], o
+    assert "the late rank is one of the 8" not in o["coverage_note"], o
 PY
     fi
     # torch_npu's .db export: COMMUNICATION_TASK_INFO's ranks, the

@@ -1011,6 +1011,59 @@ device_kinds(struct job *j, const cJSON *runs, int *ok)
  * ranks. */
 #define SYNC_ALIKE 0.10
 
+/* The communication group of run's HCCL operation that waits longest
+ * (hccl.ops[]: communication.json's, its group from the operation's
+ * name), its wait in *us; NULL where none waits. */
+static const char *
+top_wait_group(const cJSON *run, double *us)
+{
+    const cJSON *o;
+    const char *g = NULL;
+
+    *us = 0;
+    cJSON_ArrayForEach(o, pr_sget(pr_sget(run, PR_K_HCCL), PR_K_OPS))
+    {
+        double w = pr_sget_num(o, PR_K_WAIT_US);
+
+        if (w > *us && pr_sget_str(o, PR_K_GROUP) != NULL) {
+            *us = w;
+            g = pr_sget_str(o, PR_K_GROUP);
+        }
+    }
+    return g;
+}
+
+/* 1 when the runs' longest waits are in communication groups that are
+ * not one (review 16 #6: npu_old2023's rank 0 waits 96.9 ms in group
+ * ...459, rank 1 97.1 ms in group ...303, two groups of their own): each
+ * waits for its own group's peers, so their waits compared name no late
+ * rank; who lists each. */
+static int
+groups_differ(const cJSON *runs, char *who, size_t cap)
+{
+    const cJSON *r;
+    const char *first = NULL;
+    size_t len = 0;
+    int differ = 0;
+
+    who[0] = '\0';
+    cJSON_ArrayForEach(r, runs)
+    {
+        double us;
+        const char *g = top_wait_group(r, &us);
+
+        if (g == NULL)
+            return 0;
+        if (first == NULL)
+            first = g;
+        differ |= strcmp(first, g) != 0;
+        len = pr_append(who, cap, len, "%s%s %.1f ms in group %s",
+                        len ? ", " : "", pr_sget_str_or(r, PR_K_WORKER, "?"),
+                        us / 1e3, g);
+    }
+    return differ;
+}
+
 static int
 waits_alike(const cJSON *runs, double world, char *who, size_t cap, size_t *pn)
 {
@@ -1040,12 +1093,25 @@ static void
 sync_alike(struct job *j, const cJSON *runs)
 {
     double world = j->row.world_size;
-    char who[600];
+    char who[600], groups[600];
     size_t n;
 
     if (!isnan(j->row.late_rank) ||
         !waits_alike(runs, world, who, sizeof(who), &n))
         return;
+    if (groups_differ(runs, groups, sizeof(groups))) {
+        snprintf(j->late, sizeof(j->late),
+                 "not named by rank: the export holds no Notify Wait tasks "
+                 "naming the rank each wait is for, and the ranks here wait "
+                 "longest in different communication groups (%s): each "
+                 "waits for peers of its own group, so comparing their "
+                 "waits, as msprof-analyze's slow-rank analysis compares the "
+                 "ranks of one group, names no late rank; profile those "
+                 "groups' other ranks (their steps, their data loaders).",
+                 groups);
+        j->row.late_rank_note = j->late;
+        return;
+    }
     snprintf(j->late, sizeof(j->late),
              "not named by rank: the export holds no Notify Wait tasks "
              "naming the rank each wait is for, but every rank here waits "
@@ -1071,7 +1137,8 @@ pr_job_late_clause(const cJSON *runs, double world, char *what, size_t cap)
         return 0;
     best = late_vote(runs, who, wait, &n);
     if (best == LATE_MAX) { /* sync_alike's reading */
-        if (!waits_alike(runs, world, list, sizeof(list), &n))
+        if (!waits_alike(runs, world, list, sizeof(list), &n) ||
+            groups_differ(runs, list, sizeof(list)))
             return 0;
         snprintf(what, cap,
                  "the late rank is one of the %.0f missing (the ranks here "
