@@ -776,5 +776,8 @@ const struct pr_category *pr_keys_category(const char *key);
 #define PR_K_DEVICE_QUEUE_BATCHES "device_queue_batches"
 #define PR_K_DEVICE_QUEUE_EMPTY "device_queue_empty"
 #define PR_K_DEVICE_QUEUE_FULL "device_queue_full"
+#define PR_K_GET_NEXT_BATCHES "get_next_batches"
+#define PR_K_GET_NEXT_EMPTY "get_next_empty"
+#define PR_K_GET_NEXT_WAIT_US "get_next_wait_us"
 
 #endif

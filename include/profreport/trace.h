@@ -465,7 +465,8 @@ void pr_cpu_use_free(struct pr_cpu_use *u);
  * MinddataAnalyzer and MindInsight's minddata analyser read them so):
  * the operators' output queues of pipeline_profiling_{r}.json (or of
  * minddata_pipeline_raw_{r}.csv without it), the device queue's depth per
- * batch of device_queue_profiling_{r}.txt.  Strings are ids in the
+ * batch of device_queue_profiling_{r}.txt, the batches the device's
+ * GetNext found waiting (minddata_aicpu_{r}.txt).  Strings are ids in the
  * trace's table (PR_STR_NONE: none); NaN and -1: not known. */
 struct pr_minddata {
     uint32_t source;  /* the file the operators come from ("a and b": two
@@ -484,6 +485,11 @@ struct pr_minddata {
     uint32_t bottleneck;      /* MinddataAnalyzer's bottleneck op */
     uint32_t bottleneck_note; /* its reason, or why it names none */
     int64_t dq_records, dq_batches, dq_empty, dq_full; /* -1: no file */
+    int64_t dq_first_empty; /* first-batch records of depth 0 */
+    /* the device's GetNext (minddata_aicpu / minddata_getnext_profiling):
+       dequeues, those that found no batch waiting, the mean wait */
+    int64_t gn_records, gn_empty; /* -1: no file */
+    double gn_wait_us;            /* NaN: not known */
 };
 
 struct pr_op_stats;     /* op_stats.h */

@@ -1,9 +1,9 @@
 /* data_pipeline.c - run.data_pipeline (docs/summary-json.md): what
  * MindSpore's data-pipeline files say of the wait for data, as the
  * reader (src/ingest/mindspore/mindspore_minddata.c) found it in them:
- * the queue nearest the device, the operators whose queues stayed
- * empty, MindSpore's leaf and bottleneck rules, the device queue's
- * depth, and a conflict where the two pipeline files disagree. */
+ * the nearest sampled queue to the device, the device's GetNext, the operators
+ * whose queues stayed empty, MindSpore's leaf and bottleneck rules, the device
+ * queue's depth, and a conflict where the two pipeline files disagree. */
 #include "config.h"
 
 #include <math.h>
@@ -70,6 +70,10 @@ pr_data_pipeline_fill(const struct pr_trace *t, cJSON *run,
                         &ok);
     pr_emit_num_or_null(o, PR_K_DEVICE_QUEUE_FULL, count_or_nan(m->dq_full),
                         &ok);
+    pr_emit_num_or_null(o, PR_K_GET_NEXT_BATCHES, count_or_nan(m->gn_records),
+                        &ok);
+    pr_emit_num_or_null(o, PR_K_GET_NEXT_EMPTY, count_or_nan(m->gn_empty), &ok);
+    pr_emit_num_or_null(o, PR_K_GET_NEXT_WAIT_US, m->gn_wait_us, &ok);
     if (!ok) {
         cJSON_Delete(o);
         o = NULL;

@@ -10,7 +10,12 @@
  *       (breadth-first from op 0; an operator without a queue left out);
  *   device_queue_profiling_{r}.txt  "type extra batch value ts" lines:
  *       type 1 is the device queue's depth (value) of capacity (extra)
- *       when a batch was sent; type 0 times.
+ *       when a batch was sent; type 0 times;
+ *   minddata_aicpu_{r}.txt (Ascend, dataset sink mode) and
+ *       minddata_getnext_profiling_{r}.txt (GPU): the device's side,
+ *       "GetNext... start end size" lines, one per GetNext: the batches
+ *       it found waiting (MindInsight's MinddataAnalyser.
+ *       analyse_get_next_info; start and end in us on Ascend, ns on GPU).
  *
  * A queue is empty in a sample of size 0 (queue_empty_freq_pct); its
  * usage is its mean size over its length (queue_utilization_pct).  The
@@ -36,7 +41,18 @@
 #define IN_OUT_DIFF_MAX 50.0    /* _IN_OUT_QUEUE_UTIL_PCT_DIFF_MAXIMUM */
 #define WORKER_CPU_MAX 75.0     /* _AVG_CPU_UTIL_PCT_PER_WORKER_MAXIMUM */
 #define WORKER_CPU_MIN 20.0     /* _AVG_CPU_UTIL_PCT_PER_WORKER_MINIMUM */
-#define DQ_EMPTY_SHARE 0.3      /* DEVICE_QUEUE_EMPTY_WARNING_THRESHOLD */
+#define DQ_EMPTY_SHARE 0.7      /* DEVICE_QUEUE_EMPTY_WARNING_THRESHOLD */
+/* MindSpore's own rule for a device that waits: the DeviceQueue's input
+ * queue empty in more than 60% of the samples
+ * (_DEVICEQUEUE_INPUT_QUEUE_EMPTY_FREQ_PCT_MAXIMUM) */
+#define DQ_INPUT_EMPTY_PCT_MAX 60.0
+/* This report's own floor: a queue sampled fewer times (30 ms at
+ * MindSpore's default 10 ms interval) is too few samples to read; at 3,
+ * "empty" needs 2 of them */
+#define MIN_SAMPLES 3
+/* MindInsight's analyse_queue_summary: GetNext found its queue empty
+ * more than once ("the first step data ... is always empty") */
+#define GN_EMPTY_MAX 1
 
 struct mdop {
     int64_t id, child0, parent; /* -1: none */
@@ -336,6 +352,7 @@ read_dq(const char *path, struct pr_minddata *m)
     if (fp == NULL)
         return "cannot be opened";
     m->dq_records = m->dq_batches = m->dq_empty = m->dq_full = 0;
+    m->dq_first_empty = 0;
     while (fgets(line, sizeof(line), fp) != NULL) {
         int k = sscanf(line, "%lld %lld %lld %lld %lld", &f[0], &f[1], &f[2],
                        &f[3], &f[4]);
@@ -349,8 +366,10 @@ read_dq(const char *path, struct pr_minddata *m)
         if (f[0] != 1)
             continue; /* a time record */
         m->dq_records++;
-        if (f[2] < 2)
-            continue; /* the first batch, as MinddataProfilingAnalyzer */
+        if (f[2] < 2) { /* the first batch, as MinddataProfilingAnalyzer */
+            m->dq_first_empty += f[3] == 0;
+            continue;
+        }
         m->dq_batches++;
         m->dq_empty += f[3] == 0;
         m->dq_full += f[3] == f[1];
@@ -359,7 +378,7 @@ read_dq(const char *path, struct pr_minddata *m)
     return NULL;
 }
 
-/* ------------------------------------------------------------ reading */
+/* ------------------------------------------------------------ GetNext */
 
 /* Appends sep and s to buf (cap bytes), cut where it is full. */
 static void
@@ -370,6 +389,54 @@ cat(char *buf, size_t cap, const char *sep, const char *s)
     if (n < cap)
         snprintf(buf + n, cap - n, "%s%s", sep, s);
 }
+
+/* "GetNext_dequeue_wait start end size" (Ascend, us) or "GetNext ..."
+ * (GPU, ns), as MindInsight's analyse_get_next_info reads them: each
+ * line whose first word starts "GetNext" is one dequeue, of size 0 an
+ * empty one; the first sizes go into sizes ("3, 2, 1"). */
+static const char *
+read_gn(const char *path, int ns, struct pr_minddata *m, char *sizes,
+        size_t cap)
+{
+    FILE *fp = fopen(path, "r");
+    char line[512], word[64];
+    double a, b, sum = 0;
+    long long q;
+    size_t timed = 0;
+
+    if (fp == NULL)
+        return "cannot be opened";
+    m->gn_records = m->gn_empty = 0;
+    sizes[0] = '\0';
+    while (fgets(line, sizeof(line), fp) != NULL) {
+        int k = sscanf(line, "%63s %lf %lf %lld", word, &a, &b, &q);
+
+        if (k <= 0 || strncmp(word, "GetNext", 7) != 0)
+            continue;
+        if (k < 4 || q < 0 || !isfinite(a) || !isfinite(b)) {
+            fclose(fp);
+            return "a GetNext line that is not \"name start end size\"";
+        }
+        if (m->gn_records < 8) {
+            char one[32];
+
+            snprintf(one, sizeof(one), "%s%lld", m->gn_records ? ", " : "", q);
+            cat(sizes, cap, "", one);
+        } else if (m->gn_records == 8)
+            cat(sizes, cap, "", ", ...");
+        m->gn_records++;
+        m->gn_empty += q == 0;
+        if (b >= a) {
+            sum += (b - a) / (ns ? 1000.0 : 1.0);
+            timed++;
+        }
+    }
+    fclose(fp);
+    m->gn_wait_us = timed > 0 ? sum / (double)timed : NAN;
+    return NULL;
+}
+
+/* ------------------------------------------------------------ reading */
 
 /* The sampled queue nearest the root: from the operator nobody names as
  * a child, down its first children past those without a queue (the
@@ -405,22 +472,44 @@ least_leaf(struct pipe *p)
     return best;
 }
 
-/* The queues' word and a sentence on them. */
+/* The host queues' word: "empty" (the device waits) only by MindSpore's
+ * own rule, over 60% of the samples empty; NULL with too few samples to
+ * read. */
 static const char *
 queue_word(const struct mdop *fd)
 {
-    double u = usage_pct(fd);
-
-    if (u < IN_QUEUE_USAGE_MAX)
+    if (fd->n < MIN_SAMPLES)
+        return NULL;
+    if (100.0 * (double)fd->empty / (double)fd->n > DQ_INPUT_EMPTY_PCT_MAX)
         return "empty";
     return fd->empty == 0 ? "ready" : "mixed";
+}
+
+static int
+is_word(const char *w, const char *s)
+{
+    return w != NULL && strcmp(w, s) == 0;
+}
+
+/* The operator between the sampled queue and the device whose own queue
+ * is not sampled ("Batch(id=0)"), past EpochCtrl, which MindSpore adds
+ * over a pipeline for its epochs; NULL: none. */
+static const struct mdop *
+unsampled_root(struct pipe *p, const struct mdop *fd)
+{
+    const struct mdop *o = fd->parent >= 0 ? op_of(p, fd->parent) : NULL;
+
+    if (o != NULL && o->n == 0 && strncmp(o->type, "EpochCtrl", 9) != 0)
+        return o;
+    return NULL;
 }
 
 static void
 reading_of(struct pipe *p, char *out, size_t cap)
 {
-    const struct mdop *fd = feeding(p), *lf = least_leaf(p);
-    char nm[64], list[400] = "";
+    const struct mdop *fd = feeding(p), *lf = least_leaf(p), *rt;
+    const char *w;
+    char nm[64], list[400] = "", where[240];
     size_t i, n_empty = 0;
 
     for (i = 0; i < p->n; i++)
@@ -432,17 +521,30 @@ reading_of(struct pipe *p, char *out, size_t cap)
         snprintf(out, cap, "%s samples no operator's output queue", p->file);
         return;
     }
+    w = queue_word(fd);
+    rt = unsampled_root(p, fd);
     op_name(fd, nm, sizeof(nm));
+    if (rt != NULL) {
+        char r[64];
+
+        op_name(rt, r, sizeof(r));
+        snprintf(where, sizeof(where),
+                 "the nearest sampled queue to the device, %s's (%s's is not "
+                 "sampled)",
+                 nm, r);
+    } else
+        snprintf(where, sizeof(where), "the queue nearest the device, %s's",
+                 nm);
     if (fd->empty == 0)
         snprintf(out, cap,
-                 "%s: the queue nearest the device, %s's, was %.0f%% used on "
-                 "average and never empty in its %zu samples",
-                 p->file, nm, usage_pct(fd), fd->n);
+                 "%s: %s, was %.0f%% used on average and never empty in its "
+                 "%zu samples",
+                 p->file, where, usage_pct(fd), fd->n);
     else
         snprintf(out, cap,
-                 "%s: the queue nearest the device, %s's, was %.1f%% used on "
-                 "average and empty in %.0f%% of its %zu samples",
-                 p->file, nm, usage_pct(fd),
+                 "%s: %s, was %.1f%% used on average and empty in %.0f%% of "
+                 "its %zu samples",
+                 p->file, where, usage_pct(fd),
                  100.0 * (double)fd->empty / (double)fd->n, fd->n);
     if (n_empty > 0) {
         cat(out, cap, "", n_empty > 1 ? "; " : "; the queue of ");
@@ -451,23 +553,39 @@ reading_of(struct pipe *p, char *out, size_t cap)
             n_empty > 1 ? " were empty in every sample"
                         : " was empty in every sample");
     }
-    if (strcmp(queue_word(fd), "empty") == 0)
-        cat(out, cap, "",
-            ": the pipeline made no batch ahead of training, so the device "
-            "waits on the data pipeline");
-    else if (strcmp(queue_word(fd), "ready") == 0)
+    if (w == NULL) {
+        snprintf(list, sizeof(list),
+                 ": %zu sample%s %s too few to read (this report reads a "
+                 "queue from %d samples on), so the host queues show "
+                 "nothing of the wait",
+                 fd->n, fd->n == 1 ? "" : "s", fd->n == 1 ? "is" : "are",
+                 MIN_SAMPLES);
+        cat(out, cap, "", list);
+    } else if (is_word(w, "empty")) {
+        snprintf(list, sizeof(list),
+                 ": over MindSpore's %.0f%% for the device queue's input, "
+                 "the pipeline made no batch ahead of training, so the "
+                 "device waits on the data pipeline",
+                 DQ_INPUT_EMPTY_PCT_MAX);
+        cat(out, cap, "", list);
+    } else if (is_word(w, "ready"))
         cat(out, cap, "",
             ": a batch was ready in every sample, so the pipeline kept "
             "ahead of training");
-    else
-        cat(out, cap, "", ": the pipeline kept up part of the time");
-    if (lf != NULL && lf->workers > 0 && strcmp(queue_word(fd), "ready") != 0) {
+    else {
+        snprintf(list, sizeof(list),
+                 ": the pipeline fell behind at times, within MindSpore's "
+                 "%.0f%% for a device that waits",
+                 DQ_INPUT_EMPTY_PCT_MAX);
+        cat(out, cap, "", list);
+    }
+    if (lf != NULL && lf->workers > 0 && !is_word(w, "ready")) {
         op_name(lf, nm, sizeof(nm));
         snprintf(list, sizeof(list),
-                 "; by MindSpore's rule for a leaf operator using under "
-                 "%.0f%% of its output queue, %s (%.0f%%, %d workers) is the "
-                 "lever: num_parallel_workers above %d might speed up its "
-                 "I/O",
+                 "; MindSpore's advice for a leaf operator using under "
+                 "%.0f%% of its output queue (its rule, not a measured "
+                 "wait): %s (%.0f%%, %d workers), num_parallel_workers above "
+                 "%d might speed up its I/O",
                  LEAF_USAGE_MAX, nm, usage_pct(lf), (int)lf->workers,
                  (int)lf->workers);
         cat(out, cap, "", list);
@@ -602,14 +720,15 @@ bottleneck(struct pr_trace *t, struct pipe *p, struct pr_minddata *m)
     }
 }
 
-/* The device queue's depth per batch past the first, MindInsight's
- * reading: empty in over 30% of them, the dataset is slow; it sets the
- * word when it has batches, being the queue the device reads. */
+/* The device queue's depth per batch past the first (MindSpore's
+ * MinddataProfilingAnalyzer skips the first): empty in over 70% of them,
+ * MindInsight's warning; it sets the word when it has batches and no
+ * GetNext file speaks, being the queue the device reads. */
 static void
 dq_reading(struct pr_trace *t, struct pr_minddata *m,
            const struct pr_ms_file *dq, char *out, size_t cap)
 {
-    char s[400];
+    char s[600];
     const char *w;
 
     if (dq == NULL || m->dq_records < 0)
@@ -617,11 +736,23 @@ dq_reading(struct pr_trace *t, struct pr_minddata *m,
     if (m->dq_batches == 0) {
         snprintf(s, sizeof(s),
                  "; %s records the device queue's depth at %lld batch%s, "
-                 "none past the first, which MindSpore's analyser leaves out "
-                 "(a queue starts empty), so it shows nothing of the wait",
+                 "none past the first, which MindSpore's "
+                 "MinddataProfilingAnalyzer leaves out (a queue starts "
+                 "empty)",
                  base_of(dq->path), (long long)m->dq_records,
                  m->dq_records == 1 ? "" : "es");
         cat(out, cap, "", s);
+        if (m->dq_first_empty > 0) {
+            snprintf(s, sizeof(s),
+                     "; MindInsight's MinddataAnalyser counts it, empty at "
+                     "%lld of %lld, and %s",
+                     (long long)m->dq_first_empty, (long long)m->dq_records,
+                     m->gn_records >= 0
+                         ? "reads it with the GetNext file below"
+                         : "would mark data_process \"warning\" on "
+                           "that alone (over its 70%)");
+            cat(out, cap, "", s);
+        }
         return;
     }
     w = (double)m->dq_empty > DQ_EMPTY_SHARE * (double)m->dq_batches ? "empty"
@@ -633,8 +764,51 @@ dq_reading(struct pr_trace *t, struct pr_minddata *m,
              base_of(dq->path), (long long)m->dq_empty, (long long)m->dq_full,
              (long long)m->dq_batches,
              strcmp(w, "empty") == 0
-                 ? ": over MindInsight's 30%, the device waited for data"
+                 ? ": over MindInsight's 70%, the device waited for data"
                  : "");
+    cat(out, cap, "", s);
+    m->queues = pr_strtab_intern(t->strs, w, strlen(w));
+}
+
+/* The device's own side, where the run has it: the batches each GetNext
+ * found waiting decide whether the device waited (MindInsight's
+ * analyse_queue_summary flags GetNext finding none more than once); it
+ * sets the word last. */
+static void
+gn_reading(struct pr_trace *t, struct pr_minddata *m, const char *file,
+           const char *sizes, char *out, size_t cap)
+{
+    char s[600], wait[64] = "";
+    const char *w;
+
+    if (m->gn_records < 0)
+        return;
+    if (m->gn_records == 0) {
+        snprintf(s, sizeof(s), "; %s holds no GetNext line", file);
+        cat(out, cap, "", s);
+        return;
+    }
+    if (!isnan(m->gn_wait_us))
+        snprintf(wait, sizeof(wait), ", each taking %.1f us on average",
+                 m->gn_wait_us);
+    w = m->gn_empty <= GN_EMPTY_MAX ? "ready"
+        : 100.0 * (double)m->gn_empty / (double)m->gn_records >
+                DQ_INPUT_EMPTY_PCT_MAX
+            ? "empty"
+            : "mixed";
+    snprintf(s, sizeof(s),
+             "; the device's side, %s: its %lld GetNext found %s batch%s "
+             "waiting, empty at %lld%s: %s",
+             file, (long long)m->gn_records, sizes,
+             m->gn_records == 1 && strcmp(sizes, "1") == 0 ? "" : "es",
+             (long long)m->gn_empty, wait,
+             strcmp(w, "ready") == 0
+                 ? "the pipeline kept ahead of the device (MindInsight's "
+                   "MinddataAnalyser marks data_process normal: it flags it "
+                   "only when GetNext finds no batch more than once)"
+             : strcmp(w, "empty") == 0
+                 ? "the device waited for data at most of its GetNext"
+                 : "the device waited for data at some of its GetNext");
     cat(out, cap, "", s);
     m->queues = pr_strtab_intern(t->strs, w, strlen(w));
 }
@@ -650,15 +824,17 @@ gap(struct pr_trace *t, const char *file, const char *why)
 }
 
 static const char *
-dir_file(const char *dir_of, int64_t rank, char *out, size_t cap)
+dir_file(const char *dir_of, const char *stem, int64_t rank, char *out,
+         size_t cap)
 {
     const char *s = strrchr(dir_of, '/');
     int d = s ? (int)(s - dir_of) + 1 : 0;
     FILE *fp;
 
     snprintf(out, cap, "%.*s", d, dir_of);
-    snprintf(out + strlen(out), cap - strlen(out),
-             "pipeline_profiling_%lld.json", (long long)rank);
+    snprintf(out + strlen(out), cap - strlen(out), "%s_%lld.%s", stem,
+             (long long)rank,
+             strcmp(stem, "pipeline_profiling") == 0 ? "json" : "txt");
     fp = fopen(out, "r");
     if (fp == NULL)
         return NULL;
@@ -674,17 +850,27 @@ pr_ms_minddata_read(const struct pr_ms_unit *u, uint64_t max,
     const struct pr_ms_file *dq = u->by_kind[PR_MS_DEVICE_QUEUE];
     struct pipe *js = NULL, *cs = NULL, *use = NULL;
     struct pr_minddata *m;
-    char jpath[1200], text[1600], why_not[300];
-    const char *jp = NULL, *why;
+    char jpath[1200], gpath[1200], text[2400], why_not[300], sizes[96];
+    const char *jp = NULL, *gp = NULL, *why;
+    int gn_ns = 0;
     int pipe_files = raw || dq || u->by_kind[PR_MS_CPU_UTIL];
     size_t k;
+
+    sizes[0] = '\0';
 
     for (k = 0; k < PR_MS_KIND_COUNT && any == NULL; k++)
         any = u->by_kind[k];
     if (any == NULL || u->rank < 0 || (!pipe_files && u->family != 1))
         return PR_OK;
-    jp = dir_file(any->path, u->rank, jpath, sizeof(jpath));
-    if (jp == NULL && raw == NULL && dq == NULL)
+    jp = dir_file(any->path, "pipeline_profiling", u->rank, jpath,
+                  sizeof(jpath));
+    gp = dir_file(any->path, "minddata_aicpu", u->rank, gpath, sizeof(gpath));
+    if (gp == NULL) {
+        gp = dir_file(any->path, "minddata_getnext_profiling", u->rank, gpath,
+                      sizeof(gpath));
+        gn_ns = gp != NULL;
+    }
+    if (jp == NULL && raw == NULL && dq == NULL && gp == NULL)
         return PR_OK;
     m = calloc(1, sizeof(*m));
     js = jp ? calloc(1, sizeof(*js)) : NULL;
@@ -701,6 +887,14 @@ pr_ms_minddata_read(const struct pr_ms_unit *u, uint64_t max,
     m->feeding_usage_pct = m->feeding_empty_pct = m->leaf_usage_pct = NAN;
     m->leaf_workers = -1;
     m->dq_records = m->dq_batches = m->dq_empty = m->dq_full = -1;
+    m->dq_first_empty = 0;
+    m->gn_records = m->gn_empty = -1;
+    m->gn_wait_us = NAN;
+    if (gp && (why = read_gn(gp, gn_ns, m, sizes, sizeof(sizes))) != NULL) {
+        m->gn_records = m->gn_empty = -1;
+        if (gap(t, base_of(gp), why) != PR_OK)
+            goto nomem;
+    }
     if (js && (why = read_json(jp, max, js)) != NULL) {
         if (gap(t, base_of(jp), why) != PR_OK)
             goto nomem;
@@ -723,7 +917,7 @@ pr_ms_minddata_read(const struct pr_ms_unit *u, uint64_t max,
     if (js && cs)
         disagreement(js, cs, why_not, sizeof(why_not));
     if (why_not[0]) {
-        char a[700], b[700];
+        char a[900], b[900];
 
         reading_of(js, a, sizeof(a));
         reading_of(cs, b, sizeof(b));
@@ -736,6 +930,7 @@ pr_ms_minddata_read(const struct pr_ms_unit *u, uint64_t max,
                  js->file, cs->file, why_not, a + strlen(js->file) + 2,
                  b + strlen(cs->file) + 2);
         dq_reading(t, m, dq, text, sizeof(text));
+        gn_reading(t, m, gp ? base_of(gp) : "", sizes, text, sizeof(text));
         m->conflict = pr_strtab_intern(t->strs, text, strlen(text));
         use = NULL;
     }
@@ -756,8 +951,9 @@ pr_ms_minddata_read(const struct pr_ms_unit *u, uint64_t max,
             m->feeding_usage_pct = usage_pct(fd);
             m->feeding_empty_pct = 100.0 * (double)fd->empty / (double)fd->n;
             m->feeding_samples = fd->n;
-            m->queues = pr_strtab_intern(t->strs, queue_word(fd),
-                                         strlen(queue_word(fd)));
+            if (queue_word(fd) != NULL)
+                m->queues = pr_strtab_intern(t->strs, queue_word(fd),
+                                             strlen(queue_word(fd)));
         }
         text[0] = '\0';
         for (k = 0; k < use->n; k++)
@@ -775,12 +971,25 @@ pr_ms_minddata_read(const struct pr_ms_unit *u, uint64_t max,
         }
         reading_of(use, text, sizeof(text));
         dq_reading(t, m, dq, text, sizeof(text));
+        gn_reading(t, m, gp ? base_of(gp) : "", sizes, text, sizeof(text));
         m->reading = pr_strtab_intern(t->strs, text, strlen(text));
         bottleneck(t, use, m);
+    } else if (m->conflict == PR_STR_NONE &&
+               (m->dq_records >= 0 || m->gn_records >= 0)) {
+        /* the device's files without a pipeline file */
+        const char *f =
+            gp && m->gn_records >= 0 ? base_of(gp) : base_of(dq->path);
+
+        m->source = pr_strtab_intern(t->strs, f, strlen(f));
+        text[0] = '\0';
+        dq_reading(t, m, dq, text, sizeof(text));
+        gn_reading(t, m, gp ? base_of(gp) : "", sizes, text, sizeof(text));
+        if (text[0])
+            m->reading = pr_strtab_intern(t->strs, text + 2, strlen(text + 2));
     }
     free(js);
     free(cs);
-    if (m->source == PR_STR_NONE && m->dq_records < 0)
+    if (m->source == PR_STR_NONE && m->dq_records < 0 && m->gn_records < 0)
         free(m); /* every file damaged: the gaps say so */
     else
         t->minddata = m;
