@@ -130,7 +130,12 @@ check "the HTML's Data pipeline queues part: the reading and its bottleneck" \
            grep -q 'Map(id=1) has high CPU utilization per worker of 85%' '$T_DIR/empty.html'"
 check "the HTML's Data pipeline queues part: the files' conflict, no KPI" \
     sh -c "grep -q 'describe two different pipelines' '$T_DIR/conflict.html' &&
-           ! grep -q 'Queue nearest the device' '$T_DIR/conflict.html'"
+           grep -q 'Nearest sampled queue' '$T_DIR/empty.html' &&
+           ! grep -q 'Nearest sampled queue' '$T_DIR/conflict.html'"
+"$PR_BIN" -q -i "$D/pipeline_sink_ready" --html "$T_DIR/sink.html" 2>/dev/null
+check "the HTML's Data pipeline queues part: the device's GetNext KPI" \
+    sh -c "grep -q 'GetNext empty</div><div class=\"k-value\">0</div><div class=\"k-sub\">of its 4 dequeues' '$T_DIR/sink.html' &&
+           ! grep -q 'GetNext empty' '$T_DIR/empty.html'"
 
 F=$PR_SHARED/traces/mindspore/fixtures
 if ! have_shared || [ ! -d "$F" ]; then

@@ -504,8 +504,10 @@ unsampled_root(struct pipe *p, const struct mdop *fd)
     return NULL;
 }
 
+/* dev: the device's GetNext file speaks for the device's wait, so the
+ * host queues' sentence stops at the host. */
 static void
-reading_of(struct pipe *p, char *out, size_t cap)
+reading_of(struct pipe *p, int dev, char *out, size_t cap)
 {
     const struct mdop *fd = feeding(p), *lf = least_leaf(p), *rt;
     const char *w;
@@ -564,14 +566,15 @@ reading_of(struct pipe *p, char *out, size_t cap)
     } else if (is_word(w, "empty")) {
         snprintf(list, sizeof(list),
                  ": over MindSpore's %.0f%% for the device queue's input, "
-                 "the pipeline made no batch ahead of training, so the "
-                 "device waits on the data pipeline",
-                 DQ_INPUT_EMPTY_PCT_MAX);
+                 "the pipeline made no batch ahead of training%s",
+                 DQ_INPUT_EMPTY_PCT_MAX,
+                 dev ? "" : ", so the device waits on the data pipeline");
         cat(out, cap, "", list);
     } else if (is_word(w, "ready"))
         cat(out, cap, "",
-            ": a batch was ready in every sample, so the pipeline kept "
-            "ahead of training");
+            dev ? ": the host queues held a batch in every sample"
+                : ": a batch was ready in every sample, so the pipeline kept "
+                  "ahead of training");
     else {
         snprintf(list, sizeof(list),
                  ": the pipeline fell behind at times, within MindSpore's "
@@ -810,6 +813,11 @@ gn_reading(struct pr_trace *t, struct pr_minddata *m, const char *file,
                  ? "the device waited for data at most of its GetNext"
                  : "the device waited for data at some of its GetNext");
     cat(out, cap, "", s);
+    if (strcmp(w, "ready") != 0 && m->queues != PR_STR_NONE &&
+        strcmp(pr_trace_str(t, m->queues), "ready") == 0)
+        cat(out, cap, "",
+            ", while the host queues held batches: the wait is in sending "
+            "them to the device (MindInsight's data_transmission)");
     m->queues = pr_strtab_intern(t->strs, w, strlen(w));
 }
 
@@ -919,8 +927,8 @@ pr_ms_minddata_read(const struct pr_ms_unit *u, uint64_t max,
     if (why_not[0]) {
         char a[900], b[900];
 
-        reading_of(js, a, sizeof(a));
-        reading_of(cs, b, sizeof(b));
+        reading_of(js, m->gn_records >= 0, a, sizeof(a));
+        reading_of(cs, m->gn_records >= 0, b, sizeof(b));
         snprintf(text, sizeof(text), "%s and %s", js->file, cs->file);
         m->source = pr_strtab_intern(t->strs, text, strlen(text));
         snprintf(text, sizeof(text),
@@ -969,7 +977,7 @@ pr_ms_minddata_read(const struct pr_ms_unit *u, uint64_t max,
             m->leaf_usage_pct = usage_pct(lf);
             m->leaf_workers = lf->workers;
         }
-        reading_of(use, text, sizeof(text));
+        reading_of(use, m->gn_records >= 0, text, sizeof(text));
         dq_reading(t, m, dq, text, sizeof(text));
         gn_reading(t, m, gp ? base_of(gp) : "", sizes, text, sizeof(text));
         m->reading = pr_strtab_intern(t->strs, text, strlen(text));
