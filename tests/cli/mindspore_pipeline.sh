@@ -18,7 +18,8 @@ run() { # name: its summary into $T_DIR/name.json, its exit status kept
         2>"$T_DIR/$1.err"
     echo $? >"$T_DIR/$1.rc"
 }
-for n in empty ready conflict damaged sink_wait sink_ready few lowuse; do
+for n in empty ready conflict damaged sink_wait sink_ready few lowuse \
+    getnext_gpu; do
     run $n
 done
 
@@ -99,13 +100,22 @@ elif want == "lowuse":
     rd = dp["reading"]
     assert "the nearest sampled queue to the device, Shuffle(id=1)" in rd
     assert "(Batch(id=0)" in rd and "is not sampled)" in rd, rd
+elif want == "getnext_gpu":
+    # the GPU file (ns, as MindInsight reads it): 3 of 3 GetNext empty,
+    # 2, 4, 6 us; it decides over the 2 host samples
+    assert dp["queues"] == "empty", dp
+    assert (dp["get_next_batches"], dp["get_next_empty"]) == (3, 3), dp
+    assert abs(dp["get_next_wait_us"] - 4.0) < 1e-9, dp
+    assert "minddata_getnext_profiling_0.txt" in dp["reading"], dp
+    assert "put it on the data pipeline" in rec["text"], rec["text"]
 elif want == "damaged":
     assert dp == "absent", dp
     kinds = [g["kind"] for g in r["diagnostics"]]
     assert kinds.count("minddata_damaged") == 2, kinds
     assert "Check MindSpore" in rec["text"], rec["text"]
 '
-for n in empty ready conflict damaged sink_wait sink_ready few lowuse; do
+for n in empty ready conflict damaged sink_wait sink_ready few lowuse \
+    getnext_gpu; do
     check "pipeline_$n: exit 0 and the reading pinned" \
         sh -c "[ \"\$(cat '$T_DIR/$n.rc')\" = 0 ] &&
                python3 -c '$PY' '$T_DIR/$n.json' $n"
