@@ -374,9 +374,9 @@ assert 'its HCCL tasks name the rank it waits for, rank %d (not in this report' 
     # review 10 #5: torch_npu 2023 (communication.json alone, no Notify
     # Wait tasks naming ranks): most of each rank's HCCL time is Wait and
     # both ranks wait about as long before the first transfer
-    # (Synchronization, from the raw files: 115.8 and 114.0 ms), so the
-    # late rank is one of the 8 not here; the finding is titled as the
-    # replayed ranks' are, its bound counts every rank it waits for
+    # (Synchronization, from the raw files: 115.8 and 114.0 ms); the
+    # finding is titled as the replayed ranks' are, its bound counts every
+    # rank it waits for
     O=$S/torch_npu/old2023
     if [ -d "$O" ]; then
         "$PR_BIN" -q --input "$O" --json "$T_DIR/old.json"
