@@ -57,8 +57,9 @@ assert r['gpu_metrics'][0]['device'] == dev, r['gpu_metrics']
 g = r['gpu_metrics'][0]
 assert abs(g['utilization_pct'] - 100 * busy / step['dur']) < 1e-6, g
 assert abs(g['compute_utilization_pct'] - 100 * comp / step['dur']) < 1e-6, g
-want = 'Computing | %.1f%% | NPU busy %.1f%% over the steps = Computing + Communication(Not Overlapped) %.1f%%' % (
-    100 * comp / step['dur'], 100 * busy / step['dur'], 100 * (busy - comp) / step['dur'])
+# review 16 #9: each term with its figure, the sum first
+want = 'Computing | %.1f%% | NPU busy %.1f%% = Computing %.1f%% + Communication(Not Overlapped) %.1f%%, over the steps' % (
+    100 * comp / step['dur'], 100 * busy / step['dur'], 100 * comp / step['dur'], 100 * (busy - comp) / step['dur'])
 k = open(sys.argv[3]).read()
 assert want in k, (want, k)
 assert 'NPU utilization |' not in k, k
@@ -101,7 +102,7 @@ if shared_report t0 torch_npu/text_level0; then
     python3 "$T_DIR/kpis.py" "$T_DIR/t0.html" > "$T_DIR/t0.kpis"
     check "text_level0: the card is Computing, as step_trace_time.csv splits the step" \
         python3 -c "
-import csv, sys
+import csv, re, sys
 row = list(csv.DictReader(open(sys.argv[2])))[0]
 stage = float(row['Stage'])
 comp = 100 * float(row['Computing']) / stage
@@ -110,7 +111,10 @@ k = [l for l in open(sys.argv[1]) if l.startswith('Computing | ')]
 assert len(k) == 1, open(sys.argv[1]).read()
 f = k[0].split(' | ')
 assert abs(float(f[1].rstrip('%')) - comp) <= 0.1, (f, comp)
-assert 'NPU busy' in f[2] and 'Communication(Not Overlapped) %.1f%%' % alone in f[2], (f, alone)
+m = re.match(r'NPU busy ([0-9.]+)% = Computing ([0-9.]+)% \+ Communication\(Not Overlapped\) ([0-9.]+)%, over the steps$', f[2].strip())
+assert m, f
+for got, want in zip(m.groups(), (comp + alone, comp, alone)):
+    assert abs(float(got) - want) <= 0.1, (f, comp, alone)
 " "$T_DIR/t0.kpis" "$S/torch_npu/text_level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv"
 else
     skip "text_level0: Computing card" "no $S/torch_npu/text_level0"
@@ -134,7 +138,10 @@ for r, k in zip(s['runs'], kp):
     assert r['devices'][0]['id'] == dev, (r['rank'], dev, r['devices'])
     row = list(csv.DictReader(open(os.path.join(d, 'step_trace_time.csv'))))[0]
     comp = 100 * float(row['Computing']) / float(row['Stage'])
+    alone = 100 * float(row['Communication(Not Overlapped)']) / float(row['Stage'])
     assert k[1] == '%.1f%%' % comp, (k, comp)
+    want = 'NPU busy %.1f%% = Computing %.1f%% + Communication(Not Overlapped) %.1f%% (step_trace_time.csv)' % (comp + alone, comp, alone)
+    assert k[2].startswith(want), (k, want)
     assert 'incomplete task list' in k[2], k
 " "$T_DIR/old.json" "$S/torch_npu/old2023" "$T_DIR/old.kpis"
 else

@@ -100,13 +100,14 @@ check_pdf "trend" "$T_DIR/t.pdf"
 # review-3 finding 6: a key figure's note wraps instead of being cut
 # (torch_npu text_level1: "81.2% ... over the s..." lost "compute alone
 # 6.5%", what the HTML card says); since review 15 #9 the card is
-# Computing, its note the busy share and Communication(Not Overlapped)
+# Computing, its note the busy share and Communication(Not Overlapped);
+# since review 16 #9 each term with its figure
 L1=$S/torch_npu/text_level1/rank0_ascend_pt
 if [ -d "$L1" ] && command -v pdftotext > /dev/null 2>&1; then
     "$PR_BIN" -q --input "$L1" --pdf "$T_DIR/l1.pdf" 2> "$T_DIR/err"
     pdftotext "$T_DIR/l1.pdf" - 2> /dev/null | tr '\n' ' ' > "$T_DIR/l1.txt"
     check "text_level1: the utilization card's note is whole in the PDF" \
-        grep -q "NPU busy 81.2% over the steps = Computing + Communication(Not Overlapped) 74.7%" "$T_DIR/l1.txt"
+        grep -q "NPU busy 81.2% = Computing 6.5% + Communication(Not Overlapped) 74.7%, over the steps" "$T_DIR/l1.txt"
 else
     skip "text_level1 card note" "no shared trace or pdftotext"
 fi
