@@ -7,8 +7,10 @@
 # #12: the device id msprof packs into the device processes' pids,
 # (pid << 10) | (sort index << 5) | device (msprof trace_view_manager.py
 # get_format_pid), where no label names the NPU; without a timeline, the
-# Device Type "NPU:N" of the memory tables.  Expectations are computed
-# here from the files.
+# Device Type "NPU:N" of the memory tables.  Review 16: #9 the busy
+# line names each term's figure; #2 MindSpore's cluster table gives
+# the Computing of an export with HCCL tasks only.  Expectations are
+# computed here from the files.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -146,6 +148,65 @@ for r, k in zip(s['runs'], kp):
 " "$T_DIR/old.json" "$S/torch_npu/old2023" "$T_DIR/old.kpis"
 else
     skip "old2023: devices and Computing card" "no $S/torch_npu/old2023"
+fi
+
+# review 16 #2: MindSpore's cluster export holds HCCL tasks only, and its
+# cluster table gives each step's computation_time: the card is that
+# compute over the median step, named by its source, as the verdict
+# pairs them; the HCCL tasks' busy share beside it.  Expectations from
+# the files: ascend_cluster_analyse_*_{r}.csv (ms, one row a step, then
+# their average) and step_trace_raw_{r}_detail_time.csv (total in 10 ns).
+if shared_report cl mindspore/extra/cluster_4rank_pipeline; then
+    python3 "$T_DIR/kpis.py" "$T_DIR/cl.html" > "$T_DIR/cl.kpis"
+    check "ms_cluster4: Computing is the cluster table's computation_time over the median step" \
+        python3 -c "
+import csv, glob, json, os, statistics, sys
+s = json.load(open(sys.argv[1]))
+kp = [l.rstrip('\n').split(' | ') for l in open(sys.argv[3]) if l.startswith('Computing | ')]
+assert len(s['runs']) == 4, s['runs']
+want = {}
+for r in s['runs']:
+    rank = r['rank']
+    st = [float(x['total']) / 1e5 for x in csv.DictReader(open(os.path.join(sys.argv[2], 'step_trace_raw_%d_detail_time.csv' % rank)))
+          if x['step_num'].isdigit()]
+    rows = [float(x['computation_time']) for x in csv.DictReader(open(glob.glob(os.path.join(sys.argv[2], 'ascend_cluster_analyse_*_%d.csv' % rank))[0]))]
+    skip = r['step_phases']['mean_skipped_steps']
+    assert skip <= 1, r['step_phases']  # the warm-up first step at most
+    comp = statistics.mean(rows[skip:len(st)])
+    step = statistics.median(st)
+    util = r['gpu_metrics'][0]['utilization_pct']
+    assert r['gpu_metrics'][0]['compute_utilization_pct'] is None, r['gpu_metrics']
+    want[rank] = ('%.1f%%' % (100 * comp / step),
+                  'computation_time %.1f ms of the %.1f ms median step (MindSpore\'s cluster table); HCCL tasks %.1f%% busy' % (comp, step, util),
+                  100 * comp / step)
+# the report draws the first rank's card and the slower stage's (rank 2)
+assert len(kp) >= 2, kp
+shares = []
+for k in kp:
+    hit = [w for w in want.values() if (k[1], k[2]) == w[:2]]
+    assert len(hit) == 1, (k, want)
+    shares.append(hit[0][2])
+# the slower stage computes most of its step, the other stage little
+assert max(shares) > 60 and min(shares) < 10, shares
+" "$T_DIR/cl.json" "$S/mindspore/extra/cluster_4rank_pipeline" "$T_DIR/cl.kpis"
+    # a table whose rows are not these steps (computation_time x100, far
+    # over the step: producer.c's table_too_long) gives no compute: the
+    # card keeps "not known" (job_review2 #8), never 0.0%
+    mkdir -p "$T_DIR/cx"
+    cp "$S"/mindspore/extra/cluster_4rank_pipeline/* "$T_DIR/cx/"
+    for f in "$T_DIR"/cx/ascend_cluster_analyse_*.csv; do
+        awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { $1 = $1 * 100; print }' \
+            "$f" > "$f.t" && mv "$f.t" "$f"
+    done
+    "$PR_BIN" -q --input "$T_DIR/cx" --html "$T_DIR/cx.html"
+    python3 "$T_DIR/kpis.py" "$T_DIR/cx.html" > "$T_DIR/cx.kpis"
+    check "ms_cluster4 with a table not of its steps: Computing is not known" \
+        sh -c 'n=$(grep -c "^Computing | " "$1"); test "$n" -ge 2 &&
+               test "$(grep -c "^Computing | – | compute alone is not known: the trace records no compute task; NPU busy [0-9.]*% over the steps, all HCCL tasks$" "$1")" -eq "$n"' \
+            _ "$T_DIR/cx.kpis"
+else
+    skip "ms_cluster4: Computing card" "no $S/mindspore/extra/cluster_4rank_pipeline"
+    skip "ms_cluster4: Computing not known" "no $S/mindspore/extra/cluster_4rank_pipeline"
 fi
 
 # a GPU run keeps its GPU utilization card
