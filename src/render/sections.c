@@ -2354,8 +2354,8 @@ sec_recommendations(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (pr_sget_len(recs) > 0)
         pr_figs_items(f, items_of(recs, "", NULL, PR_K_TEXT, PR_K_ID));
     else
-        pr_figs_note(f, "No ranked change: no replay or model puts a saving "
-                        "on what this trace shows (below).");
+        pr_figs_note(f, "Nothing to rank by gain: no replay or model puts a "
+                        "saving on what this trace shows (below).");
     if (pr_sget_len(obs) == 0)
         return;
     /* findings without a gain (issue #31): apart from the ranked changes,

@@ -60,7 +60,7 @@ assert 'Nothing to rank by gain' in v and 'Not estimated' in v, v[:600]
 assert 'Why no estimate' in v and 'The trace does not record' in v, v[:2000]
 assert 'What to fix first' not in v, v[:600]
 t = part('recommendations', 'data-quality')
-assert 'No ranked change' in t and 'Not estimated' in t, t[:400]
+assert 'Nothing to rank by gain' in t and 'Not estimated' in t, t[:400]
 assert 'No estimate: the trace does not record' in t, t[:2000]
 " "$T_DIR/flt.html"
     check "  the terminal says it is not estimated" \
