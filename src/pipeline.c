@@ -1790,7 +1790,7 @@ print_brief(const cJSON *sum, int quiet)
         else if (pr_sget_is(pr_sget_str(ss, PR_K_BASIS), "capture"))
             pr_term_printf(stdout,
                            "%s: no step markers; the whole capture, %s, is "
-                           "one step\n",
+                           "one window, not a step\n",
                            name, mean);
         else if (cJSON_IsTrue(pr_sget(jr, PR_K_FIRST_STEP_EXCLUDED))) {
             char steady[32];

@@ -704,7 +704,7 @@ host_cpu(struct pr_figs *f, const cJSON *run)
 /* What MindSpore's data-pipeline files say of the wait for data
  * (run.data_pipeline): the nearest sampled queue to the device, the
  * device's GetNext where the run has it, the reading, or the two pipeline
- * files' disagreement, and MinddataAnalyzer's bottleneck. */
+ * files' disagreement, and MinddataProfilingAnalyzer's bottleneck. */
 static void
 data_pipeline(struct pr_figs *f, const cJSON *run)
 {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # mindspore_pipeline.sh - review 15 #8: MindSpore's data-pipeline files,
-# read as its MinddataAnalyzer and MindInsight read them, say in the
+# read as its MinddataProfilingAnalyzer and MindInsight read them, say in the
 # step_interval finding whether the wait is the pipeline's (its queues
 # empty: the leaf operator and num_parallel_workers named), the host's
 # (a batch always ready), or cannot be told (two pipeline files that

@@ -122,6 +122,18 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 o = [x for x in r['observations'] if x['id'] == sys.argv[2]][0]
 assert o['bound_us'] > 0, o
 " "$T_DIR/$1.json" "$3"
+        # review 17 #1: the verdict's row says why as a reason, not the
+        # bound again, and names its evidence
+        check "  its verdict row: a reason and its evidence" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+v = [x for x in r['verdict']['findings'] if x['id'] == sys.argv[2]][0]
+assert v['kind'] == 'observation', v
+assert v['reason'] and 'at most' not in v['reason'], v
+assert not v['reason'].lower().startswith('no estimate'), v
+assert v['reason'].count('(') == v['reason'].count(')'), v
+assert v['evidence'], v
+" "$T_DIR/$1.json" "$3"
     else
         skip "$2 observations" "../shared/traces/$2 absent"
     fi

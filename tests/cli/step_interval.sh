@@ -39,9 +39,13 @@ assert 'FP+BP 3.0 ms and tail 1.0 ms' in t, t
 # its bound: the interval out of the step (a model, issue #31; review 8
 # #10: a ceiling alone is bound_us, gain null): 6 of 10 ms
 assert f[0]['gain_us'] is None and f[0]['bound_us'] == 6000, f[0]
-assert f[0]['gain_note'].startswith('no estimate; a bound from a model, not a replay: the step interval (6.0 ms of the 10.0 ms median step'), f[0]
-# no estimate under it, and the note says why (issue #31)
-assert 'gives the interval\'s length alone' in f[0]['gain_note'], f[0]
+# why no estimate first (the verdict's reason: review 17 #1), then the
+# bound's model
+assert f[0]['gain_note'].startswith('no estimate: the step trace gives the interval\'s length, not what fills it'), f[0]
+assert 'a bound from a model, not a replay: the step interval (6.0 ms of the 10.0 ms median step' in f[0]['gain_note'], f[0]
+assert f[0]['evidence'] == [{'name': 'step interval (step_trace_raw, median)', 'us': 6000}], f[0]
+v = [x for x in r['verdict']['findings'] if x['id'] == 'step_interval'][0]
+assert v['kind'] == 'observation' and v['reason'].startswith('The step trace gives the interval'), v
 t = [x['title'] for x in r['verdict']['findings'] if x['id'] == 'step_interval']
 assert t == ['Long step interval (data or host between steps)'], t
 " "$T_DIR/si.json"

@@ -2734,14 +2734,13 @@ peer_note(const cJSON *run, const cJSON *cp, char *note, size_t cap)
                  x, late, late, b);
     else
         snprintf(note, cap,
-                 "no estimate: %s, and the model of one rank arriving on "
-                 "time (the wait for it less the next-latest rank's) keys "
-                 "its waits by that rank; the bound, %s, is "
+                 "no estimate: %s; the bound, %s, is "
                  "the collectives' Notify Wait on the path, the most every "
                  "rank it waits for arriving on time would save this one",
                  isnan(late) ? "the export names no rank its Notify Waits "
-                               "are for (no HCCL plane task with a dst "
-                               "rank: torch_npu writes HCCL's data at "
+                               "are for, which the model of one rank "
+                               "arriving on time needs (torch_npu writes "
+                               "HCCL's plane tasks, which name it, at "
                                "profiler_level Level1 and up, Level2 before "
                                "6.0.RC2)"
                              : "the late rank's own wait here is not "
@@ -2951,8 +2950,11 @@ comm_host(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
     fmt_us(on, b, sizeof(b));
     snprintf(note, sizeof(note),
              "not claimed: overlapping the collectives saves nothing on the "
-             "path, and the only replay with a gain, gradient accumulation, "
-             "changes the effective batch (see the text)%s%s%s",
+             "path, and gradient accumulation, the only replay with a gain, "
+             "changes the effective batch and saves what it replays only if "
+             "the calls pay a latency, not late peers, which gloo's calls do "
+             "not tell apart (no wait is recorded inside them); the text "
+             "says more%s%s%s",
              on > 0 ? "; at most " : "", on > 0 ? b : "",
              on > 0 ? " a step: the collectives' time on the critical path, "
                       "all that faster or fewer calls, or every late rank "
@@ -4681,7 +4683,7 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
     cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
     {
         struct pr_row_finding o = {0};
-        char ev[400], why[240], cell[96], of[48];
+        char ev[400], why[320], cell[96], of[48];
 
         if (!ok || rank == VERDICT_FINDINGS)
             break;
@@ -4730,12 +4732,25 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
            evidence) */
         if (isnan(o.gain_us) && pr_sget_str(r, PR_K_GAIN_NOTE) != NULL) {
             const char *gn = pr_sget_str(r, PR_K_GAIN_NOTE);
+            const char *semi;
+            static const char *const said[] = {
+                "no estimate: ", "no change replayed: ", "not claimed: "};
+            size_t k, cut;
 
-            /* the column says "Why no estimate": not again */
-            if (strncmp(gn, "no estimate", 11) == 0 &&
-                (gn[11] == ':' || gn[11] == ';') && gn[12] == ' ')
-                gn += 13;
-            pr_whatif_clip(gn, why, sizeof(why));
+            /* the column says "Why no estimate": not again; its reason is
+               the note's first clause, before the bound it goes on to
+               (review 17 #1) */
+            for (k = 0; k < sizeof(said) / sizeof(said[0]); k++)
+                if (strncmp(gn, said[k], strlen(said[k])) == 0)
+                    gn += strlen(said[k]);
+            semi = strstr(gn, "; ");
+            cut = semi != NULL ? (size_t)(semi - gn) : strlen(gn);
+            if (cut >= sizeof(why))
+                pr_whatif_clip(gn, why, sizeof(why));
+            else {
+                memcpy(why, gn, cut);
+                why[cut] = '\0';
+            }
             if (why[0] >= 'a' && why[0] <= 'z')
                 why[0] = (char)(why[0] - 'a' + 'A');
             o.reason = why;

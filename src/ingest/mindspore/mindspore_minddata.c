@@ -622,7 +622,7 @@ disagreement(struct pipe *js, struct pipe *cs, char *out, size_t cap)
     }
 }
 
-/* MinddataAnalyzer's bottleneck: it runs only when the CPU file holds
+/* MinddataProfilingAnalyzer's bottleneck: it runs only when the CPU file holds
  * every pipeline operator; from the highest id down, an operator whose
  * workers are each over 75% of a core wants more workers, one under 20%
  * with a starved or lagging input queue wants a larger prefetch_size;
@@ -642,7 +642,8 @@ bottleneck(struct pr_trace *t, struct pipe *p, struct pr_minddata *m)
         cov += u->series[i].scope == PR_CPU_OP && u->series[i].op_id >= 0;
     if (u == NULL) {
         snprintf(text, sizeof(text),
-                 "MindSpore's MinddataAnalyzer names no bottleneck operator "
+                 "MindSpore's MinddataProfilingAnalyzer names no bottleneck "
+                 "operator "
                  "here: it needs every operator's CPU use, and the run has "
                  "no minddata_cpu_utilization file");
         m->bottleneck_note = pr_strtab_intern(t->strs, text, strlen(text));
@@ -650,7 +651,8 @@ bottleneck(struct pr_trace *t, struct pipe *p, struct pr_minddata *m)
     }
     if (cov != p->n) {
         snprintf(text, sizeof(text),
-                 "MindSpore's MinddataAnalyzer names no bottleneck operator "
+                 "MindSpore's MinddataProfilingAnalyzer names no bottleneck "
+                 "operator "
                  "here: it needs every operator's CPU use, and "
                  "minddata_cpu_utilization holds %zu of the pipeline's %zu",
                  cov, p->n);
@@ -692,10 +694,11 @@ bottleneck(struct pr_trace *t, struct pipe *p, struct pr_minddata *m)
             in = NULL;
         op_name(o, nm, sizeof(nm));
         if (per > WORKER_CPU_MAX) {
-            snprintf(text, sizeof(text),
-                     "%s has high CPU utilization per worker of %.0f%%: try "
-                     "num_parallel_workers above %d (MinddataAnalyzer)",
-                     nm, per, (int)o->workers);
+            snprintf(
+                text, sizeof(text),
+                "%s has high CPU utilization per worker of %.0f%%: try "
+                "num_parallel_workers above %d (MinddataProfilingAnalyzer)",
+                nm, per, (int)o->workers);
             who = "";
         } else if (per < WORKER_CPU_MIN && in != NULL &&
                    (usage_pct(in) < IN_QUEUE_USAGE_MAX ||
@@ -703,7 +706,7 @@ bottleneck(struct pr_trace *t, struct pipe *p, struct pr_minddata *m)
             snprintf(text, sizeof(text),
                      "%s has low CPU utilization per worker of %.0f%% and "
                      "abnormal queue usage: try a larger prefetch_size "
-                     "(MinddataAnalyzer)",
+                     "(MinddataProfilingAnalyzer)",
                      nm, per);
             who = "";
         }
@@ -715,7 +718,8 @@ bottleneck(struct pr_trace *t, struct pipe *p, struct pr_minddata *m)
     }
     if (m->bottleneck == PR_STR_NONE) {
         snprintf(text, sizeof(text),
-                 "MindSpore's MinddataAnalyzer finds no bottleneck operator: "
+                 "MindSpore's MinddataProfilingAnalyzer finds no bottleneck "
+                 "operator: "
                  "no operator's workers are each over %.0f%% of a core, and "
                  "none under %.0f%% has a starved or lagging input queue",
                  WORKER_CPU_MAX, WORKER_CPU_MIN);

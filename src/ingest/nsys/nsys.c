@@ -1409,7 +1409,8 @@ add_gaps(const struct nsys *n, const struct proc *p, const struct run_facts *f)
                  "kernel's name: emit_nvtx records no dtypes");
     if (st == PR_OK && p->steps == 0)
         st = gap(t, "no_steps", 0,
-                 "no NVTX range named like a step: the capture is one step; "
+                 "no NVTX range named like a step: the capture is one window, "
+                 "not a step; "
                  "push a range per iteration (nvtx.range_push(\"step 3\"))");
     if (st == PR_OK && f->nccl > 0)
         st = gap(t, "no_comm_bytes", f->nccl,
