@@ -73,6 +73,10 @@ const char *pr_producer_comm_levers(const cJSON *run);
 double pr_producer_comm_wait(const cJSON *run, const char **name,
                              double *top_us);
 
+/* The run's HCCL operation that waits longest (hccl.ops[], the row
+ * pr_producer_comm_wait names; borrowed from run), NULL without one. */
+const cJSON *pr_producer_comm_top(const cJSON *run);
+
 /* The same reading's Synchronization (the Wait before each operation's
  * first transfer, msprof-analyze's slow-rank figure), in us a step; NaN
  * where pr_producer_comm_wait is. */

@@ -1011,28 +1011,6 @@ device_kinds(struct job *j, const cJSON *runs, int *ok)
  * ranks. */
 #define SYNC_ALIKE 0.10
 
-/* The communication group of run's HCCL operation that waits longest
- * (hccl.ops[]: communication.json's, its group from the operation's
- * name), its wait in *us; NULL where none waits. */
-static const char *
-top_wait_group(const cJSON *run, double *us)
-{
-    const cJSON *o;
-    const char *g = NULL;
-
-    *us = 0;
-    cJSON_ArrayForEach(o, pr_sget(pr_sget(run, PR_K_HCCL), PR_K_OPS))
-    {
-        double w = pr_sget_num(o, PR_K_WAIT_US);
-
-        if (w > *us && pr_sget_str(o, PR_K_GROUP) != NULL) {
-            *us = w;
-            g = pr_sget_str(o, PR_K_GROUP);
-        }
-    }
-    return g;
-}
-
 /* 1 when the runs' longest waits are in communication groups that are
  * not one (review 16 #6: npu_old2023's rank 0 waits 96.9 ms in group
  * ...459, rank 1 97.1 ms in group ...303, two groups of their own): each
@@ -1049,10 +1027,13 @@ groups_differ(const cJSON *runs, char *who, size_t cap)
     who[0] = '\0';
     cJSON_ArrayForEach(r, runs)
     {
-        double us;
-        const char *g = top_wait_group(r, &us);
+        /* the operation pr_producer_comm_wait names, its group from its
+           name (communication.json's hcom_..._N@<group>) */
+        const cJSON *top = pr_producer_comm_top(r);
+        double us = pr_sget_num(top, PR_K_WAIT_US);
+        const char *g = pr_sget_str(top, PR_K_GROUP);
 
-        if (g == NULL)
+        if (g == NULL || !(us > 0))
             return 0;
         if (first == NULL)
             first = g;

@@ -1008,6 +1008,16 @@ pr_producer_comm_wait(const cJSON *run, const char **name, double *top_us)
     return t[2] * 1000.0;
 }
 
+const cJSON *
+pr_producer_comm_top(const cJSON *run)
+{
+    const cJSON *top;
+    double t[5];
+
+    (void)hccl_split(run, t, &top);
+    return top;
+}
+
 double
 pr_producer_comm_sync(const cJSON *run)
 {
