@@ -22,4 +22,14 @@
 PR_NODISCARD enum pr_status pr_contract_check(const cJSON *sum,
                                               struct pr_error *err);
 
+/* pr_contract_check for a summary read from a file, which an older
+ * profreport may have written: a part of a run that lacks keys this build
+ * reads (one whose key the contract does not ask of every run: its
+ * synchronization, its temporal_breakdown) is left out of `sum`, and a
+ * data-quality note on the run (diagnostics kind "older_summary") names
+ * the parts; a damaged value, or a missing key that every run must have,
+ * is refused as pr_contract_check refuses it. */
+PR_NODISCARD enum pr_status pr_contract_check_saved(cJSON *sum,
+                                                    struct pr_error *err);
+
 #endif

@@ -164,4 +164,9 @@ int pr_rows_set_num(enum pr_rows_object ro, void *row, const char *key,
  * (PR_E_FORMAT, with its path). */
 enum pr_status pr_rows_check(const cJSON *doc, struct pr_error *err);
 
+/* pr_rows_check for the tables and objects whose schema path is under (or
+ * is) `under` ("runs[].copies"); NULL: all. */
+enum pr_status pr_rows_check_under(const cJSON *doc, const char *under,
+                                   struct pr_error *err);
+
 #endif

@@ -179,3 +179,141 @@ pr_contract_check(const cJSON *sum, struct pr_error *err)
     /* the typed tables (rows.def) whole, whatever their rows' flags */
     return pr_rows_check(sum, err);
 }
+
+/* Is msg a key found missing (check_object's "missing key", the typed
+ * rows' ": missing"), not a value of the wrong kind? */
+static int
+missing_msg(const char *msg)
+{
+    size_t n = strlen(msg);
+
+    return strstr(msg, "missing key \"") != NULL ||
+           (n >= 9 && strcmp(msg + n - 9, ": missing") == 0);
+}
+
+/* Is v, a run's part under row f, whole for this build, checked on its
+ * own as the contract and the typed rows check it in a summary? */
+static enum pr_status
+part_check(cJSON *v, const struct pr_schema_row *f, struct pr_error *err)
+{
+    char path[160], under[96];
+    int n = snprintf(path, sizeof(path), "runs[0].%s", f->key);
+    cJSON *doc, *runs, *run;
+    enum pr_status st;
+
+    st = check_value(v, f, path,
+                     n > 0 && (size_t)n < sizeof(path) ? (size_t)n : 0,
+                     sizeof(path), err);
+    if (st != PR_OK)
+        return st;
+    /* {"runs": [{key: v}]}: v by reference, so the typed rows' check sees
+       it at its path without a copy */
+    doc = cJSON_CreateObject();
+    runs = doc != NULL ? cJSON_AddArrayToObject(doc, PR_K_RUNS) : NULL;
+    run = runs != NULL ? cJSON_CreateObject() : NULL;
+    if (run == NULL || !cJSON_AddItemToArray(runs, run) ||
+        !cJSON_AddItemReferenceToObject(run, f->key, v)) {
+        if (runs != NULL && run != NULL && run != runs->child)
+            cJSON_Delete(run);
+        cJSON_Delete(doc);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
+    }
+    snprintf(under, sizeof(under), "runs[].%s", f->key);
+    st = pr_rows_check_under(doc, under, err);
+    cJSON_Delete(doc);
+    return st;
+}
+
+/* The parts of run that lack keys this build writes: each dropped, its
+ * key added to left (", "-separated); returns how many, -1 on no memory. */
+static int
+drop_older_parts(cJSON *run, char *left, size_t cap, struct pr_error *err)
+{
+    struct pr_schema_objinfo obj = pr_schema_object(PR_SO_RUNS);
+    size_t i, len = 0;
+    int n = 0;
+
+    left[0] = '\0';
+    for (i = obj.first; i < obj.first + obj.n; i++) {
+        const struct pr_schema_row *f = &pr_schema_rows[i];
+        cJSON *v = cJSON_GetObjectItemCaseSensitive(run, f->key);
+        struct pr_error e = {PR_OK, ""};
+        enum pr_status st;
+
+        /* a key the contract asks of every run is no part to leave out */
+        if ((f->flags & PR_SF_REQ) || f->child == PR_SO_NONE || v == NULL ||
+            cJSON_IsNull(v))
+            continue;
+        st = part_check(v, f, &e);
+        if (st == PR_E_NOMEM) {
+            pr_error_set(err, st, "%s", e.msg);
+            return -1;
+        }
+        if (st == PR_OK || !missing_msg(e.msg))
+            continue; /* whole, or damaged: the contract check says so */
+        cJSON_DeleteItemFromObjectCaseSensitive(run, f->key);
+        n++;
+        if (len < cap) {
+            int w = snprintf(left + len, cap - len, "%s%s", len ? ", " : "",
+                             f->key);
+            len = w < 0 ? cap : len + (size_t)w;
+        }
+    }
+    return n;
+}
+
+/* A data-quality note on run: what was left out of it, and why. */
+static int
+note_older(cJSON *run, int n, const char *left)
+{
+    cJSON *d = cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS);
+    char text[512];
+    struct pr_row_diagnostic row;
+
+    if (!cJSON_IsArray(d)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(run, PR_K_DIAGNOSTICS);
+        d = cJSON_AddArrayToObject(run, PR_K_DIAGNOSTICS);
+        if (d == NULL)
+            return 0;
+    }
+    snprintf(text, sizeof(text),
+             "The summary was written by an older profreport: its %s %s "
+             "keys this version reads, so %s left out of this report and "
+             "of any diff (run profreport on the trace again for %s).",
+             left, n == 1 ? "lacks" : "lack", n == 1 ? "it is" : "they are",
+             n == 1 ? "it" : "them");
+    memset(&row, 0, sizeof(row));
+    row.kind = "older_summary";
+    row.count = n;
+    row.text = text;
+    return pr_rows_write(d, PR_RO_RUNS_DIAGNOSTICS, &row, 1);
+}
+
+enum pr_status
+pr_contract_check_saved(cJSON *sum, struct pr_error *err)
+{
+    struct pr_error first = {PR_OK, ""};
+    enum pr_status st = pr_contract_check(sum, &first);
+    cJSON *run;
+
+    if (st == PR_OK || !missing_msg(first.msg)) {
+        if (st != PR_OK)
+            pr_error_set(err, st, "%s", first.msg);
+        return st;
+    }
+    cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(sum, PR_K_RUNS))
+    {
+        char left[256];
+        int n = cJSON_IsObject(run)
+                    ? drop_older_parts(run, left, sizeof(left), err)
+                    : 0;
+
+        if (n < 0)
+            return PR_E_NOMEM;
+        if (n > 0 && !note_older(run, n, left))
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
+    }
+    /* what is still missing is a key every run has: refused, with its
+       path, as before */
+    return pr_contract_check(sum, err);
+}

@@ -561,8 +561,27 @@ check_at(const cJSON *v, const char *rest, char *at, size_t len, size_t cap,
     return PR_OK;
 }
 
+/* Does a schema path lie at or below under ("runs[].copies" holds
+ * "runs[].copies" and "runs[].copies.by_kind[]", not "runs[].copies2")?
+ * NULL: every path. */
+static int
+path_under(const char *path, const char *under)
+{
+    size_t n = under != NULL ? strlen(under) : 0;
+
+    return under == NULL ||
+           (strncmp(path, under, n) == 0 &&
+            (path[n] == '\0' || path[n] == '.' || path[n] == '['));
+}
+
 enum pr_status
 pr_rows_check(const cJSON *doc, struct pr_error *err)
+{
+    return pr_rows_check_under(doc, NULL, err);
+}
+
+enum pr_status
+pr_rows_check_under(const cJSON *doc, const char *under, struct pr_error *err)
 {
     int ro;
 
@@ -573,6 +592,9 @@ pr_rows_check(const cJSON *doc, struct pr_error *err)
         char at[192] = "", rest[160];
         int table = plen >= 2 && strcmp(path + plen - 2, "[]") == 0;
         enum pr_status st;
+
+        if (!path_under(path, under))
+            continue;
 
         /* a table's path without the last "[]"; a single object's whole */
         if (table)

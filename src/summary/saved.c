@@ -217,7 +217,7 @@ pr_saved_load(const char *path, uint64_t max, cJSON **out, struct pr_error *err)
                             path, at <= len ? at : len);
     }
     free(text);
-    st = pr_contract_check(doc, err);
+    st = pr_contract_check_saved(doc, err);
     if (st != PR_OK) {
         cJSON_Delete(doc);
         pr_error_prefix(err, "%s: ", path);

@@ -1,0 +1,70 @@
+#!/bin/sh
+# older_summary.sh - a summary saved by an older profreport (a nightly
+# baseline kept across an upgrade) still diffs and renders: a part of a
+# run that lacks keys this version reads (synchronization.calls[].direction
+# and temporal_breakdown[].window came after the first summaries) is left
+# out with a note that names it, in the report's data quality and in the
+# diff; a damaged value, or a key the contract asks of every run, is still
+# refused with its path (exit 2).
+. "$PR_SRCDIR/tests/lib.sh"
+
+IN=$PR_SRCDIR/examples/resnet_like.pt.trace.json.gz
+cd "$T_DIR" || exit 1
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "older summaries" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+"$PR_BIN" -q --input "$IN" --json new.json
+check "the trace gives a summary" [ -s new.json ]
+# an older writer: no "direction" on the sync calls, no "window" on the
+# temporal breakdown's rows
+python3 - <<'PY'
+import json
+s = json.load(open("new.json"))
+r = s["runs"][0]
+assert r["synchronization"]["calls"] and r["temporal_breakdown"]
+for c in r["synchronization"]["calls"]:
+    del c["direction"]
+for w in r["temporal_breakdown"]:
+    del w["window"]
+json.dump(s, open("old.json", "w"))
+s2 = json.load(open("new.json"))
+s2["runs"][0]["synchronization"]["calls"][0]["count"] = "many"
+json.dump(s2, open("damaged.json", "w"))
+s3 = json.loads(json.dumps(s))
+del s3["runs"][0]["steps"]
+json.dump(s3, open("nosteps.json", "w"))
+PY
+check "the older summary is made" [ -s old.json ]
+
+"$PR_BIN" diff old.json new.json > d.txt 2> err
+check "an older baseline diffs (exit 0: $(head -c 300 err))" [ $? -eq 0 ]
+tr '\n' ' ' < d.txt > d1.txt
+check "  the diff says what the baseline lacks" \
+    grep -q "written by an older profreport: its temporal_breakdown, synchronization lack keys" d1.txt
+check "  its step figures are compared" grep -q "^step.mean" d.txt
+
+"$PR_BIN" -q --input old.json --json re.json --html re.html 2> err
+check "an older summary renders (exit 0: $(head -c 300 err))" [ $? -eq 0 ]
+python3 - > re.txt <<'PY'
+import json
+r = json.load(open("re.json"))["runs"][0]
+d = [x for x in r["diagnostics"] if x["kind"] == "older_summary"]
+print("parts", "synchronization" in r, "temporal_breakdown" in r,
+      "copies" in r, "steps" in r)
+print("note", len(d), d[0]["count"] if d else None)
+PY
+check "  the lacking parts are left out, the rest kept" \
+    grep -q "^parts False False True True$" re.txt
+check "  a data-quality note counts them" grep -q "^note 1 2$" re.txt
+check "  the HTML shows the note" grep -q "written by an older profreport" re.html
+
+"$PR_BIN" diff damaged.json new.json > /dev/null 2> err
+check "a damaged value is still refused (exit 2)" [ $? -eq 2 ]
+check "  with its path" grep -q "runs\[0\].synchronization.calls\[0\].count" err
+"$PR_BIN" diff nosteps.json new.json > /dev/null 2> err
+check "a run without steps is still refused (exit 2)" [ $? -eq 2 ]
+check "  naming the key" grep -q 'missing key "steps"' err
+echo "1..$T_N"
