@@ -191,14 +191,16 @@ missing_msg(const char *msg)
            (n >= 9 && strcmp(msg + n - 9, ": missing") == 0);
 }
 
-/* Is v, a run's part under row f, whole for this build, checked on its
- * own as the contract and the typed rows check it in a summary? */
+/* Is v, a part under row f of a run (run: 1) or of the summary (0),
+ * whole for this build, checked on its own as the contract and the typed
+ * rows check it in a summary? */
 static enum pr_status
-part_check(cJSON *v, const struct pr_schema_row *f, struct pr_error *err)
+part_check(cJSON *v, const struct pr_schema_row *f, int run,
+           struct pr_error *err)
 {
     char path[160], under[96];
-    int n = snprintf(path, sizeof(path), "runs[0].%s", f->key);
-    cJSON *doc, *runs, *run;
+    int n = snprintf(path, sizeof(path), "%s%s", run ? "runs[0]." : "", f->key);
+    cJSON *doc, *at = NULL, *runs = NULL;
     enum pr_status st;
 
     st = check_value(v, f, path,
@@ -206,52 +208,69 @@ part_check(cJSON *v, const struct pr_schema_row *f, struct pr_error *err)
                      sizeof(path), err);
     if (st != PR_OK)
         return st;
-    /* {"runs": [{key: v}]}: v by reference, so the typed rows' check sees
-       it at its path without a copy */
+    /* {key: v}, or {"runs": [{key: v}]}: v by reference, so the typed
+       rows' check sees it at its path without a copy */
     doc = cJSON_CreateObject();
-    runs = doc != NULL ? cJSON_AddArrayToObject(doc, PR_K_RUNS) : NULL;
-    run = runs != NULL ? cJSON_CreateObject() : NULL;
-    if (run == NULL || !cJSON_AddItemToArray(runs, run) ||
-        !cJSON_AddItemReferenceToObject(run, f->key, v)) {
-        if (runs != NULL && run != NULL && run != runs->child)
-            cJSON_Delete(run);
+    if (doc != NULL && run) {
+        runs = cJSON_AddArrayToObject(doc, PR_K_RUNS);
+        at = runs != NULL ? cJSON_CreateObject() : NULL;
+        if (at != NULL && !cJSON_AddItemToArray(runs, at)) {
+            cJSON_Delete(at);
+            at = NULL;
+        }
+    } else {
+        at = doc;
+    }
+    if (at == NULL || !cJSON_AddItemReferenceToObject(at, f->key, v)) {
         cJSON_Delete(doc);
         return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
     }
-    snprintf(under, sizeof(under), "runs[].%s", f->key);
+    snprintf(under, sizeof(under), "%s%s", run ? "runs[]." : "", f->key);
     st = pr_rows_check_under(doc, under, err);
     cJSON_Delete(doc);
     return st;
 }
 
-/* The parts of run that lack keys this build writes: each dropped, its
- * key added to left (", "-separated); returns how many, -1 on no memory. */
+/* The parts of o (a run: run 1, or the summary: 0) that lack keys this
+ * build writes: each left out (a key the contract asks for, whose value
+ * may be null, made null), its key added to left (", "-separated);
+ * returns how many, -1 on no memory. */
 static int
-drop_older_parts(cJSON *run, char *left, size_t cap, struct pr_error *err)
+drop_older_parts(cJSON *o, int run, char *left, size_t cap,
+                 struct pr_error *err)
 {
-    struct pr_schema_objinfo obj = pr_schema_object(PR_SO_RUNS);
-    size_t i, len = 0;
+    struct pr_schema_objinfo obj =
+        pr_schema_object(run ? PR_SO_RUNS : PR_SO_TOP);
+    size_t i, len = strlen(left);
     int n = 0;
 
-    left[0] = '\0';
     for (i = obj.first; i < obj.first + obj.n; i++) {
         const struct pr_schema_row *f = &pr_schema_rows[i];
-        cJSON *v = cJSON_GetObjectItemCaseSensitive(run, f->key);
+        cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key), *nul;
         struct pr_error e = {PR_OK, ""};
         enum pr_status st;
 
-        /* a key the contract asks of every run is no part to leave out */
-        if ((f->flags & PR_SF_REQ) || f->child == PR_SO_NONE || v == NULL ||
+        /* a key the contract asks for, never null, is no part to leave
+           out; nor are the runs themselves */
+        if (((f->flags & PR_SF_REQ) && !(f->types & PR_ST_NULL)) ||
+            f->child == PR_SO_NONE || f->child == PR_SO_RUNS || v == NULL ||
             cJSON_IsNull(v))
             continue;
-        st = part_check(v, f, &e);
+        st = part_check(v, f, run, &e);
         if (st == PR_E_NOMEM) {
             pr_error_set(err, st, "%s", e.msg);
             return -1;
         }
         if (st == PR_OK || !missing_msg(e.msg))
             continue; /* whole, or damaged: the contract check says so */
-        cJSON_DeleteItemFromObjectCaseSensitive(run, f->key);
+        if (!(f->flags & PR_SF_REQ)) {
+            cJSON_DeleteItemFromObjectCaseSensitive(o, f->key);
+        } else if ((nul = cJSON_CreateNull()) == NULL ||
+                   !cJSON_ReplaceItemInObjectCaseSensitive(o, f->key, nul)) {
+            cJSON_Delete(nul);
+            pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
+            return -1;
+        }
         n++;
         if (len < cap) {
             int w = snprintf(left + len, cap - len, "%s%s", len ? ", " : "",
@@ -262,12 +281,13 @@ drop_older_parts(cJSON *run, char *left, size_t cap, struct pr_error *err)
     return n;
 }
 
-/* A data-quality note on run: what was left out of it, and why. */
+/* A data-quality note on run: what was left out of it (run_parts) and of
+ * the summary (top_parts, "" for none), and why. */
 static int
-note_older(cJSON *run, int n, const char *left)
+note_older(cJSON *run, int n, const char *top_parts, const char *run_parts)
 {
     cJSON *d = cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS);
-    char text[512];
+    char text[1200];
     struct pr_row_diagnostic row;
 
     if (!cJSON_IsArray(d)) {
@@ -277,11 +297,14 @@ note_older(cJSON *run, int n, const char *left)
             return 0;
     }
     snprintf(text, sizeof(text),
-             "The summary was written by an older profreport: its %s %s "
+             "The summary was written by an older profreport: %s%s%s%s%s %s "
              "keys this version reads, so %s left out of this report and "
              "of any diff (run profreport on the trace again for %s).",
-             left, n == 1 ? "lacks" : "lack", n == 1 ? "it is" : "they are",
-             n == 1 ? "it" : "them");
+             top_parts[0] ? "the summary's " : "", top_parts,
+             top_parts[0] && run_parts[0] ? " and " : "",
+             run_parts[0] ? (top_parts[0] ? "this run's " : "its ") : "",
+             run_parts, n == 1 ? "lacks" : "lack",
+             n == 1 ? "it is" : "they are", n == 1 ? "it" : "them");
     memset(&row, 0, sizeof(row));
     row.kind = "older_summary";
     row.count = n;
@@ -294,24 +317,35 @@ pr_contract_check_saved(cJSON *sum, struct pr_error *err)
 {
     struct pr_error first = {PR_OK, ""};
     enum pr_status st = pr_contract_check(sum, &first);
+    char top[256] = "";
+    int n_top, first_run = 1;
     cJSON *run;
 
-    if (st == PR_OK || !missing_msg(first.msg)) {
+    if (st == PR_OK || !missing_msg(first.msg) || !cJSON_IsObject(sum)) {
         if (st != PR_OK)
             pr_error_set(err, st, "%s", first.msg);
         return st;
     }
+    /* the summary's own parts (the job's distributed view ...): their
+       note goes on the first run */
+    n_top = drop_older_parts(sum, 0, top, sizeof(top), err);
+    if (n_top < 0)
+        return PR_E_NOMEM;
     cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(sum, PR_K_RUNS))
     {
-        char left[256];
-        int n = cJSON_IsObject(run)
-                    ? drop_older_parts(run, left, sizeof(left), err)
-                    : 0;
+        char left[512] = "";
+        int n;
 
+        if (!cJSON_IsObject(run))
+            continue;
+        n = drop_older_parts(run, 1, left, sizeof(left), err);
         if (n < 0)
             return PR_E_NOMEM;
-        if (n > 0 && !note_older(run, n, left))
+        if (first_run)
+            n += n_top;
+        if (n > 0 && !note_older(run, n, first_run ? top : "", left))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
+        first_run = 0;
     }
     /* what is still missing is a key every run has: refused, with its
        path, as before */

@@ -61,6 +61,26 @@ check "  the lacking parts are left out, the rest kept" \
 check "  a data-quality note counts them" grep -q "^note 1 2$" re.txt
 check "  the HTML shows the note" grep -q "written by an older profreport" re.html
 
+# a job's distributed view from before workers[].split_source: null,
+# named on the first run's note; the runs still diff
+"$PR_BIN" -q --input "$PR_SRCDIR/examples/ddp_run" --json ddp.json
+python3 - <<'PY'
+import json
+s = json.load(open("ddp.json"))
+assert s["distributed"]["workers"]
+for w in s["distributed"]["workers"]:
+    del w["split_source"]
+json.dump(s, open("ddp_old.json", "w"))
+PY
+"$PR_BIN" diff ddp_old.json ddp.json > dd.txt 2> err
+check "an older job diffs (exit 0: $(head -c 300 err))" [ $? -eq 0 ]
+tr '\n' ' ' < dd.txt > dd1.txt
+check "  the diff says the summary's distributed view is left out" \
+    grep -q "older profreport: the summary's distributed lacks keys" dd1.txt
+"$PR_BIN" -q --input ddp_old.json --json ddp_re.json 2> err
+python3 -c 'import json,sys; s=json.load(open("ddp_re.json")); print(s["distributed"] is None, s["job"] is not None)' > dre.txt
+check "  distributed is null, the job view kept" grep -q "^True True$" dre.txt
+
 "$PR_BIN" diff damaged.json new.json > /dev/null 2> err
 check "a damaged value is still refused (exit 2)" [ $? -eq 2 ]
 check "  with its path" grep -q "runs\[0\].synchronization.calls\[0\].count" err
