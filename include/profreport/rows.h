@@ -119,6 +119,18 @@ int pr_rows_write(cJSON *arr, enum pr_rows_object ro, const void *rows,
  * that the caller may add keys of no row to before adding it. */
 cJSON *pr_rows_row(enum pr_rows_object ro, const void *row);
 
+/* The one row written from a work object the analyses filled (a run,
+ * which they are handed as a cJSON object and write their parts into with
+ * pr_emit_put): in field order, each JSON field's value is work's member
+ * under its key, moved in (not copied), else the row's own; so is a field
+ * the row leaves out (its mask bit set: a run's operators_source, which
+ * one analysis writes), and it stays out where work has no member for it;
+ * every other field is the row's (work's member under its key, a copy
+ * the analyses read, dropped).  work's members of no field follow, in its
+ * order.  work is left empty; NULL when out of memory (the members moved
+ * so far are freed, the rest left in work). */
+cJSON *pr_rows_row_from(enum pr_rows_object ro, const void *row, cJSON *work);
+
 /* Fill rows (room for cap structs of ro) from arr, the array at path (for
  * messages: "runs[0].memory.operators"): each element an object whose
  * fields are present, of their row's types (a NONNEG row never below 0,

@@ -10,59 +10,61 @@
 
 #include "profreport/jobs.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/stages.h"
 #include "profreport/summary.h"
 
 #include "internal.h"
 
+/* The top row: the tool, no input or run yet, distributed null; job,
+ * jobs and rank_form are left out, appended by their writers once the
+ * runs are in (jobs.c, pipeline.c), after these in the rows' order. */
 cJSON *
 pr_summary_new(void)
 {
-    cJSON *s = cJSON_CreateObject();
-    cJSON *tool;
+    struct pr_row_top top;
+    cJSON *inputs = cJSON_CreateArray(), *runs = cJSON_CreateArray(), *s;
 
-    if (s == NULL)
-        return NULL;
-    if (cJSON_AddNumberToObject(s, PR_K_SCHEMA_VERSION, PR_SCHEMA_VERSION) ==
-            NULL ||
-        (tool = cJSON_AddObjectToObject(s, PR_K_TOOL)) == NULL ||
-        cJSON_AddStringToObject(tool, PR_K_NAME, PACKAGE_NAME) == NULL ||
-        cJSON_AddStringToObject(tool, PR_K_VERSION, PACKAGE_VERSION) == NULL ||
-        cJSON_AddArrayToObject(s, PR_K_INPUTS) == NULL ||
-        cJSON_AddArrayToObject(s, PR_K_RUNS) == NULL ||
-        cJSON_AddNullToObject(s, PR_K_DISTRIBUTED) == NULL) {
-        cJSON_Delete(s);
-        return NULL;
-    }
+    memset(&top, 0, sizeof(top));
+    top.schema_version = PR_SCHEMA_VERSION;
+    top.tool.name = PACKAGE_NAME;
+    top.tool.version = PACKAGE_VERSION;
+    top.inputs = inputs;
+    top.runs = runs;
+    top.distributed = NULL;
+    (void)pr_rows_omit(PR_RO_TOP, &top, PR_SR_TOP_PR_K_JOB);
+    (void)pr_rows_omit(PR_RO_TOP, &top, PR_SR_TOP_PR_K_JOBS);
+    (void)pr_rows_omit(PR_RO_TOP, &top, PR_SR_TOP_PR_K_RANK_FORM);
+    s = inputs != NULL && runs != NULL ? pr_rows_row(PR_RO_TOP, &top) : NULL;
+    cJSON_Delete(inputs);
+    cJSON_Delete(runs);
     return s;
-}
-
-static cJSON *
-str_or_null(const char *s)
-{
-    return s ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
 enum pr_status
 pr_summary_add_input(cJSON *s, const char *path, const struct pr_trace *t,
                      const char *worker, const char *span, struct pr_error *err)
 {
-    cJSON *in = cJSON_CreateObject();
+    struct pr_row_input in;
 
-    if (in == NULL ||
-        !cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, PR_K_INPUTS),
-                              in) ||
-        cJSON_AddStringToObject(in, PR_K_PATH, path) == NULL ||
-        cJSON_AddStringToObject(in, PR_K_FORMAT, pr_trace_str(t, t->format)) ==
-            NULL ||
-        cJSON_AddNumberToObject(in, PR_K_BYTES, (double)t->bytes) == NULL ||
-        cJSON_AddNumberToObject(in, PR_K_EVENTS, (double)t->n_trace_events) ==
-            NULL ||
-        !cJSON_AddItemToObject(in, PR_K_WORKER, str_or_null(worker)) ||
-        !cJSON_AddItemToObject(in, PR_K_SPAN, str_or_null(span)))
+    memset(&in, 0, sizeof(in));
+    in.path = path;
+    in.format = pr_trace_str(t, t->format);
+    in.bytes = (int64_t)t->bytes;
+    in.events = (int64_t)t->n_trace_events;
+    in.worker = worker;
+    in.span = span;
+    if (!pr_rows_write(cJSON_GetObjectItemCaseSensitive(s, PR_K_INPUTS),
+                       PR_RO_INPUTS, &in, 1))
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     return PR_OK;
+}
+
+static cJSON *
+str_or_null(const char *s)
+{
+    return s ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
 static const struct {

@@ -197,6 +197,70 @@ pr_rows_row(enum pr_rows_object ro, const void *row)
     return obj;
 }
 
+/* A field's value: the member of work under its key, moved in, where the
+ * field is JSON or the row leaves it out and work has one; else the row's
+ * own (NULL: left out). */
+static cJSON *
+value_from(const struct pr_rows_field *f, const char *row, const uint64_t *m,
+           size_t k, cJSON *work)
+{
+    int omitted = m != NULL && k < 64 && (*m & ((uint64_t)1 << k));
+    cJSON *w =
+        f->type == PR_RT_JSON || omitted
+            ? cJSON_GetObjectItemCaseSensitive(work, pr_schema_rows[f->row].key)
+            : NULL;
+
+    if (w != NULL)
+        return cJSON_DetachItemViaPointer(work, w);
+    return omitted ? NULL : value_of(f, row);
+}
+
+/* Whether ro has a field under key. */
+static int
+has_field(const struct pr_rows_objinfo *o, const char *key)
+{
+    size_t k;
+
+    for (k = 0; k < o->n_fields; k++)
+        if (strcmp(pr_schema_rows[o->fields[k].row].key, key) == 0)
+            return 1;
+    return 0;
+}
+
+cJSON *
+pr_rows_row_from(enum pr_rows_object ro, const void *row, cJSON *work)
+{
+    const struct pr_rows_objinfo *o = pr_rows_object(ro);
+    const uint64_t *m = o != NULL ? cmask_of(o, row) : NULL;
+    cJSON *obj = o != NULL ? cJSON_CreateObject() : NULL, *w;
+    size_t k;
+
+    for (k = 0; obj != NULL && k < o->n_fields; k++) {
+        const struct pr_rows_field *f = &o->fields[k];
+        int omitted = m != NULL && k < 64 && (*m & ((uint64_t)1 << k));
+        cJSON *v = value_from(f, row, m, k, work);
+
+        if (v == NULL && omitted)
+            continue;
+        if (v == NULL ||
+            !cJSON_AddItemToObject(obj, pr_schema_rows[f->row].key, v)) {
+            cJSON_Delete(v);
+            cJSON_Delete(obj);
+            return NULL;
+        }
+    }
+    /* a member of no field (a run's private _origin) follows, as it
+       was; one of a typed field is the row's, already written */
+    while (obj != NULL && work != NULL && (w = work->child) != NULL) {
+        w = cJSON_DetachItemViaPointer(work, w);
+        if (w->string != NULL && !has_field(o, w->string))
+            cJSON_AddItemToArray(obj, w);
+        else
+            cJSON_Delete(w);
+    }
+    return obj;
+}
+
 int
 pr_rows_write(cJSON *arr, enum pr_rows_object ro, const void *rows, size_t n)
 {
@@ -230,7 +294,7 @@ json_type(const cJSON *v)
 }
 
 static enum pr_status read_obj(const struct pr_rows_objinfo *o, const cJSON *e,
-                               char *row, const char *path,
+                               char *row, const char *path, int lenient,
                                struct pr_error *err);
 
 /* One field of one row from its value v; at: "path[i].key". */
@@ -251,7 +315,7 @@ read_field(const struct pr_rows_field *f, const cJSON *v, char *row,
                                 "%s: expected an object, got %s", at,
                                 json_type(v));
         return read_obj(pr_rows_object((enum pr_rows_object)f->sub), v, p, at,
-                        err);
+                        0, err);
     }
     if (f->type == PR_RT_BOOL_NULL || f->type == PR_RT_BOOL) {
         int b = cJSON_IsTrue(v) ? 1 : cJSON_IsFalse(v) ? 0 : -1;
@@ -331,10 +395,13 @@ read_field(const struct pr_rows_field *f, const cJSON *v, char *row,
     return PR_OK;
 }
 
-/* The fields of one object e into row; path: e's ("ops[3]"). */
+/* The fields of one object e into row; path: e's ("ops[3]").  lenient:
+ * any field may be missing (its bit set where there is a mask), for the
+ * loader's check of the top and of runs, whose REQ keys the contract has
+ * checked are there (a hand-made summary of a few tables passes it). */
 static enum pr_status
 read_obj(const struct pr_rows_objinfo *o, const cJSON *e, char *row,
-         const char *path, struct pr_error *err)
+         const char *path, int lenient, struct pr_error *err)
 {
     char at[192];
     size_t k;
@@ -348,21 +415,23 @@ read_obj(const struct pr_rows_objinfo *o, const cJSON *e, char *row,
 
         /* a field the writer may leave out (a rank form keeps only
            some columns): its bit says so */
-        if (v == NULL && m != NULL && k < 64 &&
-            !(pr_schema_rows[f->row].flags & PR_SF_REQ)) {
-            *m |= (uint64_t)1 << k;
+        if (v == NULL && ((m != NULL && k < 64 &&
+                           !(pr_schema_rows[f->row].flags & PR_SF_REQ)) ||
+                          lenient)) {
+            if (m != NULL && k < 64)
+                *m |= (uint64_t)1 << k;
             continue;
         }
-        snprintf(at, sizeof(at), "%s.%s", path, key);
+        snprintf(at, sizeof(at), "%s%s%s", path, *path ? "." : "", key);
         if (read_field(f, v, row, at, err) != PR_OK)
             return PR_E_FORMAT;
     }
     return PR_OK;
 }
 
-enum pr_status
-pr_rows_read(const cJSON *arr, const char *path, enum pr_rows_object ro,
-             void *rows, size_t cap, size_t *n, struct pr_error *err)
+static enum pr_status
+read_rows(const cJSON *arr, const char *path, enum pr_rows_object ro,
+          void *rows, size_t cap, size_t *n, int lenient, struct pr_error *err)
 {
     const struct pr_rows_objinfo *o = pr_rows_object(ro);
     const cJSON *e;
@@ -387,11 +456,18 @@ pr_rows_read(const cJSON *arr, const char *path, enum pr_rows_object ro,
                                 "%s[%zu]: expected an object, got %s", path, i,
                                 json_type(e));
         snprintf(at, sizeof(at), "%s[%zu]", path, i);
-        if (read_obj(o, e, row, at, err) != PR_OK)
+        if (read_obj(o, e, row, at, lenient, err) != PR_OK)
             return PR_E_FORMAT;
         *n = ++i;
     }
     return PR_OK;
+}
+
+enum pr_status
+pr_rows_read(const cJSON *arr, const char *path, enum pr_rows_object ro,
+             void *rows, size_t cap, size_t *n, struct pr_error *err)
+{
+    return read_rows(arr, path, ro, rows, cap, n, 0, err);
 }
 
 enum pr_status
@@ -405,7 +481,7 @@ pr_rows_read_one(const cJSON *obj, const char *path, enum pr_rows_object ro,
     if (!cJSON_IsObject(obj))
         return pr_error_set(err, PR_E_FORMAT, "%s: expected an object, got %s",
                             path, obj != NULL ? json_type(obj) : "nothing");
-    return read_obj(o, obj, row, path, err);
+    return read_obj(o, obj, row, path, 0, err);
 }
 
 enum pr_status
@@ -536,9 +612,10 @@ check_at(const cJSON *v, const char *rest, char *at, size_t len, size_t cap,
         size_t n = table ? (size_t)cJSON_GetArraySize(c) : 1, got;
         void *rows = malloc((n ? n : 1) * o->size);
         enum pr_status st;
+        int lenient = o->object == PR_SO_RUNS;
         if (rows == NULL)
             return pr_error_set(err, PR_E_NOMEM, "out of memory (%s)", at);
-        st = table ? pr_rows_read(c, at, ro, rows, n, &got, err)
+        st = table ? read_rows(c, at, ro, rows, n, &got, lenient, err)
                    : pr_rows_read_one(c, at, ro, rows, err);
         free(rows);
         return st;
@@ -587,6 +664,7 @@ pr_rows_check_under(const cJSON *doc, const char *under, struct pr_error *err)
 
     for (ro = 0; ro < PR_RO_N; ro++) {
         const struct pr_rows_objinfo *o = pr_rows_object(ro);
+        struct pr_row_top top;
         const char *path = pr_schema_object(o->object).path;
         size_t plen = strlen(path);
         char at[192] = "", rest[160];
@@ -596,6 +674,15 @@ pr_rows_check_under(const cJSON *doc, const char *under, struct pr_error *err)
         if (!path_under(path, under))
             continue;
 
+        /* the top itself: its keys' values named from the top ("job") */
+        if (o->object == PR_SO_TOP) {
+            if (!cJSON_IsObject(doc))
+                return pr_error_set(err, PR_E_FORMAT, "not a JSON object");
+            st = read_obj(o, doc, (char *)&top, "", 1, err);
+            if (st != PR_OK)
+                return st;
+            continue;
+        }
         /* a table's path without the last "[]"; a single object's whole */
         if (table)
             plen -= 2;

@@ -16,6 +16,7 @@
 #include "profreport/job.h"
 #include "profreport/jobs.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 
 /* A start before 2001 or after 2096 is no epoch time: the trace's clock
@@ -613,13 +614,15 @@ job_views(const struct jr *v, size_t n, size_t k, cJSON *entry,
     return st;
 }
 
-/* Job k's runs and the ranks they hold, and its world size. */
+/* Job k's runs and the ranks they hold (into entry), and its world size
+ * (*ws: NAN where its runs differ or give none). */
 static void
-job_members(const struct jr *v, size_t n, size_t k, cJSON *entry, int *ok)
+job_members(const struct jr *v, size_t n, size_t k, cJSON *entry, double *ws,
+            int *ok)
 {
     cJSON *runs = pr_emit_arr(entry, PR_K_RUNS, ok);
     cJSON *ranks = pr_emit_arr(entry, PR_K_RANKS, ok);
-    double *rk = calloc(n, sizeof(*rk)), ws = NAN;
+    double *rk = calloc(n, sizeof(*rk));
     size_t i, m = 0, seen = 0;
 
     if (rk == NULL)
@@ -630,15 +633,41 @@ job_members(const struct jr *v, size_t n, size_t k, cJSON *entry, int *ok)
         pr_emit_num(runs, NULL, (double)i, ok);
         if (known(v[i].rank))
             rk[m++] = v[i].rank;
-        ws = seen++ == 0 || v[i].ws == ws ? v[i].ws : NAN;
+        *ws = seen++ == 0 || v[i].ws == *ws ? v[i].ws : NAN;
     }
     if (rk != NULL)
         qsort(rk, m, sizeof(*rk), cmp_dbl);
     for (i = 0; i < m && *ok; i++)
         if (i == 0 || rk[i] != rk[i - 1])
             pr_emit_num(ranks, NULL, rk[i], ok);
-    pr_emit_num_or_null(entry, PR_K_WORLD_SIZE, ws, ok);
     free(rk);
+}
+
+/* Job k's row: its name, path and world size typed; its runs, ranks and
+ * views the members job_members and job_views write into a work object,
+ * moved into their slots by the one writer (pr_rows_row_from). */
+static enum pr_status
+emit_job(const struct jr *v, size_t n, size_t k, const char *name,
+         const char *path, cJSON *arr, struct pr_error *err)
+{
+    struct pr_row_job_entry row;
+    cJSON *work = cJSON_CreateObject(), *e;
+    enum pr_status st = PR_OK;
+    int ok = work != NULL;
+
+    memset(&row, 0, sizeof(row));
+    row.name = name;
+    row.path = path;
+    row.world_size = NAN;
+    job_members(v, n, k, work, &row.world_size, &ok);
+    if (ok)
+        st = job_views(v, n, k, work, err);
+    e = ok && st == PR_OK ? pr_rows_row_from(PR_RO_JOBS, &row, work) : NULL;
+    cJSON_Delete(work);
+    if (e != NULL && cJSON_AddItemToArray(arr, e))
+        return PR_OK;
+    cJSON_Delete(e);
+    return st != PR_OK ? st : pr_error_set(err, PR_E_NOMEM, "out of memory");
 }
 
 /* summary["jobs"]: one entry per job, its views built over its runs. */
@@ -655,13 +684,8 @@ emit_jobs(cJSON *summary, const struct jr *v, size_t n, size_t n_jobs,
     if (ok)
         common = common_len(v, n, SIZE_MAX);
     for (k = 0; ok && st == PR_OK && k < n_jobs; k++) {
-        cJSON *e = pr_emit_obj(arr, NULL, &ok);
         job_name(paths, n_jobs, k, common, name, sizeof(name));
-        pr_emit_str(e, PR_K_NAME, name, &ok);
-        pr_emit_str(e, PR_K_PATH, paths[k][0] ? paths[k] : ".", &ok);
-        job_members(v, n, k, e, &ok);
-        if (ok)
-            st = job_views(v, n, k, e, err);
+        st = emit_job(v, n, k, name, paths[k][0] ? paths[k] : ".", arr, err);
     }
     for (k = 0; paths != NULL && k < n_jobs; k++)
         free(paths[k]);
