@@ -166,7 +166,8 @@ check "  saying so" grep -q "the input holds one job" err
 check "a saved summary of two jobs re-renders the same HTML" cmp -s s.html re.html
 
 # a damaged jobs entry: exit 2, the reason and the user's file name (not
-# "out of memory", not the staged temporary's name), and no PDF
+# "out of memory", not the staged temporary's name), and no PDF; the loader
+# refuses it with its path (jobs[] is a typed row, issue #34)
 python3 -c "
 import json
 s = json.load(open('s.json'))
@@ -174,7 +175,7 @@ s['jobs'][1]['distributed'] = 'x'
 json.dump(s, open('bad.json', 'w'))"
 "$PR_BIN" -q --input bad.json --pdf bad.pdf 2> err
 check "a damaged job entry: the PDF exits 2" test $? -eq 2
-check "  saying why, about bad.pdf" grep -q "^profreport: bad.pdf: summary: job 2 has no distributed view" err
+check "  saying why, about bad.json" grep -q "^profreport: bad.json: jobs\[1\].distributed: expected an object, got a string" err
 check "  and writes no PDF" test ! -e bad.pdf
 
 # per-rank summaries merged: the tb plugin's span (epoch ms) pairs them
