@@ -21,9 +21,9 @@ struct pr_analysis_opts {
 /* Fill `run` (a cJSON object, the run's identity keys in it or not) with
  * devices, steps, step_summary, gpu_metrics, operators,
  * operators_by_shape, kernels and the other analysis keys, in the order
- * the passes write them (pr_summary_add_run puts a summary's run in the
- * schema's order, pr_schema_order); the analyses' data-quality notes are
- * appended to run["data_quality"] and run["diagnostics"] where the run
+ * the passes write them (pr_summary_add_run writes a summary's run once,
+ * in the schema's order, from its typed row); the analyses' data-quality notes
+ * are appended to run["data_quality"] and run["diagnostics"] where the run
  * holds them (an object, an array).  Returns PR_E_NOMEM when cJSON
  * allocation fails. */
 PR_NODISCARD enum pr_status pr_analysis_run(const struct pr_trace *t,

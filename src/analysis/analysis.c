@@ -693,10 +693,10 @@ note_steps(const struct pr_trace *t, const struct pr_steps *s,
 /* Passes run on a second thread beside the main thread's (issue #17: the
  * second core idled after the parallel ingest).  They read the trace, the
  * tree and the steps, which nothing writes any more, and write keys of a
- * part of their own, moved into the run once they are done; the run's
- * order is the schema's (pr_analysis_order), so it is the same with any
- * number of threads.  What a side's passes add to the peak must fit beside what
- * the main thread's hold at the time (bench/RESULTS.md). */
+ * part of their own, moved into the run once they are done; the run is
+ * written in its row's order (summary.c's run_write), so it is the same
+ * with any number of threads.  What a side's passes add to the peak must fit
+ * beside what the main thread's hold at the time (bench/RESULTS.md). */
 struct side {
     const struct pr_trace *t;
     const struct pr_tree *tree;
@@ -735,8 +735,8 @@ side_start(struct pr_task *k, struct side *s, int threads, void (*fn)(void *))
 }
 
 /* Wait for the side, then move its keys into the run (where they stand
- * in it is pr_analysis_order's to say).  The main thread's passes came
- * first in the one-thread order, so their error (st) wins over the
+ * in it is the run's row's to say, summary.c's run_write).  The main thread's
+ * passes came first in the one-thread order, so their error (st) wins over the
  * side's. */
 static enum pr_status
 side_join(struct pr_task *k, struct side *s, cJSON *run, enum pr_status st,
@@ -1027,14 +1027,6 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
     pr_rec_facts_free(&facts);
     pr_steps_free(&steps);
     return names_done(mut, &names, st);
-}
-
-enum pr_status
-pr_analysis_order(cJSON *run, struct pr_error *err)
-{
-    if (pr_schema_order(run, PR_SO_RUNS))
-        return PR_OK;
-    return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
 }
 
 enum pr_status

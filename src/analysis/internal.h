@@ -156,14 +156,6 @@ PR_NODISCARD enum pr_status pr_analysis_fill(const struct pr_trace *t,
                                              cJSON *run, struct pr_notes *notes,
                                              struct pr_error *err);
 
-/* Put the run's members, and every object below them, in the order of
- * schema.def's rows, with null for each PR_SF_ALWAYS row no pass wrote:
- * the passes write their keys in any order (the second thread's last),
- * and a summary's run takes its one order here, once they are all done
- * (pr_summary_add_run).
- * PR_E_NOMEM when a null could not be allocated. */
-PR_NODISCARD enum pr_status pr_analysis_order(cJSON *run, struct pr_error *err);
-
 /* The product of v[0..n) as a double, 1 when n <= 0: a shape's element
  * count or a part of it (flops.c, roofline.c). */
 double pr_dims_product(const int64_t *v, int n);

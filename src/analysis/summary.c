@@ -1,8 +1,10 @@
-/* summary.c - assembles the summary tree: inputs, runs (each filled by
- * pr_analysis_run) and the summary-level keys.  The keys are the contract of
- * spec/summary-json.md; every required key exists, null until computed. */
+/* summary.c - assembles the summary tree: the top, inputs and runs as
+ * typed rows (rows.def's TOP, INPUTS, RUNS), each run filled by the
+ * analyses (pr_analysis_fill) and written once, then the summary-level
+ * keys.  The keys are the contract of spec/summary-json.md. */
 #include "config.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include "profreport/jobs.h"
 #include "profreport/keys.h"
 #include "profreport/rows.h"
+#include "profreport/schema.h"
 #include "profreport/sget.h"
 #include "profreport/stages.h"
 #include "profreport/summary.h"
@@ -59,12 +62,6 @@ pr_summary_add_input(cJSON *s, const char *path, const struct pr_trace *t,
                        PR_RO_INPUTS, &in, 1))
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     return PR_OK;
-}
-
-static cJSON *
-str_or_null(const char *s)
-{
-    return s ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
 static const struct {
@@ -220,38 +217,77 @@ pr_run_framework(const struct pr_trace *t)
     return NULL;
 }
 
-static cJSON *
-new_run(const struct pr_trace *t, const char *worker, const char *span)
+/* A run's typed row: its scalars from the trace; every slot (a JSON
+ * field, operators_source and the rank form's form) left out until an
+ * analysis writes it, but those the schema always writes (tensor_cores,
+ * memory, timeline), null where no pass wrote them. */
+static void
+run_row(const struct pr_trace *t, const char *worker, const char *span,
+        struct pr_row_run *r)
 {
-    cJSON *run = cJSON_CreateObject();
-    int ok;
+    const struct pr_rows_objinfo *o = pr_rows_object(PR_RO_RUNS);
+    size_t k;
 
-    if (run == NULL)
-        return NULL;
-    ok =
-        cJSON_AddItemToObject(run, PR_K_WORKER, str_or_null(worker)) &&
-        cJSON_AddItemToObject(run, PR_K_SPAN, str_or_null(span)) &&
-        cJSON_AddItemToObject(run, PR_K_RANK,
-                              t->rank >= 0 ? cJSON_CreateNumber((double)t->rank)
-                                           : cJSON_CreateNull()) &&
-        cJSON_AddItemToObject(run, PR_K_WORLD_SIZE,
-                              t->world_size >= 0
-                                  ? cJSON_CreateNumber((double)t->world_size)
-                                  : cJSON_CreateNull()) &&
-        cJSON_AddBoolToObject(run, PR_K_HOST_ONLY, host_only(t)) != NULL &&
-        cJSON_AddItemToObject(
-            run, PR_K_WORLD_SIZE_SOURCE,
-            str_or_null(t->world_size >= 0 ? t->world_source : NULL)) &&
-        cJSON_AddItemToObject(run, PR_K_DEVICE_KIND,
-                              str_or_null(t->device_kind != PR_STR_NONE
-                                              ? pr_trace_str(t, t->device_kind)
-                                              : NULL));
-    ok = ok && cJSON_AddItemToObject(run, PR_K_FRAMEWORK,
-                                     str_or_null(pr_run_framework(t)));
-    if (!ok) {
-        cJSON_Delete(run);
-        return NULL;
+    memset(r, 0, sizeof(*r));
+    r->worker = worker;
+    r->span = span;
+    r->rank = t->rank >= 0 ? (double)t->rank : NAN;
+    r->world_size = t->world_size >= 0 ? (double)t->world_size : NAN;
+    r->host_only = host_only(t);
+    r->world_size_source = t->world_size >= 0 ? t->world_source : NULL;
+    r->device_kind =
+        t->device_kind != PR_STR_NONE ? pr_trace_str(t, t->device_kind) : NULL;
+    r->framework = pr_run_framework(t);
+    for (k = 0; k < o->n_fields; k++) {
+        const struct pr_rows_field *f = &o->fields[k];
+        if ((f->type == PR_RT_JSON &&
+             !(pr_schema_rows[f->row].flags & PR_SF_ALWAYS)) ||
+            f->row == PR_SR_RUNS_PR_K_OPERATORS_SOURCE ||
+            f->row == PR_SR_RUNS_PR_K_FORM)
+            pr_rows_omit(PR_RO_RUNS, r, f->row);
     }
+}
+
+/* The object the analyses are handed and write their parts into: the
+ * row's scalars alone, which they read (framework, host_only). */
+static cJSON *
+new_run(const struct pr_row_run *r)
+{
+    const struct pr_rows_objinfo *o = pr_rows_object(PR_RO_RUNS);
+    struct pr_row_run scalars = *r;
+    size_t k;
+
+    for (k = 0; k < o->n_fields; k++)
+        if (o->fields[k].type == PR_RT_JSON)
+            pr_rows_omit(PR_RO_RUNS, &scalars, o->fields[k].row);
+    return pr_rows_row(PR_RO_RUNS, &scalars);
+}
+
+/* The run written once, in its row's order: the row's scalars, each slot
+ * the object an analysis wrote into work.  work is freed; NULL when out
+ * of memory. */
+static cJSON *
+run_write(const struct pr_row_run *r, cJSON *work)
+{
+    cJSON *cp = cJSON_GetObjectItemCaseSensitive(work, PR_K_CRITICAL_PATH), *e;
+    cJSON *run = NULL;
+    int ok = 1;
+
+    /* two parts are still filled in place after their rows are written
+       (the critical path's peer wait, a what-if's misses and gain basis; a
+       recommendation's gain, issue #34's critical_path and verdict step):
+       they alone are put in their rows' order here */
+    if (!pr_schema_order(cp, PR_SO_RUNS_CRITICAL_PATH))
+        ok = 0;
+    cJSON_ArrayForEach(
+        e, cJSON_GetObjectItemCaseSensitive(work, PR_K_RECOMMENDATIONS))
+    {
+        if (!pr_schema_order(e, PR_SO_RUNS_RECOMMENDATIONS))
+            ok = 0;
+    }
+    if (ok)
+        run = pr_rows_row_from(PR_RO_RUNS, r, work);
+    cJSON_Delete(work);
     return run;
 }
 
@@ -269,10 +305,13 @@ pr_summary_add_run(cJSON *s, const struct pr_trace *t, const char *worker,
                    const char *span, const struct pr_analysis_opts *o,
                    struct pr_error *err)
 {
-    cJSON *run = new_run(t, worker, span);
+    struct pr_row_run row;
+    cJSON *run;
     struct pr_notes notes = {0};
     enum pr_status st;
 
+    run_row(t, worker, span, &row);
+    run = new_run(&row);
     if (run == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     note_trace(&notes, t);
@@ -284,13 +323,14 @@ pr_summary_add_run(cJSON *s, const struct pr_trace *t, const char *worker,
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK)
         st = pr_notes_emit(&notes, run, err);
-    if (st == PR_OK)
-        st = pr_analysis_order(run, err);
     pr_notes_free(&notes);
     if (st != PR_OK) {
         cJSON_Delete(run);
         return st;
     }
+    /* the analyses' parts into the run's slots: written once, in order */
+    if ((run = run_write(&row, run)) == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
     if (!cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, PR_K_RUNS),
                               run)) {
         cJSON_Delete(run);

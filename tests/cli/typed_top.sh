@@ -22,6 +22,7 @@ check "two jobs: summary written (exit $?)" [ -s "$T_DIR/s.json" ]
 for p in "tool" "inputs[]" "jobs[]"; do
     check "  $p: keys in schema order" rows "$T_DIR/s.json" "$p"
 done
+check "  runs[]: keys in schema order" rows "$T_DIR/s.json" --subset "runs[]"
 check "  the top's keys in schema order" python3 -c "
 import json, sys
 import re
@@ -74,4 +75,14 @@ check "  a job's name as a number is refused" \
     refused "$T_DIR/s.json" "jobs[]" name 3
 check "  a job's runs as an object is refused" \
     refused "$T_DIR/s.json" "jobs[]" runs '{}'
+check "  a run's framework as a number is refused" \
+    refused "$T_DIR/s.json" "runs[]" framework 3
+check "  a run's host_only as text is refused" \
+    refused "$T_DIR/s.json" "runs[]" host_only
+check "  a run's world_size as text is refused" \
+    refused "$T_DIR/s.json" "runs[]" world_size
+check "  a run's critical_path as a number is refused" \
+    refused "$T_DIR/s.json" "runs[]" critical_path 3
+check "  a run's operators_source as a number is refused" \
+    refused "$T_DIR/s.json" "runs[]" operators_source 3
 echo "1..$T_N"
