@@ -21,8 +21,10 @@
 #include "internal.h"
 
 /* The top row: the tool, no input or run yet, distributed null; job,
- * jobs and rank_form are left out, appended by their writers once the
- * runs are in (jobs.c, pipeline.c), after these in the rows' order. */
+ * jobs and rank_form left out.  The inputs and runs are added as they are
+ * read, the views once they are all in (jobs.c), and pr_summary_finish
+ * writes the top again, once, in its rows' order (top_write); a merge's
+ * rank_form comes last, after it (pipeline.c). */
 cJSON *
 pr_summary_new(void)
 {
@@ -369,13 +371,47 @@ cmp_run(const void *a, const void *b)
                   pr_sget_str_or(y, PR_K_SPAN, ""));
 }
 
+/* The top written once, in its row's order, now that its parts are in:
+ * its schema version and tool as they stand (a merge's, read back), the
+ * inputs, runs and views moved into their slots (pr_rows_row_from); s
+ * keeps its address (the caller's), its members replaced. */
+static enum pr_status
+top_write(cJSON *s, struct pr_error *err)
+{
+    struct pr_row_top top;
+    cJSON *work, *out;
+    enum pr_status st = pr_rows_read_one(s, "summary", PR_RO_TOP, &top, err);
+
+    if (st != PR_OK)
+        return st;
+    work = cJSON_CreateObject();
+    if (work == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
+    work->child = s->child;
+    s->child = NULL;
+    out = pr_rows_row_from(PR_RO_TOP, &top, work);
+    if (out == NULL) { /* what was not moved goes back */
+        s->child = work->child;
+        work->child = NULL;
+        cJSON_Delete(work);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
+    }
+    s->child = out->child;
+    out->child = NULL;
+    cJSON_Delete(out);
+    cJSON_Delete(work);
+    return PR_OK;
+}
+
 /* The views over all runs: the runs grouped into jobs, and each job's
  * distributed (comm/overlap per rank) and job overview (jobs.h), read
- * from the sorted runs. */
+ * from the sorted runs; then the top written once. */
 static enum pr_status
 finish_views(cJSON *s, struct pr_error *err)
 {
-    return pr_jobs_build(s, err);
+    enum pr_status st = pr_jobs_build(s, err);
+
+    return st == PR_OK ? top_write(s, err) : st;
 }
 
 enum pr_status
