@@ -794,6 +794,36 @@ test_single_object_by_key(void **state)
     cJSON_Delete(doc);
 }
 
+/* The one writer from a work object (a run, a job): in the row's field
+ * order, a JSON field's value moved from work (the same item, no copy), a
+ * typed field the row's own (work's copy dropped), a JSON field work has
+ * not null unless the mask leaves it out, a member of no field after the
+ * rest; work left empty. */
+static void
+test_row_from(void **state)
+{
+    struct pr_row_job_entry row = {.name = "a", .path = ".", .world_size = NAN};
+    cJSON *work = cJSON_Parse("{\"extra\":1,\"distributed\":{},"
+                              "\"name\":\"stale\",\"runs\":[0]}");
+    cJSON *runs = cJSON_GetObjectItem(work, "runs"), *o;
+    char *s;
+
+    (void)state;
+    assert_non_null(work);
+    assert_true(pr_rows_omit(PR_RO_JOBS, &row, PR_SR_JOBS_PR_K_RANKS));
+    o = pr_rows_row_from(PR_RO_JOBS, &row, work);
+    assert_non_null(o);
+    s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"name\":\"a\",\"path\":\".\",\"runs\":[0],"
+                           "\"world_size\":null,\"distributed\":{},"
+                           "\"job\":null,\"extra\":1}");
+    free(s);
+    assert_ptr_equal(cJSON_GetObjectItem(o, "runs"), runs);
+    assert_null(work->child);
+    cJSON_Delete(o);
+    cJSON_Delete(work);
+}
+
 int
 main(void)
 {
@@ -813,6 +843,7 @@ main(void)
         cmocka_unit_test(test_load_and_num),
         cmocka_unit_test(test_advice_rows),
         cmocka_unit_test(test_single_object_by_key),
+        cmocka_unit_test(test_row_from),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
