@@ -170,10 +170,12 @@ int pr_rows_set_num(enum pr_rows_object ro, void *row, const char *key,
                     double v);
 
 /* Read every typed table and single object of a summary (each run's, each
- * job's: wherever its schema path leads) as pr_rows_read and
+ * job's: wherever its schema path leads; the top itself, its faults named
+ * from the top: "job", "inputs[0].bytes") as pr_rows_read and
  * pr_rows_read_one do, keeping nothing: a saved summary's tables and
  * objects are whole and of their rows' types, or the first fault is in err
- * (PR_E_FORMAT, with its path). */
+ * (PR_E_FORMAT, with its path).  The top's and a run's keys may be
+ * missing here: which they must hold is the contract's (contract.c). */
 enum pr_status pr_rows_check(const cJSON *doc, struct pr_error *err);
 
 /* pr_rows_check for the tables and objects whose schema path is under (or
