@@ -1,7 +1,8 @@
 #!/bin/sh
 # typed_objects_ops.sh - issue #34: the single objects of the operator,
 # kernel, efficiency and memory families are typed rows (rows.def): a
-# run's attribution, module, layer and source views, roofline, block_dim,
+# run's attribution, module, layer and source views, roofline, kernel
+# classes (with unknown, conv_gemm, layout_transforms), block_dim,
 # tensor_cores, memory, a memory device's curve and a GPU's utilization
 # series, and a raw memory timeline's summary, are written from their
 # structs in schema.def's row order, and the
@@ -43,6 +44,22 @@ if shared_summary tb tb_plugin/resnet50_num_workers_0; then
         refused "$T_DIR/tb.json" "runs[].source_view" operators
     check "  the roofline's memory bandwidth as text is refused" \
         refused "$T_DIR/tb.json" "runs[].roofline" peak_gbps
+    for p in "runs[].kernel_classes" "runs[].kernel_classes.unknown" \
+        "runs[].kernel_classes.conv_gemm" \
+        "runs[].kernel_classes.layout_transforms"; do
+        check "  $p, keys in schema order" rows "$T_DIR/tb.json" "$p"
+    done
+    check "  the unknown kernels' count as text is refused" \
+        refused "$T_DIR/tb.json" "runs[].kernel_classes.unknown" kernels
+    check "  the unknown kernels as text are refused" \
+        refused "$T_DIR/tb.json" "runs[].kernel_classes" unknown
+    check "  conv_gemm as a number is refused" \
+        refused "$T_DIR/tb.json" "runs[].kernel_classes" conv_gemm 5
+    check "  conv_gemm's time as text is refused" \
+        refused "$T_DIR/tb.json" "runs[].kernel_classes.conv_gemm" total_us
+    check "  the layout transforms' convolution time as text is refused" \
+        refused "$T_DIR/tb.json" "runs[].kernel_classes.layout_transforms" \
+        conv_us
     check "  tensor_cores, keys in schema order (no note, no NPU dtype)" \
         rows "$T_DIR/tb.json" --subset "runs[].tensor_cores"
     check "  a GPU's tensor_cores leave out the NPU's matmul dtype share" \

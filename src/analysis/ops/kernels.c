@@ -941,11 +941,12 @@ emit_sums(cJSON *arr, int math, const char *const *names, const int64_t *ns,
     }
 }
 
-/* Kernels that no rule names and whose producer named no unit. */
+/* Kernels that no rule names and whose producer named no unit: u, its
+ * top ones into top. */
 static void
-emit_unknown(cJSON *o, const struct pr_kernel_refs *refs, double all, int *ok)
+fill_unknown(struct pr_row_kclass_unknown *u, cJSON *top,
+             const struct pr_kernel_refs *refs, double all, int *ok)
 {
-    cJSON *u = pr_emit_obj(o, PR_K_UNKNOWN, ok), *top;
     int64_t ns = 0;
     size_t n = 0, i, listed = 0;
 
@@ -956,10 +957,10 @@ emit_unknown(cJSON *o, const struct pr_kernel_refs *refs, double all, int *ok)
         n++;
         ns = pr_sat_add_i64(ns, refs->v[i].total_ns);
     }
-    pr_emit_num(u, PR_K_KERNELS, (double)n, ok);
-    pr_emit_us(u, PR_K_TOTAL_US, ns, ok);
-    pr_emit_finite(u, PR_K_TIME_PCT, 100.0 * (double)ns / all, ok);
-    top = pr_emit_arr(u, PR_K_TOP, ok);
+    u->kernels = (int64_t)n;
+    u->total_ns = ns;
+    u->time_pct = 100.0 * (double)ns / all;
+    u->top = top;
     /* refs are in the table's order: by total time, then name */
     for (i = 0; i < refs->n && listed < UNKNOWN_LISTED && *ok; i++) {
         const struct pr_kernel_ref *k = &refs->v[i];
@@ -1003,48 +1004,40 @@ conv_gemm_ns(const struct pr_kernel_ref *k)
 }
 
 /* conv_gemm (the GEMM kernels' time moved to conv) and layout_transforms
- * (cuDNN's NCHW/NHWC transforms, and the part convolutions launched);
- * null when the run has none. */
+ * (cuDNN's NCHW/NHWC transforms, and the part convolutions launched) as
+ * their rows, *cg and *lay (the caller's to delete); each NULL (null) when
+ * the run has none. */
 static void
-emit_conv_parts(cJSON *o, const struct pr_kernel_refs *refs, double all,
-                int *ok)
+fill_conv_parts(cJSON **cg, cJSON **lay, const struct pr_kernel_refs *refs,
+                double all, int *ok)
 {
-    int64_t cg = 0, lay = 0, lay_conv = 0;
-    size_t n_cg = 0, n_lay = 0, calls = 0, i;
-    cJSON *x;
+    struct pr_row_kclass_conv_gemm g = {0};
+    struct pr_row_kclass_layout l = {0};
+    size_t i;
 
     for (i = 0; i < refs->n; i++) {
         const struct pr_kernel_ref *k = &refs->v[i];
 
         if (conv_gemm_ns(k) > 0) {
-            cg = pr_sat_add_i64(cg, conv_gemm_ns(k));
-            n_cg++;
+            g.total_ns = pr_sat_add_i64(g.total_ns, conv_gemm_ns(k));
+            g.kernels++;
         }
         if (is_layout_transform(k->name)) {
-            lay = pr_sat_add_i64(lay, k->total_ns);
-            lay_conv = pr_sat_add_i64(lay_conv, k->conv_ns);
-            n_lay++;
-            calls += k->calls;
+            l.total_ns = pr_sat_add_i64(l.total_ns, k->total_ns);
+            l.conv_ns = pr_sat_add_i64(l.conv_ns, k->conv_ns);
+            l.kernels++;
+            l.calls += (int64_t)k->calls;
         }
     }
-    if (n_cg == 0) {
-        pr_emit_null(o, PR_K_CONV_GEMM, ok);
-    } else {
-        x = pr_emit_obj(o, PR_K_CONV_GEMM, ok);
-        pr_emit_num(x, PR_K_KERNELS, (double)n_cg, ok);
-        pr_emit_us(x, PR_K_TOTAL_US, cg, ok);
-        pr_emit_finite(x, PR_K_TIME_PCT, 100.0 * (double)cg / all, ok);
-    }
-    if (n_lay == 0) {
-        pr_emit_null(o, PR_K_LAYOUT_TRANSFORMS, ok);
-        return;
-    }
-    x = pr_emit_obj(o, PR_K_LAYOUT_TRANSFORMS, ok);
-    pr_emit_num(x, PR_K_KERNELS, (double)n_lay, ok);
-    pr_emit_num(x, PR_K_CALLS, (double)calls, ok);
-    pr_emit_us(x, PR_K_TOTAL_US, lay, ok);
-    pr_emit_finite(x, PR_K_TIME_PCT, 100.0 * (double)lay / all, ok);
-    pr_emit_us(x, PR_K_CONV_US, lay_conv, ok);
+    g.time_pct = 100.0 * (double)g.total_ns / all;
+    l.time_pct = 100.0 * (double)l.total_ns / all;
+    *cg = *lay = NULL;
+    if (g.kernels > 0 && *ok)
+        *ok = (*cg = pr_rows_row(PR_RO_RUNS_KERNEL_CLASSES_CONV_GEMM, &g)) !=
+              NULL;
+    if (l.kernels > 0 && *ok)
+        *ok = (*lay = pr_rows_row(PR_RO_RUNS_KERNEL_CLASSES_LAYOUT_TRANSFORMS,
+                                  &l)) != NULL;
 }
 
 enum pr_status
@@ -1054,6 +1047,8 @@ pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
     const char *fam[PR_KF_COUNT], *math[PR_KM_COUNT + 1];
     int64_t fam_ns[PR_KF_COUNT] = {0}, math_ns[PR_KM_COUNT + 1] = {0}, all = 0;
     size_t fam_n[PR_KF_COUNT] = {0}, math_n[PR_KM_COUNT + 1] = {0}, i;
+    struct pr_row_kernel_classes kc;
+    cJSON *by_family, *by_math, *top, *cg_row = NULL, *lay_row = NULL;
     int ok;
 
     for (i = 0; i < PR_KF_COUNT; i++)
@@ -1083,17 +1078,27 @@ pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
         math_ns[m] = pr_sat_add_i64(math_ns[m], k->total_ns);
         math_n[m]++;
     }
-    *out = cJSON_CreateObject();
-    ok = *out != NULL;
-    emit_sums(pr_emit_arr(*out, PR_K_BY_FAMILY, &ok), 0, fam, fam_ns, fam_n,
-              PR_KF_COUNT, (double)all, &ok);
-    emit_sums(pr_emit_arr(*out, PR_K_BY_MATH, &ok), 1, math, math_ns, math_n,
-              PR_KM_COUNT + 1, (double)all, &ok);
-    emit_unknown(*out, refs, (double)all, &ok);
-    emit_conv_parts(*out, refs, (double)all, &ok);
-    if (ok)
+    memset(&kc, 0, sizeof(kc));
+    by_family = cJSON_CreateArray();
+    by_math = cJSON_CreateArray();
+    top = cJSON_CreateArray();
+    ok = by_family != NULL && by_math != NULL && top != NULL;
+    emit_sums(by_family, 0, fam, fam_ns, fam_n, PR_KF_COUNT, (double)all, &ok);
+    emit_sums(by_math, 1, math, math_ns, math_n, PR_KM_COUNT + 1, (double)all,
+              &ok);
+    kc.by_family = by_family;
+    kc.by_math = by_math;
+    fill_unknown(&kc.unknown, top, refs, (double)all, &ok);
+    fill_conv_parts(&cg_row, &lay_row, refs, (double)all, &ok);
+    kc.conv_gemm = cg_row;
+    kc.layout_transforms = lay_row;
+    *out = ok ? pr_rows_row(PR_RO_RUNS_KERNEL_CLASSES, &kc) : NULL;
+    cJSON_Delete(by_family);
+    cJSON_Delete(by_math);
+    cJSON_Delete(top);
+    cJSON_Delete(cg_row);
+    cJSON_Delete(lay_row);
+    if (*out != NULL)
         return PR_OK;
-    cJSON_Delete(*out);
-    *out = NULL;
     return pr_error_set(err, PR_E_NOMEM, "out of memory (kernel classes)");
 }
