@@ -297,6 +297,51 @@ static enum pr_status read_obj(const struct pr_rows_objinfo *o, const cJSON *e,
                                char *row, const char *path, int lenient,
                                struct pr_error *err);
 
+/* A JSON field's object whose keys are data (schema.def's MAP object
+ * child: a kernel's PMU counters): each member of the type of the
+ * object's one row (PR_K_ANY), else PR_E_FORMAT naming it
+ * ("runs[0].kernels[3].pmu.aic_mac_ratio"). */
+static enum pr_status
+read_map(enum pr_schema_object child, const cJSON *v, const char *at,
+         struct pr_error *err)
+{
+    struct pr_schema_objinfo info = pr_schema_object(child);
+    const struct pr_schema_row *any = &pr_schema_rows[info.first];
+    const cJSON *m;
+
+    if (info.n == 0)
+        return PR_OK;
+    cJSON_ArrayForEach(m, v)
+    {
+        unsigned t = cJSON_IsNumber(m)   ? PR_ST_NUM
+                     : cJSON_IsString(m) ? PR_ST_STR
+                     : cJSON_IsNull(m)   ? PR_ST_NULL
+                     : cJSON_IsBool(m)   ? PR_ST_BOOL
+                     : cJSON_IsObject(m) ? PR_ST_OBJ
+                                         : PR_ST_ARR;
+
+        if (!(any->types & t))
+            return pr_error_set(err, PR_E_FORMAT, "%s.%s: expected %s, got %s",
+                                at, m->string,
+                                any->types & PR_ST_NUM   ? "a number"
+                                : any->types & PR_ST_STR ? "a string"
+                                                         : "a value of its row",
+                                json_type(m));
+        if (t == PR_ST_NUM && !isfinite(m->valuedouble))
+            return pr_error_set(err, PR_E_FORMAT,
+                                "%s.%s: expected a finite number, got one "
+                                "beyond 1e308",
+                                at, m->string);
+        if (t == PR_ST_NUM && (any->flags & PR_SF_NONNEG) && m->valuedouble < 0)
+            return pr_error_set(err, PR_E_FORMAT,
+                                "%s.%s: %g, but a time, count or size is "
+                                "never negative: the summary was edited or "
+                                "damaged",
+                                at, m->string, m->valuedouble);
+    }
+    return PR_OK;
+}
+
 /* One field of one row from its value v; at: "path[i].key". */
 static enum pr_status
 read_field(const struct pr_rows_field *f, const cJSON *v, char *row,
@@ -342,6 +387,10 @@ read_field(const struct pr_rows_field *f, const cJSON *v, char *row,
                                 : r->types & PR_ST_ARR ? "an array"
                                                        : "a number or a string",
                                 json_type(v));
+        if (cJSON_IsObject(v) && r->child != PR_SO_NONE &&
+            pr_schema_has_flag(r->child, PR_SF_MAP) &&
+            read_map(r->child, v, at, err) != PR_OK)
+            return PR_E_FORMAT;
         memcpy(p, &j, sizeof(j));
         return PR_OK;
     }

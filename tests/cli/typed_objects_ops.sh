@@ -9,7 +9,8 @@
 # loader (pr_rows_check, through pr_rows_read_one) refuses a saved summary
 # whose value is damaged, naming its path.  On the TensorBoard plugin's
 # resnet50 (a GPU: every object but block_dim) and torch_npu's
-# text_level1 (an NPU: block_dim, the matmul dtype share); HTA's raw
+# text_level1 (an NPU: block_dim, the matmul dtype share, a kernel's PMU
+# counters, a MAP read member by member against its row); HTA's raw
 # memory timeline.
 . "$PR_SRCDIR/tests/lib.sh"
 
@@ -97,6 +98,27 @@ assert 'matmul_dtype_unknown_pct' in tc, tc
 " "$T_DIR/npu.json"
     check "  the matmul dtype share as text is refused" \
         refused "$T_DIR/npu.json" "runs[].tensor_cores" matmul_dtype_unknown_pct
+    # pmu_refused VALUE: the first kernel with PMU counters, its first
+    # counter set to VALUE (JSON), is refused with the counter's path
+    pmu_refused() {
+        at=$(python3 - "$T_DIR/npu.json" "$T_DIR/bad.json" "$1" << 'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+ks = s["runs"][0]["kernels"]
+i = next(i for i, k in enumerate(ks) if k.get("pmu"))
+key = next(iter(ks[i]["pmu"]))
+ks[i]["pmu"][key] = json.loads(sys.argv[3])
+json.dump(s, open(sys.argv[2], "w"))
+print("runs[0].kernels[%d].pmu.%s" % (i, key))
+PY
+        ) || return 1
+        "$PR_BIN" diff -q -b "$T_DIR/bad.json" -i "$T_DIR/npu.json" \
+            > /dev/null 2> "$T_DIR/err"
+        rc=$?
+        [ $rc -eq 2 ] && grep -qF "$at: expected a number" "$T_DIR/err"
+    }
+    check "  a kernel's PMU counter as text is refused" pmu_refused '"x"'
+    check "  a kernel's PMU counter as an object is refused" pmu_refused '{}'
 else
     skip "text_level1's block dim and tensor cores" "no ../shared"
 fi
