@@ -1,7 +1,8 @@
 #!/bin/sh
 # typed_objects_ops.sh - issue #34: the single objects of the operator,
 # kernel, efficiency and memory families are typed rows (rows.def): a
-# run's attribution, module, layer and source views, roofline, kernel
+# run's attribution, module, layer and source views, roofline, a
+# device's peak_tflops, kernel
 # classes (with unknown, conv_gemm, layout_transforms), block_dim,
 # tensor_cores, memory, a memory device's curve and a GPU's utilization
 # series, and a raw memory timeline's summary, are written from their
@@ -50,6 +51,20 @@ if shared_summary tb tb_plugin/resnet50_num_workers_0; then
         "runs[].kernel_classes.layout_transforms"; do
         check "  $p, keys in schema order" rows "$T_DIR/tb.json" "$p"
     done
+    check "  runs[].devices[].peak_tflops, keys in schema order" \
+        rows "$T_DIR/tb.json" "runs[].devices[].peak_tflops"
+    check "  a device's FP16 tensor peak as text is refused" \
+        refused "$T_DIR/tb.json" "runs[].devices[].peak_tflops" fp16_tensor
+    check "  a device's FP8 tensor peak (a number on Hopper) is read" \
+        python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['runs'][0]['devices'][0]['peak_tflops']['fp8_tensor'] = 1978.9
+json.dump(s, open(sys.argv[2], 'w'))
+" "$T_DIR/tb.json" "$T_DIR/fp8.json"
+    check "  (the summary with it loads)" sh -c \
+        '"$1" diff -q -b "$2" -i "$3" > /dev/null 2>&1' sh "$PR_BIN" \
+        "$T_DIR/fp8.json" "$T_DIR/tb.json"
     check "  the unknown kernels' count as text is refused" \
         refused "$T_DIR/tb.json" "runs[].kernel_classes.unknown" kernels
     check "  the unknown kernels as text are refused" \

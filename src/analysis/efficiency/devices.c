@@ -352,23 +352,27 @@ match_text(enum pr_peak_match m)
     return names[m];
 }
 
-/* The roofline pass's peaks into o's row: peak_tflops an object of its
- * own (a JSON field; unknown ones, for a run it did not reach, are the
- * placeholder the spec lists, in its order, and the row leaves out the
- * peak's entry, match and reference). */
-static int
-put_peaks(struct pr_row_device *o, const struct pr_device_row *r, cJSON *peak)
+/* The roofline pass's peaks into o's row and *pk (rows.def's
+ * pr_row_peak_tflops, set by kind key, each kind's mask bit cleared as it
+ * is set): unknown ones, for a run it did not reach, are the placeholder
+ * the spec lists (its five kinds null), and the device row leaves out the
+ * peak's entry, match and reference. */
+static void
+put_peaks(struct pr_row_device *o, struct pr_row_peak_tflops *pt,
+          const struct pr_device_row *r)
 {
+    static const enum pr_peak_kind spec[] = {
+        PR_PEAK_FP32, PR_PEAK_FP16, PR_PEAK_BF16, PR_PEAK_TF32, PR_PEAK_FP64,
+    };
     const struct pr_peaks *pk = &r->peaks;
-    int k, ok = 1;
+    size_t k;
 
-    o->peak_tflops = peak;
+    memset(pt, 0, sizeof(*pt));
+    pt->absent = ~(uint64_t)0;
     if (!r->has_peaks) {
-        pr_emit_null(peak, PR_K_FP32, &ok);
-        pr_emit_null(peak, PR_K_FP16_TENSOR, &ok);
-        pr_emit_null(peak, PR_K_BF16_TENSOR, &ok);
-        pr_emit_null(peak, PR_K_TF32_TENSOR, &ok);
-        pr_emit_null(peak, PR_K_FP64, &ok);
+        for (k = 0; k < sizeof(spec) / sizeof(spec[0]); k++)
+            (void)pr_rows_set_num(PR_RO_RUNS_DEVICES_PEAK_TFLOPS, pt,
+                                  pr_peaks_key(spec[k]), NAN);
         o->peak_gbps = NAN;
         o->peak_source = "unknown";
         (void)pr_rows_omit(PR_RO_RUNS_DEVICES, o,
@@ -377,24 +381,26 @@ put_peaks(struct pr_row_device *o, const struct pr_device_row *r, cJSON *peak)
                            PR_SR_RUNS_DEVICES_PR_K_PEAK_MATCH);
         (void)pr_rows_omit(PR_RO_RUNS_DEVICES, o,
                            PR_SR_RUNS_DEVICES_PR_K_PEAK_REFERENCE);
-        return ok;
+        return;
     }
     for (k = 0; k < PR_PEAK_COUNT; k++)
-        pr_emit_finite(peak, pr_peaks_key((enum pr_peak_kind)k), pk->tflops[k],
-                       &ok);
+        (void)pr_rows_set_num(PR_RO_RUNS_DEVICES_PEAK_TFLOPS, pt,
+                              pr_peaks_key((enum pr_peak_kind)k),
+                              pk->tflops[k]);
     o->peak_gbps = pk->gbps;
     o->peak_source = origin_text(pk->origin);
     o->peak_device = pk->entry[0] ? pk->entry : NULL;
     o->peak_match = match_text(pk->match);
     o->peak_reference = pk->source[0] ? pk->source : NULL;
-    return ok;
 }
 
-/* One device's row (rows.def's pr_row_device). */
+/* One device's row (rows.def's pr_row_device), its peaks a typed row of
+ * their own held as a JSON field. */
 static void
 emit_device(cJSON *arr, const struct pr_device_row *r, int *ok)
 {
-    cJSON *peak = cJSON_CreateObject();
+    struct pr_row_peak_tflops pt;
+    cJSON *peak;
     struct pr_row_device o = {
         .id = r->id,
         .name = r->name,
@@ -411,8 +417,10 @@ emit_device(cJSON *arr, const struct pr_device_row *r, int *ok)
     if (r->kind == NULL) /* the format names no device kind */
         (void)pr_rows_omit(PR_RO_RUNS_DEVICES, &o,
                            PR_SR_RUNS_DEVICES_PR_K_KIND);
-    *ok = peak != NULL && put_peaks(&o, r, peak) &&
-          pr_rows_write(arr, PR_RO_RUNS_DEVICES, &o, 1);
+    put_peaks(&o, &pt, r);
+    peak = pr_rows_row(PR_RO_RUNS_DEVICES_PEAK_TFLOPS, &pt);
+    o.peak_tflops = peak;
+    *ok = peak != NULL && pr_rows_write(arr, PR_RO_RUNS_DEVICES, &o, 1);
     cJSON_Delete(peak);
 }
 
