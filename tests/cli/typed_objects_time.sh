@@ -1,8 +1,8 @@
 #!/bin/sh
 # typed_objects_time.sh - issue #34: the time family's single objects of a
 # run (step_summary, data_quality, timeline, synchronization, copies,
-# launches, host_coverage, host_cpu, step_phases, step_trace and the
-# objects below them) are typed rows (rows.def), written
+# launches, host_coverage, host_cpu, step_phases, step_trace,
+# data_pipeline and the objects below them) are typed rows (rows.def), written
 # through the one writer in schema.def's row order, and the loader reads
 # them back whole: a saved summary whose object holds a damaged value (a
 # key the contract does not require, so only the typed reader sees it) is
@@ -12,7 +12,8 @@
 # 100 us into its step) gives the step summary, data quality, timeline,
 # synchronization, copies, launches and host coverage; shared samples
 # (skipped without ../shared) the graph wrapper, host CPU and the
-# producer's step table and step trace split.
+# producer's step table and step trace split, and MindSpore's data
+# pipeline.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -179,5 +180,26 @@ if shared_summary ms3 mindspore/extra/run_3_profiler; then
         refused "$T_DIR/ms3.json" "runs[].step_trace" steps_in_file
 else
     skip "the step table and step trace objects" "no ../shared"
+fi
+if shared_summary ms1 mindspore/ascend_run1; then
+    check "MindSpore run 1: data_pipeline, keys in order" \
+        rows "$T_DIR/ms1.json" "runs[].data_pipeline"
+    check "  the feeding queue's usage as text is refused" \
+        refused "$T_DIR/ms1.json" "runs[].data_pipeline" \
+        feeding_queue_usage_pct
+    check "  the leaf operator as a number is refused" \
+        refused "$T_DIR/ms1.json" "runs[].data_pipeline" leaf_op 3
+    check "  a data pipeline without its reading is refused" sh -c '
+        python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+del s[\"runs\"][0][\"data_pipeline\"][\"reading\"]
+json.dump(s, open(sys.argv[2], \"w\"))
+" "$2" "$3/bad.json" || exit 1
+        "$1" diff -q -b "$3/bad.json" -i "$2" > /dev/null 2> "$3/err"
+        [ $? -eq 2 ] && grep -qF "runs[0].data_pipeline.reading: missing" \
+            "$3/err"' sh "$PR_BIN" "$T_DIR/ms1.json" "$T_DIR"
+else
+    skip "the data pipeline object" "no ../shared"
 fi
 echo "1..$T_N"

@@ -11,14 +11,11 @@
 #include "../internal.h"
 #include "profreport/keys.h"
 
-static void
-str_or_null(const struct pr_trace *t, cJSON *o, const char *key, uint32_t s,
-            int *ok)
+/* A string of the trace, NULL (null) where the files gave none. */
+static const char *
+str_or_null(const struct pr_trace *t, uint32_t s)
 {
-    if (s == PR_STR_NONE)
-        pr_emit_null(o, key, ok);
-    else
-        pr_emit_str(o, key, pr_trace_str(t, s), ok);
+    return s == PR_STR_NONE ? NULL : pr_trace_str(t, s);
 }
 
 static double
@@ -27,56 +24,45 @@ count_or_nan(int64_t v)
     return v < 0 ? NAN : (double)v;
 }
 
+/* The run's data_pipeline row (rows.def's pr_row_data_pipeline), written
+ * once through the one writer. */
 enum pr_status
 pr_data_pipeline_fill(const struct pr_trace *t, cJSON *run,
                       struct pr_error *err)
 {
     const struct pr_minddata *m = t->minddata;
-    int ok = 1;
-    cJSON *o;
+    struct pr_row_data_pipeline r;
 
     if (m == NULL)
         return PR_OK;
-    o = cJSON_CreateObject();
-    ok = o != NULL;
-    str_or_null(t, o, PR_K_SOURCE, m->source, &ok);
-    str_or_null(t, o, PR_K_PIPELINE_OPS, m->ops, &ok);
-    str_or_null(t, o, PR_K_FEEDING_OP, m->feeding, &ok);
-    pr_emit_num_or_null(o, PR_K_FEEDING_QUEUE_USAGE_PCT, m->feeding_usage_pct,
-                        &ok);
-    pr_emit_num_or_null(o, PR_K_FEEDING_QUEUE_EMPTY_PCT, m->feeding_empty_pct,
-                        &ok);
-    pr_emit_num_or_null(
-        o, PR_K_FEEDING_QUEUE_SAMPLES,
-        m->feeding == PR_STR_NONE ? NAN : (double)m->feeding_samples, &ok);
-    str_or_null(t, o, PR_K_EMPTY_QUEUE_OPS, m->empty_ops, &ok);
-    str_or_null(t, o, PR_K_LEAF_OP, m->leaf, &ok);
-    pr_emit_num_or_null(o, PR_K_LEAF_QUEUE_USAGE_PCT, m->leaf_usage_pct, &ok);
-    pr_emit_num_or_null(o, PR_K_LEAF_WORKERS,
-                        m->leaf == PR_STR_NONE || m->leaf_workers < 0
+    r = (struct pr_row_data_pipeline){
+        .source = str_or_null(t, m->source),
+        .pipeline_ops = str_or_null(t, m->ops),
+        .feeding_op = str_or_null(t, m->feeding),
+        .feeding_queue_usage_pct = m->feeding_usage_pct,
+        .feeding_queue_empty_pct = m->feeding_empty_pct,
+        .feeding_queue_samples =
+            m->feeding == PR_STR_NONE ? NAN : (double)m->feeding_samples,
+        .empty_queue_ops = str_or_null(t, m->empty_ops),
+        .leaf_op = str_or_null(t, m->leaf),
+        .leaf_queue_usage_pct = m->leaf_usage_pct,
+        .leaf_workers = m->leaf == PR_STR_NONE || m->leaf_workers < 0
                             ? NAN
                             : (double)m->leaf_workers,
-                        &ok);
-    str_or_null(t, o, PR_K_QUEUES, m->queues, &ok);
-    str_or_null(t, o, PR_K_READING, m->reading, &ok);
-    str_or_null(t, o, PR_K_CONFLICT, m->conflict, &ok);
-    str_or_null(t, o, PR_K_BOTTLENECK, m->bottleneck, &ok);
-    str_or_null(t, o, PR_K_BOTTLENECK_NOTE, m->bottleneck_note, &ok);
-    pr_emit_num_or_null(o, PR_K_DEVICE_QUEUE_RECORDS,
-                        count_or_nan(m->dq_records), &ok);
-    pr_emit_num_or_null(o, PR_K_DEVICE_QUEUE_BATCHES,
-                        count_or_nan(m->dq_batches), &ok);
-    pr_emit_num_or_null(o, PR_K_DEVICE_QUEUE_EMPTY, count_or_nan(m->dq_empty),
-                        &ok);
-    pr_emit_num_or_null(o, PR_K_DEVICE_QUEUE_FULL, count_or_nan(m->dq_full),
-                        &ok);
-    pr_emit_num_or_null(o, PR_K_GET_NEXT_BATCHES, count_or_nan(m->gn_records),
-                        &ok);
-    pr_emit_num_or_null(o, PR_K_GET_NEXT_EMPTY, count_or_nan(m->gn_empty), &ok);
-    pr_emit_num_or_null(o, PR_K_GET_NEXT_WAIT_US, m->gn_wait_us, &ok);
-    if (!ok) {
-        cJSON_Delete(o);
-        o = NULL;
-    }
-    return pr_emit_put(run, PR_K_DATA_PIPELINE, o, "data pipeline", err);
+        .queues = str_or_null(t, m->queues),
+        .reading = str_or_null(t, m->reading),
+        .conflict = str_or_null(t, m->conflict),
+        .bottleneck = str_or_null(t, m->bottleneck),
+        .bottleneck_note = str_or_null(t, m->bottleneck_note),
+        .device_queue_records = count_or_nan(m->dq_records),
+        .device_queue_batches = count_or_nan(m->dq_batches),
+        .device_queue_empty = count_or_nan(m->dq_empty),
+        .device_queue_full = count_or_nan(m->dq_full),
+        .get_next_batches = count_or_nan(m->gn_records),
+        .get_next_empty = count_or_nan(m->gn_empty),
+        .get_next_wait_us = m->gn_wait_us,
+    };
+    return pr_emit_put(run, PR_K_DATA_PIPELINE,
+                       pr_rows_row(PR_RO_RUNS_DATA_PIPELINE, &r),
+                       "data pipeline", err);
 }
