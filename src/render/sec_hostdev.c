@@ -14,6 +14,7 @@
 
 #include "profreport/figures.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 
 #define MAX_CHARTS 2            /* devices drawn; the table lists every one */
@@ -708,27 +709,32 @@ host_cpu(struct pr_figs *f, const cJSON *run)
 static void
 data_pipeline(struct pr_figs *f, const cJSON *run)
 {
-    const cJSON *d = pr_sget(run, PR_K_DATA_PIPELINE);
-    const char *rd = pr_sget_str(d, PR_K_READING),
-               *cf = pr_sget_str(d, PR_K_CONFLICT),
-               *bn = pr_sget_str(d, PR_K_BOTTLENECK_NOTE),
-               *op = pr_sget_str(d, PR_K_FEEDING_OP);
-    double gn = pr_sget_num(d, PR_K_GET_NEXT_BATCHES),
-           ge = pr_sget_num(d, PR_K_GET_NEXT_EMPTY);
+    /* the typed row (rows.h); none where the run has no such files */
+    struct pr_row_data_pipeline d;
+    struct pr_error err = {PR_OK, ""};
+    const char *rd, *cf, *bn, *op;
+    double gn, ge;
     char sub[96], text[2400];
 
+    if (pr_rows_read_one(pr_sget(run, PR_K_DATA_PIPELINE), PR_K_DATA_PIPELINE,
+                         PR_RO_RUNS_DATA_PIPELINE, &d, &err) != PR_OK)
+        return;
+    rd = d.reading;
+    cf = d.conflict;
+    bn = d.bottleneck_note;
+    op = d.feeding_op;
+    gn = d.get_next_batches;
+    ge = d.get_next_empty;
     if (rd == NULL && cf == NULL)
         return;
     pr_figs_heading(f, "Data pipeline queues");
     if (cf == NULL && op != NULL) {
         snprintf(sub, sizeof(sub), "%s's output queue, mean fill", op);
-        pr_figs_kpi(f, "Nearest sampled queue",
-                    pr_sget_num(d, PR_K_FEEDING_QUEUE_USAGE_PCT), PR_FMT_PCT,
-                    sub);
+        pr_figs_kpi(f, "Nearest sampled queue", d.feeding_queue_usage_pct,
+                    PR_FMT_PCT, sub);
         snprintf(sub, sizeof(sub), "of its %.0f samples",
-                 pr_sget_num(d, PR_K_FEEDING_QUEUE_SAMPLES));
-        pr_figs_kpi(f, "Found empty",
-                    pr_sget_num(d, PR_K_FEEDING_QUEUE_EMPTY_PCT), PR_FMT_PCT,
+                 d.feeding_queue_samples);
+        pr_figs_kpi(f, "Found empty", d.feeding_queue_empty_pct, PR_FMT_PCT,
                     sub);
     }
     if (gn > 0 && !isnan(ge)) {

@@ -1245,10 +1245,22 @@ static const struct pr_col class_cols[] = {
  * transforms around convolutions, with the channels_last remedy
  * (review 13 #5). */
 static void
-conv_family_notes(struct pr_figs *f, const cJSON *run, const cJSON *kc)
+conv_family_notes(struct pr_figs *f, const cJSON *run,
+                  const struct pr_row_kernel_classes *kc)
 {
-    const cJSON *g = pr_sget(kc, PR_K_CONV_GEMM);
-    const cJSON *l = pr_sget(kc, PR_K_LAYOUT_TRANSFORMS);
+    struct pr_row_kclass_conv_gemm g;
+    struct pr_row_kclass_layout l;
+    struct pr_error err = {PR_OK, ""};
+    /* each null where the run has none (a saved summary's were read
+       whole when loaded) */
+    int hg = kc->conv_gemm != NULL &&
+             pr_rows_read_one(kc->conv_gemm, PR_K_CONV_GEMM,
+                              PR_RO_RUNS_KERNEL_CLASSES_CONV_GEMM, &g,
+                              &err) == PR_OK;
+    int hl = kc->layout_transforms != NULL &&
+             pr_rows_read_one(kc->layout_transforms, PR_K_LAYOUT_TRANSFORMS,
+                              PR_RO_RUNS_KERNEL_CLASSES_LAYOUT_TRANSFORMS, &l,
+                              &err) == PR_OK;
     const cJSON *r;
     char a[48], b[48], both[256] = "", text[900];
     double by_family = 0, names = 0;
@@ -1256,11 +1268,11 @@ conv_family_notes(struct pr_figs *f, const cJSON *run, const cJSON *kc)
     /* every kernel counts once by math, and in each family it has time
        in: the difference is the GEMM kernels split between conv (the part
        convolutions launched) and gemm */
-    cJSON_ArrayForEach(r, pr_sget(kc, PR_K_BY_FAMILY))
+    cJSON_ArrayForEach(r, kc->by_family)
     {
         by_family += pr_sget_num(r, PR_K_KERNELS);
     }
-    cJSON_ArrayForEach(r, pr_sget(kc, PR_K_BY_MATH))
+    cJSON_ArrayForEach(r, kc->by_math)
     {
         names += pr_sget_num(r, PR_K_KERNELS);
     }
@@ -1273,7 +1285,7 @@ conv_family_notes(struct pr_figs *f, const cJSON *run, const cJSON *kc)
                  by_family - names == 1 ? "another operator"
                                         : "other operators",
                  by_family - names == 1 ? "s" : "", by_family, names);
-    if (pr_sget_num(g, PR_K_TOTAL_US) > 0) {
+    if (hg && g.total_ns > 0) {
         snprintf(text, sizeof(text),
                  "Conv includes %s (%.1f%% of kernel time) of %.0f GEMM "
                  "kernel%s that convolution operators launched: cuDNN computes "
@@ -1281,15 +1293,14 @@ conv_family_notes(struct pr_figs *f, const cJSON *run, const cJSON *kc)
                  "algorithms), so here the launching operator, not the "
                  "kernel's name, decides the family; the Kernels "
                  "table keeps each kernel's own family and math.%s",
-                 pr_chart_format(pr_sget_num(g, PR_K_TOTAL_US), PR_UNIT_US, a,
+                 pr_chart_format((double)g.total_ns / 1000.0, PR_UNIT_US, a,
                                  sizeof(a)),
-                 pr_sget_num(g, PR_K_TIME_PCT), pr_sget_num(g, PR_K_KERNELS),
-                 pr_sget_num(g, PR_K_KERNELS) == 1 ? "" : "s", both);
+                 g.time_pct, (double)g.kernels, g.kernels == 1 ? "" : "s",
+                 both);
         pr_figs_text(f, text);
     }
     /* a share worth changing the memory format for */
-    if (!(pr_sget_num(l, PR_K_CONV_US) > 0) ||
-        !(pr_sget_num(l, PR_K_TIME_PCT) >= LAYOUT_NOTE_PCT))
+    if (!hl || !(l.conv_ns > 0) || !(l.time_pct >= LAYOUT_NOTE_PCT))
         return;
     snprintf(
         text, sizeof(text),
@@ -1302,10 +1313,9 @@ conv_family_notes(struct pr_figs *f, const cJSON *run, const cJSON *kc)
         "them. No gain "
         "is claimed: the critical-path replay has no what-if for a "
         "kernel that stops running%s.",
-        pr_chart_format(pr_sget_num(l, PR_K_TOTAL_US), PR_UNIT_US, a,
-                        sizeof(a)),
-        pr_sget_num(l, PR_K_TIME_PCT), pr_sget_num(l, PR_K_CALLS),
-        pr_chart_format(pr_sget_num(l, PR_K_CONV_US), PR_UNIT_US, b, sizeof(b)),
+        pr_chart_format((double)l.total_ns / 1000.0, PR_UNIT_US, a, sizeof(a)),
+        l.time_pct, (double)l.calls,
+        pr_chart_format((double)l.conv_ns / 1000.0, PR_UNIT_US, b, sizeof(b)),
         pr_sget_is(pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_BOUND),
                    "host")
             ? ", and this run's critical path is host-bound, so device "
@@ -1320,34 +1330,39 @@ conv_family_notes(struct pr_figs *f, const cJSON *run, const cJSON *kc)
 static void
 kernel_classes(struct pr_figs *f, const cJSON *run)
 {
-    const cJSON *kc = pr_sget(run, PR_K_KERNEL_CLASSES);
-    const cJSON *u = pr_sget(kc, PR_K_UNKNOWN), *k;
-    struct pr_fig_table t = {.cols = class_cols,
-                             .rows = pr_sget(kc, PR_K_BY_FAMILY),
-                             .what = "kernel families",
-                             .order = "total time"};
+    /* the typed row (rows.h); none where the run's is null (a rank
+       form's) */
+    struct pr_row_kernel_classes kc;
+    struct pr_error err = {PR_OK, ""};
+    const struct pr_row_kclass_unknown *u = &kc.unknown;
+    struct pr_fig_table t = {
+        .cols = class_cols, .what = "kernel families", .order = "total time"};
+    const cJSON *k;
     char text[1024];
     size_t len = 0;
     int i = 0;
 
+    if (pr_rows_read_one(pr_sget(run, PR_K_KERNEL_CLASSES), PR_K_KERNEL_CLASSES,
+                         PR_RO_RUNS_KERNEL_CLASSES, &kc, &err) != PR_OK)
+        return;
+    t.rows = kc.by_family;
     if (pr_sget_len(t.rows) == 0)
         return;
     pr_figs_table(f, "Kernel time by family (the kernel table's rules)", &t,
                   NULL);
-    conv_family_notes(f, run, kc);
-    if (!(pr_sget_num(u, PR_K_KERNELS) > 0))
+    conv_family_notes(f, run, &kc);
+    if (!(u->kernels > 0))
         return;
     len = (size_t)snprintf(
         text, sizeof(text),
         "%.0f %s%s (%.1f%% of %s time) match no rule of the kernel "
         "table and are counted as neither %s nor communication time:",
-        pr_sget_num(u, PR_K_KERNELS), f->npu ? "task" : "kernel",
-        pr_sget_num(u, PR_K_KERNELS) == 1 ? "" : "s",
-        pr_sget_num(u, PR_K_TIME_PCT), f->npu ? "task" : "kernel",
+        (double)u->kernels, f->npu ? "task" : "kernel",
+        u->kernels == 1 ? "" : "s", u->time_pct, f->npu ? "task" : "kernel",
         f->npu ? "Cube" : "tensor-core");
     if (len >= sizeof(text))
         len = sizeof(text) - 1;
-    cJSON_ArrayForEach(k, pr_sget(u, PR_K_TOP))
+    cJSON_ArrayForEach(k, u->top)
     {
         const char *name = pr_sget_str_or(k, PR_K_NAME, "?");
         size_t n = strlen(name) > 60 ? 60 : strlen(name);
