@@ -275,6 +275,165 @@ test_single_object(void **state)
     cJSON_Delete(doc);
 }
 
+/* Check doc (JSON text) with pr_rows_check: PR_OK where want is NULL, else
+ * a refusal whose message holds want. */
+static void
+check_doc(const char *json, const char *want)
+{
+    cJSON *doc = cJSON_Parse(json);
+    struct pr_error err = {0};
+
+    assert_non_null(doc);
+    if (want == NULL) {
+        if (pr_rows_check(doc, &err) != PR_OK)
+            fail_msg("got \"%s\"", err.msg);
+    } else {
+        assert_int_equal(pr_rows_check(doc, &err), PR_E_FORMAT);
+        if (strstr(err.msg, want) == NULL)
+            fail_msg("%s: got \"%s\"", want, err.msg);
+    }
+    cJSON_Delete(doc);
+}
+
+#define KC_PART "{\"kernels\":1,\"total_us\":2,\"time_pct\":50"
+#define KC_UNKNOWN "\"unknown\":" KC_PART ",\"top\":[]}"
+
+/* A kernel row whose pmu holds a counter as text is refused naming the
+ * counter; as null it is read. */
+static void
+pmu_counter_refused(void)
+{
+    struct pr_row_kernel k, back;
+    struct pr_error err = {0};
+    cJSON *pmu = cJSON_Parse("{\"aic_mac_ratio\":0.5,\"aic_mte2_ratio\":"
+                             "\"0.9\"}"),
+          *arr = cJSON_CreateArray();
+    size_t n;
+
+    assert_non_null(pmu);
+    assert_non_null(arr);
+    memset(&k, 0, sizeof(k));
+    k.name = "k";
+    k.total_us = k.mean_us = k.min_us = k.max_us = NAN;
+    k.mean_blocks_per_sm = k.mean_est_achieved_occupancy_pct = NAN;
+    k.cube_utilization_pct = NAN;
+    k.tensor_cores_used = -1;
+    k.pmu = pmu;
+    assert_true(pr_rows_write(arr, PR_RO_RUNS_KERNELS, &k, 1));
+    assert_int_equal(pr_rows_read(arr, "runs[0].kernels", PR_RO_RUNS_KERNELS,
+                                  &back, 1, &n, &err),
+                     PR_E_FORMAT);
+    assert_non_null(strstr(err.msg, "runs[0].kernels[0].pmu.aic_mte2_ratio: "
+                                    "expected a number, got a string"));
+    cJSON_ReplaceItemInObject(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(arr, 0), "pmu"),
+        "aic_mte2_ratio", cJSON_CreateNull());
+    assert_int_equal(pr_rows_read(arr, "runs[0].kernels", PR_RO_RUNS_KERNELS,
+                                  &back, 1, &n, &err),
+                     PR_OK);
+    cJSON_Delete(arr);
+    cJSON_Delete(pmu);
+}
+
+/* The kernel classes' single objects (kernels.c): unknown embedded,
+ * conv_gemm and layout_transforms null or their own rows; a kernel's pmu
+ * (a MAP) read member by member against its one row; a device's
+ * peak_tflops with only the spec's five kinds (tests/data/diff's). */
+static void
+test_kernel_and_device_objects(void **state)
+{
+    struct pr_row_kernel_classes kc = {0};
+    struct pr_row_kclass_conv_gemm g = {
+        .kernels = 5, .total_ns = 44047000, .time_pct = 7.5};
+    struct pr_row_peak_tflops pt;
+    cJSON *o;
+    char *s;
+
+    (void)state;
+    o = pr_rows_row(PR_RO_RUNS_KERNEL_CLASSES_CONV_GEMM, &g);
+    assert_non_null(o);
+    s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"kernels\":5,\"total_us\":44047,"
+                           "\"time_pct\":7.5}");
+    free(s);
+    cJSON_Delete(o);
+    kc.unknown.time_pct = NAN; /* no kernel time: null */
+    o = pr_rows_row(PR_RO_RUNS_KERNEL_CLASSES, &kc);
+    assert_non_null(o);
+    s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"by_family\":null,\"by_math\":null,"
+                           "\"unknown\":{\"kernels\":0,\"total_us\":0,"
+                           "\"time_pct\":null,\"top\":null},\"conv_gemm\":"
+                           "null,\"layout_transforms\":null}");
+    free(s);
+    cJSON_Delete(o);
+    check_doc("{\"runs\":[{\"kernel_classes\":{\"by_family\":[],"
+              "\"by_math\":[]," KC_UNKNOWN ",\"conv_gemm\":null,"
+              "\"layout_transforms\":null}}]}",
+              NULL);
+    check_doc("{\"runs\":[{\"kernel_classes\":{\"by_family\":[],"
+              "\"by_math\":[]," KC_UNKNOWN ",\"conv_gemm\":{\"kernels\":"
+              "\"5\",\"total_us\":2,\"time_pct\":50},"
+              "\"layout_transforms\":null}}]}",
+              "runs[0].kernel_classes.conv_gemm.kernels: expected a number");
+    check_doc("{\"runs\":[{\"kernel_classes\":{\"by_family\":[],"
+              "\"by_math\":[],\"unknown\":[],\"conv_gemm\":null,"
+              "\"layout_transforms\":null}}]}",
+              "runs[0].kernel_classes.unknown: expected an object");
+    check_doc("{\"runs\":[{\"kernel_classes\":{\"by_family\":[],"
+              "\"by_math\":[]," KC_UNKNOWN ",\"conv_gemm\":null}}]}",
+              "runs[0].kernel_classes.layout_transforms: missing");
+    /* a kernel's PMU counters: numbers (null where no call weighs) */
+    assert_non_null(pr_schema_find(PR_SO_RUNS_KERNELS_PMU, PR_K_ANY));
+    pmu_counter_refused();
+    /* peak_tflops: the spec's five kinds alone pass (the mask) */
+    o = cJSON_Parse("{\"fp32\":19.5,\"fp16_tensor\":312,\"bf16_tensor\":"
+                    "312,\"tf32_tensor\":156,\"fp64\":9.7}");
+    assert_non_null(o);
+    {
+        struct pr_error err = {0};
+        assert_int_equal(pr_rows_read_one(o, "runs[0].devices[0].peak_tflops",
+                                          PR_RO_RUNS_DEVICES_PEAK_TFLOPS, &pt,
+                                          &err),
+                         PR_OK);
+    }
+    assert_true(pt.fp16_tensor == 312);
+    assert_false(pr_rows_has(PR_RO_RUNS_DEVICES_PEAK_TFLOPS, &pt,
+                             PR_SR_RUNS_DEVICES_PEAK_TFLOPS_PR_K_FP8_TENSOR));
+    cJSON_Delete(o);
+    memset(&pt, 0, sizeof(pt));
+    pt.absent = ~(uint64_t)0;
+    assert_true(pr_rows_set_num(PR_RO_RUNS_DEVICES_PEAK_TFLOPS, &pt,
+                                PR_K_FP8_TENSOR, 1978.9));
+    assert_true(
+        pr_rows_set_num(PR_RO_RUNS_DEVICES_PEAK_TFLOPS, &pt, PR_K_FP64, NAN));
+    o = pr_rows_row(PR_RO_RUNS_DEVICES_PEAK_TFLOPS, &pt);
+    assert_non_null(o);
+    s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"fp64\":null,\"fp8_tensor\":1978.9}");
+    free(s);
+    {
+        struct pr_error err = {0};
+        assert_int_equal(pr_rows_read_one(o, "runs[0].devices[0].peak_tflops",
+                                          PR_RO_RUNS_DEVICES_PEAK_TFLOPS, &pt,
+                                          &err),
+                         PR_OK);
+        assert_true(
+            pr_rows_has(PR_RO_RUNS_DEVICES_PEAK_TFLOPS, &pt,
+                        PR_SR_RUNS_DEVICES_PEAK_TFLOPS_PR_K_FP8_TENSOR));
+        assert_false(pr_rows_has(PR_RO_RUNS_DEVICES_PEAK_TFLOPS, &pt,
+                                 PR_SR_RUNS_DEVICES_PEAK_TFLOPS_PR_K_FP32));
+        cJSON_ReplaceItemInObject(o, "fp8_tensor", cJSON_CreateString("x"));
+        assert_int_equal(pr_rows_read_one(o, "runs[0].devices[0].peak_tflops",
+                                          PR_RO_RUNS_DEVICES_PEAK_TFLOPS, &pt,
+                                          &err),
+                         PR_E_FORMAT);
+        assert_non_null(strstr(err.msg, "runs[0].devices[0].peak_tflops."
+                                        "fp8_tensor: expected a number"));
+    }
+    cJSON_Delete(o);
+}
+
 /* An operator row: a boolean, nulls, and the columns a row may leave out
  * (the roofline's tail before the pass sets it; a rank form's row keeps
  * only its RANK columns): written without them, read back with their
@@ -835,6 +994,7 @@ main(void)
         cmocka_unit_test(test_read_errors),
         cmocka_unit_test(test_contract_reads_tables),
         cmocka_unit_test(test_single_object),
+        cmocka_unit_test(test_kernel_and_device_objects),
         cmocka_unit_test(test_absent_fields),
         cmocka_unit_test(test_bool_field),
         cmocka_unit_test(test_scalar_json_field),
