@@ -798,7 +798,10 @@ pr_event_external_id(const struct pr_trace *t, const struct pr_event *e)
     return pr_wide_ids_get(&t->wide, e->ext_code);
 }
 
-/* "correlation": joins a launch and its device work; PR_NO_ID absent. */
+/* "correlation": joins a launch and its device work; PR_NO_ID absent.
+ * On torch_npu's task-queue ranges (Enqueue, Dequeue@<op>: events of
+ * kind PR_KIND_OTHER) it is the queue entry's own number
+ * (args.correlation_id), which pairs the two. */
 static inline int64_t
 pr_event_correlation(const struct pr_trace *t, const struct pr_event *e)
 {

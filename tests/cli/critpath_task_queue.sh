@@ -100,7 +100,20 @@ for i, (op, q, a, b, ls, ts) in enumerate(ops):
     if aclop and op == "add":
         ev.append(x(CANN, 20, "AscendCL@opCompile", ls + 2, 5, None,
                     **{"Thread Id": 20, "Mode": "ACL_OP", "level": "acl"}))
-if sys.argv[5]:
+if sys.argv[5] == "cross":
+    # two record_event entries numbered as torch_npu numbers its queue's
+    # entries (args.correlation_id on both ranges): entry 1 enqueued by
+    # the Python thread at [305, 306), entry 2 by a second producer
+    # thread (30) whose Enqueue range [250, 312) blocked and overlaps it;
+    # the queue thread dequeues 1 at [310, 315) and 2 at [320, 330).  By
+    # their starts the Enqueue ranges are in the other order (250 first)
+    ev += [x(PY_, 10, "Enqueue", 305, 1, "enqueue", correlation_id=1),
+           x(PY_, 30, "Enqueue", 250, 62, "enqueue", correlation_id=2),
+           x(PY_, 20, "Dequeue@record_event", 310, 5, "dequeue",
+             correlation_id=1),
+           x(PY_, 20, "Dequeue@record_event", 320, 10, "dequeue",
+             correlation_id=2)]
+elif sys.argv[5]:
     # two record_event entries of the queue, which launch nothing: one
     # enqueued at [40, 43) and dequeued at [50, 60) (the queue empty
     # before it), one enqueued at [115, 118) between add and mul and
@@ -264,6 +277,54 @@ top = {t['name']: round(t['us']) for t in top}
 assert top.get('(host, outside operators)') == 70, top
 assert top.get('Dequeue@record_event') == 20, top
 " "$T_DIR/zr/cut.json"
+
+# Issue #29: torch_npu numbers each queue entry when it is enqueued
+# (QueueParas::correlation_id) and writes the number on its Enqueue and
+# Dequeue@<op> ranges (args.correlation_id): the pair is by the number
+# first, FIFO only for ranges without one (add's and mul's here).  Entry
+# 1 was enqueued at 305, after the queue thread finished add (300), so
+# the queue waited for the host over [300, 310) ('Enqueue', 110 + 10
+# µs); entry 2 was queued by 312, before the dequeue of entry 1 ended
+# (315): its 5 µs before [320, 330) is the queue's own, with the ranges'
+# 15 µs Dequeue@record_event is 20 µs.  Pairing the Enqueue ranges by
+# their starts (250 first: a second producer's blocking enqueue) gave
+# the [300, 310) wait to Dequeue@record_event (30 µs).
+REC=cross MUL_DQ=330 mk "$T_DIR/zx" 580 level0step
+"$PR_BIN" -q --input "$T_DIR/zx/r_ascend_pt" --json "$T_DIR/zx/s.json"
+check "level 0: a Dequeue range is paired with its Enqueue by the queue's number, not by start order" \
+    python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['steps'][0]
+top = {(t['name'], t['kind']): round(t['us']) for t in s['top']}
+assert s['replay_error_pct'] == 0 and s['bound'] == 'host', s
+assert top == {('Dequeue@aclnnMul', 'host_op'): 260,
+               ('Dequeue@aclnnAdd', 'host_op'): 190,
+               ('Enqueue', 'host_op'): 120,
+               ('Dequeue@record_event', 'host_op'): 20,
+               ('aclnnMul_MulAiCore_Mul', 'kernel'): 100,
+               ('(launch-to-start delay)', 'launch'): 20}, top
+" "$T_DIR/zx/s.json"
+# the same without the numbers: two threads' Enqueue ranges overlap, so
+# their starts do not give the queue's order; no FIFO pairs, the two
+# gaps before Dequeue@record_event (15 µs) stay unnamed
+python3 - "$T_DIR/zx/r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json" << 'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))
+for e in ev:
+    if e.get("cat") in ("enqueue", "dequeue"):
+        e["args"].pop("correlation_id", None)
+json.dump(ev, open(sys.argv[1], "w"))
+PY
+"$PR_BIN" -q --input "$T_DIR/zx/r_ascend_pt" --json "$T_DIR/zx/n.json"
+check "level 0: overlapping Enqueue ranges of two threads pair nothing by order" \
+    python3 -c "
+import json, sys
+top = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['steps'][0]['top']
+top = {t['name']: round(t['us']) for t in top}
+assert top.get('(host, outside operators)') == 15, top
+assert top.get('Dequeue@record_event') == 15, top
+assert top.get('Enqueue') == 110, top
+" "$T_DIR/zx/n.json"
 
 # The queue thread's time between Dequeue@aclnnAdd (ends 300) and
 # Dequeue@aclnnMul (from 350) while mul was queued (enqueued at 120): a

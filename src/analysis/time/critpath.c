@@ -376,11 +376,17 @@ struct pr_cp_ctx {
     struct pr_idmap enq_ix;
     int enq_made;
     uint32_t enq_name; /* "Enqueue", where the trace holds the string */
-    /* torch_npu's queue in FIFO order: the k-th Enqueue's start and the
-       k-th Dequeue@<op> (its event), for the dequeues no launch ties to
-       their enqueue (record_event, wait_event); none (n_fifo 0) unless
-       the counts match on one queue thread, each dequeue after its
-       enqueue; made on first use */
+    /* torch_npu's queue entries by number: correlation (the ranges'
+       args.correlation_id) -> the first Enqueue range of it; made on
+       first use */
+    struct pr_idmap qid_ix;
+    int qid_made;
+    /* torch_npu's queue in FIFO order, for the ranges without a number:
+       the k-th such Enqueue's start and the k-th such Dequeue@<op> (its
+       event), for the dequeues no launch ties to their enqueue
+       (record_event, wait_event); none (n_fifo 0) unless the counts
+       match on one queue thread, each dequeue after its enqueue, and no
+       two threads' Enqueue ranges overlap; made on first use */
     int64_t *fifo_enq;
     size_t *fifo_deq;
     size_t n_fifo;
@@ -1008,21 +1014,72 @@ ql_first(const struct pr_cp_ctx *c, uint32_t pid, uint32_t tid, int64_t ts)
     return lo;
 }
 
+/* Whether e is one of torch_npu's Enqueue ranges. */
+static int
+is_enqueue(const struct pr_cp_ctx *c, const struct pr_event *e)
+{
+    return c->enq_name != PR_STR_NONE && e->name == c->enq_name &&
+           e->kind == PR_KIND_OTHER;
+}
+
+/* When Dequeue@<op> d's queue entry was enqueued by its number, into
+ * *ts: the start of the Enqueue range of the process that carries d's
+ * correlation.  torch_npu numbers each entry when it is enqueued
+ * (QueueParas::correlation_id, from one counter of the process, in
+ * enCurrentNPUStream) and its profiler writes that number as
+ * args.correlation_id on both ranges (torch_npu's OpMarkBean), so the
+ * pair holds whatever order the ranges start in, also where two
+ * threads enqueue at once.  INT64_MIN where d carries no number or no
+ * Enqueue range carries it (a capture cut inside the queue).  0 on
+ * out-of-memory. */
+static int
+id_enqueued(struct pr_cp_ctx *c, const struct pr_event *d, int64_t *ts)
+{
+    const struct pr_trace *t = c->t;
+    int64_t k = pr_event_correlation(t, d);
+    size_t i;
+
+    *ts = INT64_MIN;
+    if (k == PR_NO_ID || c->enq_name == PR_STR_NONE)
+        return 1;
+    if (!c->qid_made) {
+        c->qid_made = 1;
+        for (i = 0; i < t->n_events; i++) { /* by start: the first kept */
+            const struct pr_event *e = &t->events[i];
+            int64_t q = pr_event_correlation(t, e);
+
+            if (is_enqueue(c, e) && q != PR_NO_ID &&
+                pr_idmap_get(&c->qid_ix, q) == PR_NONE &&
+                pr_idmap_put(&c->qid_ix, q, i, c->err) != PR_OK)
+                return 0;
+        }
+    }
+    i = pr_idmap_get(&c->qid_ix, k);
+    if (i != PR_NONE && pr_event_pid(t, &t->events[i]) == pr_event_pid(t, d))
+        *ts = t->events[i].ts_ns;
+    return 1;
+}
+
 /* c->fifo_enq / fifo_deq from the trace's Enqueue and Dequeue@<op>
- * ranges (events are by start).  torch_npu's task queue is one FIFO per
- * device, written by the Enqueue ranges of the operators' threads and
- * read in Dequeue@<op> ranges on the queue's thread; its trace pairs
- * them by args.correlation_id (and an enqueue_to_dequeue flow), which the
- * k-th of each by start matches on every ../shared torch_npu trace.
- * Where the counts differ (a capture cut inside the queue), the dequeues
- * span threads (several devices' queues) or a dequeue would start before
- * its enqueue, no pairs are kept.  0 on out-of-memory. */
+ * ranges that carry no queue number (id_enqueued pairs the others;
+ * events are by start).  torch_npu's task queue is one FIFO per device
+ * (per stream with its per-stream queues), written by the Enqueue ranges
+ * of the operators' threads and read in Dequeue@<op> ranges on the
+ * queue's thread, so the k-th of each by start are a pair (which the
+ * export's args.correlation_id pairs match on every ../shared torch_npu
+ * trace) where one thread enqueues at a time.  Where the counts differ
+ * (a capture cut inside the queue), the dequeues span threads (several
+ * queues), a dequeue would start before its enqueue, or Enqueue ranges
+ * of two threads overlap (which of them took its place in the queue
+ * first the starts do not say), no pairs are kept.  0 on
+ * out-of-memory. */
 static int
 fifo_make(struct pr_cp_ctx *c)
 {
     const struct pr_trace *t = c->t;
     size_t i, ne = 0, nd = 0;
-    uint32_t pid = 0, tid = 0;
+    uint32_t pid = 0, tid = 0, etid = 0;
+    int64_t eend = INT64_MIN; /* the latest end of an Enqueue so far */
 
     c->fifo_made = 1;
     if (c->enq_name == PR_STR_NONE)
@@ -1030,9 +1087,16 @@ fifo_make(struct pr_cp_ctx *c)
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
-        if (e->name == c->enq_name)
-            ne++;
-        else if (is_dequeue(t, e)) {
+        if (pr_event_correlation(t, e) != PR_NO_ID)
+            continue; /* numbered: paired by id_enqueued */
+        if (is_enqueue(c, e)) {
+            if (ne++ > 0 && e->ts_ns < eend && pr_event_tid(t, e) != etid)
+                return 1; /* two producers at once: no order */
+            if (ev_end(e) > eend) {
+                eend = ev_end(e);
+                etid = pr_event_tid(t, e);
+            }
+        } else if (is_dequeue(t, e)) {
             if (nd++ == 0) {
                 pid = pr_event_pid(t, e);
                 tid = pr_event_tid(t, e);
@@ -1050,7 +1114,9 @@ fifo_make(struct pr_cp_ctx *c)
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
-        if (e->name == c->enq_name)
+        if (pr_event_correlation(t, e) != PR_NO_ID)
+            continue;
+        if (is_enqueue(c, e))
             c->fifo_enq[ne++] = e->ts_ns;
         else if (is_dequeue(t, e))
             c->fifo_deq[nd++] = i;
@@ -1062,13 +1128,17 @@ fifo_make(struct pr_cp_ctx *c)
     return 1;
 }
 
-/* When Dequeue@<op> d's operator was enqueued by the queue's FIFO order
- * (fifo_make), into *ts; INT64_MIN where the trace does not pair them. */
+/* When Dequeue@<op> d's operator was enqueued, into *ts: by the queue
+ * entry's number where d carries one (id_enqueued), else by the queue's
+ * FIFO order (fifo_make); INT64_MIN where the trace does not pair them.
+ * 0 on out-of-memory. */
 static int
-fifo_enqueued(struct pr_cp_ctx *c, const struct pr_event *d, int64_t *ts)
+queue_enqueued(struct pr_cp_ctx *c, const struct pr_event *d, int64_t *ts)
 {
     size_t ix = (size_t)(d - c->t->events), lo = 0, hi;
 
+    if (pr_event_correlation(c->t, d) != PR_NO_ID)
+        return id_enqueued(c, d, ts);
     *ts = INT64_MIN;
     if (!c->fifo_made && !fifo_make(c))
         return 0;
@@ -1096,8 +1166,10 @@ fifo_enqueued(struct pr_cp_ctx *c, const struct pr_event *d, int64_t *ts)
  * the queue thread's own, taking that operator: named by its
  * Dequeue@<op>.  Without a launch in the range (record_event,
  * wait_event: no task of its own), or one whose enqueue the trace does
- * not give, the enqueue is the queue's FIFO pair (fifo_enqueued): a
- * dequeue is the queue's work whether or not it launched.  Without
+ * not give, the enqueue is the Enqueue range of the same queue number
+ * (args.correlation_id), or for ranges without one the queue's FIFO pair
+ * (queue_enqueued): a dequeue is the queue's work whether or not it
+ * launched.  Without
  * either, whether the queue waited is unknown: the time stays host work
  * outside operators.  Dequeue range d has just been pushed on thread h,
  * its time before accounted. */
@@ -1119,7 +1191,7 @@ name_queue_gap(struct pr_cp_ctx *c, struct thr *h, const struct pr_event *d)
     if (q < c->n_ql && c->ql[q].pid == h->pid && c->ql[q].tid == h->tid &&
         c->ql[q].ts_ns <= ev_end(d) && !enqueued_at(c, c->ql[q].corr, &enq))
         return 0;
-    if (enq == INT64_MIN && !fifo_enqueued(c, d, &enq))
+    if (enq == INT64_MIN && !queue_enqueued(c, d, &enq))
         return 0;
     /* neither gives an enqueue before it: whether the queue waited is
        unknown */
@@ -3040,6 +3112,7 @@ ctx_free(struct pr_cp_ctx *c)
     free(c->ql);
     free(c->qlt);
     pr_idmap_free(&c->enq_ix);
+    pr_idmap_free(&c->qid_ix);
     free(c->fifo_enq);
     free(c->fifo_deq);
 }

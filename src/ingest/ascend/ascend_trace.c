@@ -108,6 +108,7 @@ read_args(struct pr_trace *t, const cJSON *a, struct pr_tv_raw *x)
     x->dst_rank = int_of(a, "dst rank", -1);
     x->transport = sid_of(t, a, "transport type");
     x->link = sid_of(t, a, "link type");
+    x->queue_corr = int_of(a, "correlation_id", -1);
 }
 
 static enum pr_status

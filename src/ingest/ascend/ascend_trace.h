@@ -34,6 +34,8 @@ struct pr_tv_raw {
                                    (in its group); -1 absent */
     uint32_t transport, link;   /* "transport type" (SDMA, RDMA, LOCAL),
                                    "link type" (HCCS, PCIE, ON_CHIP) */
+    int64_t queue_corr;         /* "correlation_id" of a task-queue
+                                   Enqueue / Dequeue@<op> range; -1 */
     /* filled by pr_tv_build */
     int64_t corr; /* the async_npu flow that launched it; -1 none */
 };

@@ -365,8 +365,18 @@ add_host(struct map *m, const struct pr_tv_raw *x, struct pr_buf *b)
 
     if (e == NULL)
         return PR_E_NOMEM;
-    if (k == PR_KIND_OTHER) /* enqueue / dequeue of the task queue */
+    if (k == PR_KIND_OTHER) { /* enqueue / dequeue of the task queue */
+        /* torch_npu numbers each entry of its task queue when it is
+           enqueued (QueueParas::correlation_id, one counter of the
+           process) and writes that number on the entry's Enqueue and
+           Dequeue@<op> ranges (args.correlation_id): kept as their
+           correlation, which pairs them (critpath.c) */
+        if (x->queue_corr >= 0 &&
+            (strcmp(cat, "enqueue") == 0 || strcmp(cat, "dequeue") == 0) &&
+            pr_event_set_correlation(m->t, e, x->queue_corr) != PR_OK)
+            return PR_E_NOMEM;
         return PR_OK;
+    }
     o = pr_trace_add_op(m->t, &e->info);
     if (o == NULL)
         return PR_E_NOMEM;
