@@ -12,7 +12,12 @@
  *     pairs the ranks of a split folder and joins the ranks of one job kept
  *     in several folders (one per node): same world size and backend,
  *     disjoint ranks, started within PR_JOBS_WINDOW_NS of each other (or,
- *     with no start known, folders named alike but for their digits).
+ *     with no start known, folders named alike but for their digits);
+ *   - what they are: a PyTorch memory timeline (export_memory_timeline,
+ *     the memory_timeline format) beside traces is the companion of a
+ *     trace, not one more process, so never a rank of the traces' job:
+ *     it is a job of its own ("<folder> (memory timeline)"), drawn in
+ *     full (issue #29).
  *
  * One job keeps the summary as it was ("job" and "distributed" over every
  * run).  Several add "jobs" (docs/summary-json.md) with each job's

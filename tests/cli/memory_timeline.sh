@@ -207,9 +207,11 @@ check "the long timeline's peak and categories are HTA's, its curve <= 500 point
     hta_check "$T_DIR/long.out" "$T_DIR/long.json"
 
 # a folder of a trace and a memory timeline, both runs in full: the
-# section draws the timeline's run alone (the trace gets no line saying it
-# has none), and the timeline's verdict gives its own reason for no bound
-# (it records memory only), not "no step with a critical path"
+# timeline is the trace's companion, not a rank of its job (issue #29):
+# it is a job of its own, "mix (memory timeline)", whose Memory timeline
+# section draws it alone; the trace's job has no such section, and the
+# timeline's verdict gives its own reason for no bound (it records memory
+# only), not "no step with a critical path"
 mkdir "$T_DIR/mix"
 cp "$PR_SRCDIR/tests/data/autograd/cuda.json" "$T_DIR/mix/trace.json"
 cp "$data/small.json" "$T_DIR/mix/small.raw.json"
@@ -233,23 +235,67 @@ assert v['no_finding'].startswith('No finding: a memory timeline holds'), v
 # the trace's own verdict is its step's
 assert runs['trace']['verdict']['text'].startswith('Bound by'), runs['trace']['verdict']
 " "$T_DIR/mix.out"
-check "the Memory timeline section shows the timeline's run only" python3 -c "
-import html, re, sys
-h = open(sys.argv[1]).read()
-i = h.index('id=\"memory_timeline\"')
+check "the Memory timeline section is the timeline's job's, with it alone" python3 -c "
+import html, json, re, sys
+s = json.load(open(sys.argv[1]))
+jobs = {j['name']: j['runs'] for j in s['jobs']}
+assert sorted(jobs) == ['mix', 'mix (memory timeline)'], jobs
+k = [j['name'] for j in s['jobs']].index('mix (memory timeline)') + 1
+h = open(sys.argv[2]).read()
+assert h.count('-memory_timeline\"') == 1, 'one Memory timeline section'
+i = h.index('id=\"job%d-memory_timeline\"' % k)
 sec = h[i:h.index('<section', i)]
 text = html.unescape(re.sub(r'<[^>]*>', ' ', sec))
 assert 'no raw memory timeline' not in text, text[:400]
-assert 'small.raw' in text and 'trace' not in text.replace('small.raw', ''), text[:400]
 assert 'Peak 8.30 KiB at 3.00 ms from the first row: Activation 47.1%' in text
-assert 'its rows in the report\'s other views are empty, not zero' in text, text
-assert 'other views are absent' not in text
-# the Memory section's line for it names the timeline, not profile_memory
-i = h.index('id=\"memory\"')
-mem = html.unescape(re.sub(r'<[^>]*>', ' ', h[i:h.index('<section', i)]))
-assert 'ties no allocation to an operator: its memory by category is in the Memory timeline section' in mem, mem
-assert mem.count('profile_memory=True') <= 1, mem  # the trace's own line
-" "$T_DIR/mix.html"
+assert 'other views are absent, not zero' in text, text
+" "$T_DIR/mix.out" "$T_DIR/mix.html"
+
+# issue #29: by default (no --detail-ranks) a memory timeline beside a
+# trace was the second rank of a 2-rank job and only in its rank form
+# (no Memory timeline section); beside two ranks of one job (world size
+# 2) it made a 3-rank job.  It is never a rank of a job of traces: the
+# trace's job keeps its ranks, the timeline is drawn in full (its curve),
+# read from the traces or from their saved summary.
+"$PR_BIN" -q --input "$data/beside_trace" --json "$T_DIR/bt.json" \
+    --html "$T_DIR/bt.html"
+check "beside a trace: the memory timeline is in full, its own job, no rank of the trace's" \
+    python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+runs = s['runs']
+assert s['job'] is None, s['job']
+assert all(r.get('form') != 'rank' for r in runs), [r.get('form') for r in runs]
+jobs = {j['name']: sorted(runs[i]['worker'] for i in j['runs'])
+        for j in s['jobs']}
+assert jobs == {'beside_trace': ['worker_a'],
+                'beside_trace (memory timeline)': ['worker_a.raw']}, jobs
+m = [r for r in runs if r['worker'] == 'worker_a.raw'][0]['memory_timeline']
+assert m['peak_bytes'] == 8500 and len(m['curve_t_us']) >= 2, m
+h = open(sys.argv[2]).read()
+assert 'memory_timeline\"' in h and 'peak 8.30 KiB at 3.00 ms' in h
+" "$T_DIR/bt.json" "$T_DIR/bt.html"
+J=$PR_SRCDIR/tests/data/jobs/two_jobs
+mkdir "$T_DIR/two"
+cp "$J/host_100.1714521600000.pt.trace.json" \
+    "$J/host_400.1714521600002.pt.trace.json" "$T_DIR/two/"
+cp "$data/small.json" "$T_DIR/two/host_100.raw.json"
+"$PR_BIN" -q --input "$T_DIR/two" --json "$T_DIR/two.json"
+"$PR_BIN" -q --input "$T_DIR/two.json" --json "$T_DIR/two2.json"
+for f in two two2; do
+    check "beside two ranks ($f): the job is the 2 traces, the timeline apart and in full" \
+        python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+runs = s['runs']
+assert all(r.get('form') != 'rank' for r in runs), [r.get('form') for r in runs]
+jobs = {j['name']: (sorted(runs[i]['worker'] for i in j['runs']), j['ranks'],
+                    j['world_size']) for j in s['jobs']}
+assert jobs == {'two': (['host_100', 'host_400'], [0, 1], 2),
+                'two (memory timeline)': (['host_100.raw'], [], None)}, jobs
+" "$T_DIR/$f.json"
+done
+
 check "a memory timeline alone: its verdict says so, its note says the views are absent" \
     python3 -c "
 import json, sys

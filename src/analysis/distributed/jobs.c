@@ -33,6 +33,7 @@ struct jr {
     double rank, ws, t0; /* NAN when unknown */
     const char *backend; /* "" when unknown; borrowed from the run */
     const char *device;  /* its first device's name; "" when none */
+    int memtl;           /* a PyTorch memory timeline, no trace */
     size_t group;
 };
 
@@ -62,6 +63,9 @@ pr_jobs_note_origin(cJSON *run, const char *path, const struct pr_trace *t,
         o, "t0_ns", t0 >= EPOCH_MIN_NS && t0 <= EPOCH_MAX_NS ? t0 : NAN, &ok);
     pr_emit_str(o, PR_K_BACKEND,
                 t->backend != PR_STR_NONE ? pr_trace_str(t, t->backend) : "",
+                &ok);
+    pr_emit_str(o, PR_K_FORMAT,
+                t->format != PR_STR_NONE ? pr_trace_str(t, t->format) : "",
                 &ok);
     if (ok && cJSON_AddItemToObject(run, PR_JOBS_ORIGIN, o))
         return PR_OK;
@@ -122,11 +126,11 @@ dir_of(const char *path)
     return d;
 }
 
-/* The path of a run read from a saved summary: its input, matched by
- * worker and span in order (runs and inputs are added in pairs, and the
- * runs' sort is stable). */
-static const char *
-saved_path(const cJSON *inputs, unsigned char *used, const cJSON *run)
+/* The input of a run read from a saved summary, matched by worker and
+ * span in order (runs and inputs are added in pairs, and the runs' sort
+ * is stable); NULL none. */
+static const cJSON *
+saved_input(const cJSON *inputs, unsigned char *used, const cJSON *run)
 {
     const char *w = pr_sget_str_or(run, PR_K_WORKER, "");
     const char *s = pr_sget_str_or(run, PR_K_SPAN, "");
@@ -138,11 +142,22 @@ saved_path(const cJSON *inputs, unsigned char *used, const cJSON *run)
         if (!used[k] && strcmp(pr_sget_str_or(in, PR_K_WORKER, ""), w) == 0 &&
             strcmp(pr_sget_str_or(in, PR_K_SPAN, ""), s) == 0) {
             used[k] = 1;
-            return pr_sget_str_or(in, PR_K_PATH, "");
+            return in;
         }
         k++;
     }
-    return "";
+    return NULL;
+}
+
+/* torch.profiler's export_memory_timeline (the memory_timeline format):
+ * the memory of one process over time, no events of a trace.  Its run is
+ * the trace's companion, not another process of a job: beside trace runs
+ * it is never a rank of their job (issue #29), and it has no rank,
+ * world size or steps to be one by. */
+static int
+is_memtl(const char *format)
+{
+    return strcmp(format, "memory_timeline") == 0;
 }
 
 /* A numeric span of 13 digits or more is the tb plugin's epoch time in
@@ -173,6 +188,7 @@ collect(const cJSON *summary, struct jr *v, size_t n)
     cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
     {
         const cJSON *o = pr_sget(run, PR_JOBS_ORIGIN);
+        const cJSON *in = o ? NULL : saved_input(inputs, used, run);
         if (i == n)
             break;
         v[i].run = run;
@@ -189,8 +205,8 @@ collect(const cJSON *summary, struct jr *v, size_t n)
         v[i].backend = pr_sget_str_or(o, PR_K_BACKEND, "");
         v[i].device =
             pr_sget_str_or(pr_sget_first(run, PR_K_DEVICES), PR_K_NAME, "");
-        v[i].dir = dir_of(o ? pr_sget_str_or(o, PR_K_PATH, "")
-                            : saved_path(inputs, used, run));
+        v[i].memtl = is_memtl(pr_sget_str_or(o ? o : in, PR_K_FORMAT, ""));
+        v[i].dir = dir_of(pr_sget_str_or(o ? o : in, PR_K_PATH, ""));
         if (v[i++].dir == NULL)
             break;
     }
@@ -214,6 +230,8 @@ differ(double a, double b)
 static int
 conflicts(const struct jr *a, const struct jr *b)
 {
+    if (a->memtl != b->memtl) /* a memory timeline beside a trace */
+        return 1;
     if (differ(a->ws, b->ws) ||
         (a->backend[0] && b->backend[0] && strcmp(a->backend, b->backend)))
         return 1;
@@ -243,7 +261,7 @@ place(struct jr *v, const size_t *order, size_t done, size_t i, size_t *n_grp,
         if (strcmp(b->dir, v[i].dir) != 0)
             continue;
         if (strcmp(b->worker, v[i].worker) == 0 &&
-            strcmp(b->span, v[i].span) != 0)
+            strcmp(b->span, v[i].span) != 0 && b->memtl == v[i].memtl)
             return b->group; /* two spans of one process */
         bad[b->group] |= conflicts(&v[i], b);
         if (known(v[i].t0) && known(b->t0))
@@ -527,14 +545,29 @@ job_paths(const struct jr *v, size_t n, size_t n_jobs)
     return p;
 }
 
+/* Whether job k's runs are memory timelines (is_memtl: a group holds
+ * them alone, conflicts). */
+static int
+job_memtl(const struct jr *v, size_t n, size_t k)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (v[i].group == k)
+            return v[i].memtl;
+    return 0;
+}
+
 /* A job's name: its folder below the common one (the folder's own name
  * when it is the common one); "#2" and on when one folder holds several
- * jobs. */
+ * jobs of traces, or of memory timelines, which are named so ("run
+ * (memory timeline)"). */
 static void
-job_name(char *const *paths, size_t n_jobs, size_t k, size_t common, char *buf,
-         size_t cap)
+job_name(const struct jr *v, size_t n, char *const *paths, size_t n_jobs,
+         size_t k, size_t common, char *buf, size_t cap)
 {
     const char *d = paths[k], *rel = d + common, *base = strrchr(d, '/');
+    const char *what = job_memtl(v, n, k) ? " (memory timeline)" : "";
     size_t j, nth = 0, of = 0;
 
     while (*rel == '/')
@@ -542,14 +575,15 @@ job_name(char *const *paths, size_t n_jobs, size_t k, size_t common, char *buf,
     if (*rel == '\0')
         rel = base != NULL && base[1] ? base + 1 : d[0] ? d : ".";
     for (j = 0; j < n_jobs; j++)
-        if (strcmp(paths[j], d) == 0) {
+        if (strcmp(paths[j], d) == 0 &&
+            job_memtl(v, n, j) == job_memtl(v, n, k)) {
             of++;
             nth += j <= k;
         }
     if (of > 1)
-        snprintf(buf, cap, "%s #%zu", rel, nth);
+        snprintf(buf, cap, "%s%s #%zu", rel, what, nth);
     else
-        snprintf(buf, cap, "%s", rel);
+        snprintf(buf, cap, "%s%s", rel, what);
 }
 
 /* The job view's "run" numbers index the job's runs: make them index the
@@ -684,7 +718,7 @@ emit_jobs(cJSON *summary, const struct jr *v, size_t n, size_t n_jobs,
     if (ok)
         common = common_len(v, n, SIZE_MAX);
     for (k = 0; ok && st == PR_OK && k < n_jobs; k++) {
-        job_name(paths, n_jobs, k, common, name, sizeof(name));
+        job_name(v, n, paths, n_jobs, k, common, name, sizeof(name));
         st = emit_job(v, n, k, name, paths[k][0] ? paths[k] : ".", arr, err);
     }
     for (k = 0; paths != NULL && k < n_jobs; k++)
