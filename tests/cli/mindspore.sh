@@ -178,6 +178,34 @@ check "host CPU: means, operators and reading match the file" \
     "$T_DIR/c.json" "$C/minddata_pipeline_raw_0.csv"
 check "host CPU: the report shows it" grep -q "Host CPU (data pipeline)" \
     "$T_DIR/c.html"
+# minddata_pipeline_raw is read once for its two readers (issue #30),
+# each making of it what it made of the file: a queue list that is not
+# one leaves the host CPU's operators typed from it and makes the data
+# pipeline's reading a data-quality note; an op_id that is not an
+# integer fails the run, naming the file and line (the CPU reader's)
+cp "$C/minddata_pipeline_raw_0.csv" "$T_DIR/raw.csv"
+sed 's/"\[0, 0\]"/"[0, x]"/' "$T_DIR/raw.csv" > "$C/minddata_pipeline_raw_0.csv"
+"$PR_BIN" -q --input "$C" --json "$T_DIR/rawq.json"
+check "pipeline table read once: a bad queue list is the pipeline's note, the CPU's operators still typed" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+ops = [(o['op_id'], o['op_type'], o['workers']) for o in r['host_cpu']['ops']]
+assert sorted(ops) == [(0, 'MapOp', 2), (1, 'ImageFolderOp', 8)], ops
+d = [x['text'] for x in r['diagnostics'] if x['kind'] == 'minddata_damaged']
+assert d == ['minddata_pipeline_raw_0.csv: an output_queue_size that is '
+             'not a list of counts; this optional data-pipeline file is not '
+             'read'], d
+" "$T_DIR/rawq.json"
+sed 's/^1,ImageFolderOp/x,ImageFolderOp/' "$T_DIR/raw.csv" \
+    > "$C/minddata_pipeline_raw_0.csv"
+"$PR_BIN" -q --input "$C" --json "$T_DIR/rawi.json" 2> "$T_DIR/err"
+rc=$?
+check "pipeline table read once: a bad op_id fails the run (exit $rc)" \
+    [ $rc -eq 2 ]
+check "  naming the file, line and fault" grep -q \
+    "minddata_pipeline_raw_0.csv: line 3: op_id is not an integer" "$T_DIR/err"
+cp "$T_DIR/raw.csv" "$C/minddata_pipeline_raw_0.csv"
 "$PR_BIN" --quiet --input "$G" --json "$T_DIR/g2.json"
 check "no sampler file: no host_cpu key" python3 -c "
 import json, sys

@@ -354,6 +354,9 @@ read_unit(const struct pr_ms_unit *u, const struct units *all,
           struct pr_error *err)
 {
     struct pr_trace *t = pr_trace_new();
+    uint64_t max =
+        o && o->max_input_bytes ? o->max_input_bytes : PR_READ_DEFAULT_MAX;
+    struct pr_ms_praw pipe; /* minddata_pipeline_raw: both readers' */
     enum pr_status st;
     char name[48];
     size_t i;
@@ -362,20 +365,18 @@ read_unit(const struct pr_ms_unit *u, const struct units *all,
     *out = NULL;
     if (t == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    pr_ms_praw_init(
+        &pipe,
+        u->by_kind[PR_MS_MINDDATA] ? u->by_kind[PR_MS_MINDDATA]->path : NULL,
+        max);
     st = u->family == 2 ? pr_ms_gpu_read(u, o, t, err)
                         : pr_ms_ascend_read(u, o, t, err);
     if (st == PR_OK && u->by_kind[PR_MS_CPU_UTIL] != NULL)
-        st = pr_ms_cpu_read(
-            u->by_kind[PR_MS_CPU_UTIL]->path,
-            u->by_kind[PR_MS_MINDDATA] ? u->by_kind[PR_MS_MINDDATA]->path
-                                       : NULL,
-            o && o->max_input_bytes ? o->max_input_bytes : PR_READ_DEFAULT_MAX,
-            t, err);
+        st = pr_ms_cpu_read(u->by_kind[PR_MS_CPU_UTIL]->path, &pipe, max, t,
+                            err);
     if (st == PR_OK)
-        st = pr_ms_minddata_read(u,
-                                 o && o->max_input_bytes ? o->max_input_bytes
-                                                         : PR_READ_DEFAULT_MAX,
-                                 t, err);
+        st = pr_ms_minddata_read(u, &pipe, max, t, err);
+    pr_ms_praw_free(&pipe);
     for (i = 0; i < all->n; i++)
         twin |= &all->v[i] != u && all->v[i].rank == u->rank;
     if (u->rank >= 0) {

@@ -203,24 +203,68 @@ PR_NODISCARD enum pr_status pr_ms_gpu_read(const struct pr_ms_unit *u,
                                            struct pr_trace *t,
                                            struct pr_error *err);
 
+/* minddata_pipeline_raw_{r}.csv, read once for its two readers (the
+ * host CPU's, which types each operator's series, and the data
+ * pipeline's, which reads its queues; issue #30) on the first's use
+ * (pr_ms_praw_get): the columns they read and each record's fields as
+ * text, each reader making of them what it made of the file before. */
+enum {
+    PR_MS_PRAW_ID,       /* op_id */
+    PR_MS_PRAW_TYPE,     /* op_type */
+    PR_MS_PRAW_WORKERS,  /* num_workers */
+    PR_MS_PRAW_SIZES,    /* output_queue_size */
+    PR_MS_PRAW_LENGTH,   /* output_queue_length */
+    PR_MS_PRAW_PARENT,   /* parent_id */
+    PR_MS_PRAW_CHILDREN, /* children_id */
+    PR_MS_PRAW_COLS
+};
+
+struct pr_ms_praw_row {
+    char *f[PR_MS_PRAW_COLS]; /* owned; "" where the record has none */
+    uint64_t line;            /* where the record starts, for messages */
+};
+
+struct pr_ms_praw {
+    const char *path; /* borrowed; NULL: no such file */
+    uint64_t max;     /* bytes at most */
+    int made;
+    int opened;               /* the header was read */
+    int col[PR_MS_PRAW_COLS]; /* the header's column; -1 absent */
+    uint64_t head_line;       /* the line after the header was read */
+    struct pr_ms_praw_row *rows;
+    size_t n, cap;
+    /* how the reading ended: PR_OK, or the error that stopped it after
+       rows[0..n) (opening the file: no rows, col all -1), its message
+       named by line and file as pr_csv_done names it */
+    enum pr_status st;
+    struct pr_error err;
+};
+
+/* p for the file at path (NULL: none), read on first use, at most max
+ * bytes. */
+void pr_ms_praw_init(struct pr_ms_praw *p, const char *path, uint64_t max);
+/* p read (once): PR_OK, p->st saying how the reading ended; PR_E_NOMEM
+ * alone. */
+PR_NODISCARD enum pr_status pr_ms_praw_get(struct pr_ms_praw *p,
+                                           struct pr_error *err);
+void pr_ms_praw_free(struct pr_ms_praw *p);
+
 /* The host CPU use of minddata_cpu_utilization_{r}.json into t->cpu_use,
- * each operator typed from minddata_pipeline_raw_{r}.csv when
- * pipeline_path is not NULL (mindspore_cpu.c).  PR_E_FORMAT (the file
- * named) for a file that is not the sampler's, PR_E_IO, PR_E_LIMIT,
- * PR_E_NOMEM. */
+ * each operator typed from minddata_pipeline_raw_{r}.csv when pipe names
+ * one (mindspore_cpu.c).  PR_E_FORMAT (the file named) for a file that is
+ * not the sampler's, PR_E_IO, PR_E_LIMIT, PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_ms_cpu_read(const char *cpu_path,
-                                           const char *pipeline_path,
+                                           struct pr_ms_praw *pipe,
                                            uint64_t max, struct pr_trace *t,
                                            struct pr_error *err);
 
 /* The data pipeline's queues (pipeline_profiling_{r}.json found beside
- * the unit's files, minddata_pipeline_raw_{r}.csv, device_queue_profiling_
- * {r}.txt) into t->minddata, after t->cpu_use is read
+ * the unit's files, minddata_pipeline_raw_{r}.csv (pipe), device_queue_
+ * profiling_{r}.txt) into t->minddata, after t->cpu_use is read
  * (mindspore_minddata.c).  A damaged file is a data-quality gap, not a
  * failure: the files are optional.  PR_E_NOMEM alone. */
-PR_NODISCARD enum pr_status pr_ms_minddata_read(const struct pr_ms_unit *u,
-                                                uint64_t max,
-                                                struct pr_trace *t,
-                                                struct pr_error *err);
+PR_NODISCARD enum pr_status
+pr_ms_minddata_read(const struct pr_ms_unit *u, struct pr_ms_praw *pipe,
+                    uint64_t max, struct pr_trace *t, struct pr_error *err);
 
 #endif

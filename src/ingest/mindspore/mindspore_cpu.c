@@ -197,41 +197,58 @@ op_series(struct pr_cpu_use *u, int64_t id)
     return NULL;
 }
 
-/* Type and workers of each operator from minddata_pipeline_raw. */
+/* Type and workers of each operator from minddata_pipeline_raw (read
+ * once for this reader and the data pipeline's, pr_ms_praw_get): an
+ * error names the record's line and the file, as the table's reading
+ * does; where the reading stopped (a damaged record), the rows before it
+ * are typed and its error is this reader's. */
 static enum pr_status
-read_pipeline(const char *path, uint64_t max, struct pr_trace *t,
-              struct pr_cpu_use *u, struct pr_error *err)
+read_pipeline(struct pr_ms_praw *raw, struct pr_trace *t, struct pr_cpu_use *u,
+              struct pr_error *err)
 {
-    struct pr_csv *csv = NULL;
-    int got = 1, c_id, c_type, c_workers;
-    enum pr_status st = pr_csv_open(path, max, &csv, err);
+    const int *col = raw->col;
+    enum pr_status st = pr_ms_praw_get(raw, err);
+    size_t i;
 
-    c_id = st == PR_OK ? pr_ms_csv_col(csv, "op_id") : -1;
-    c_type = st == PR_OK ? pr_ms_csv_col(csv, "op_type") : -1;
-    c_workers = st == PR_OK ? pr_ms_csv_col(csv, "num_workers") : -1;
-    if (st == PR_OK && (c_id < 0 || c_type < 0))
-        st = pr_error_set(err, PR_E_FORMAT, "no column op_id or op_type");
-    while (st == PR_OK && (st = pr_csv_next(csv, &got, err)) == PR_OK && got) {
-        const char *type = pr_csv_field(csv, c_type, NULL);
+    if (st != PR_OK)
+        return st;
+    if (!raw->opened) {
+        *err = raw->err;
+        return raw->st;
+    }
+    if (col[PR_MS_PRAW_ID] < 0 || col[PR_MS_PRAW_TYPE] < 0) {
+        pr_error_set(err, PR_E_FORMAT, "no column op_id or op_type");
+        pr_error_prefix(err, "line %llu: ", (unsigned long long)raw->head_line);
+        pr_error_prefix(err, "%s: ", raw->path);
+        return PR_E_FORMAT;
+    }
+    for (i = 0; i < raw->n; i++) {
+        const struct pr_ms_praw_row *r = &raw->rows[i];
+        const char *type = r->f[PR_MS_PRAW_TYPE];
         double id, w;
         struct pr_cpu_series *s;
 
-        if (!pr_ms_num(pr_csv_field(csv, c_id, NULL), &id) || id != floor(id))
-            st = pr_error_set(err, PR_E_FORMAT, "op_id is not an integer");
-        else if ((s = op_series(u, (int64_t)id)) != NULL) {
+        if (!pr_ms_num(r->f[PR_MS_PRAW_ID], &id) || id != floor(id)) {
+            pr_error_set(err, PR_E_FORMAT, "op_id is not an integer");
+            pr_error_prefix(err, "line %llu: ", (unsigned long long)r->line);
+            pr_error_prefix(err, "%s: ", raw->path);
+            return PR_E_FORMAT;
+        }
+        if ((s = op_series(u, (int64_t)id)) != NULL) {
             if (type[0])
                 s->op_type = pr_strtab_intern(t->strs, type, strlen(type));
-            if (c_workers >= 0 &&
-                pr_ms_num(pr_csv_field(csv, c_workers, NULL), &w) && w >= 0 &&
-                w < 1e6)
+            if (col[PR_MS_PRAW_WORKERS] >= 0 &&
+                pr_ms_num(r->f[PR_MS_PRAW_WORKERS], &w) && w >= 0 && w < 1e6)
                 s->workers = (int32_t)w;
         }
     }
-    return pr_csv_done(csv, path, st, err);
+    if (raw->st != PR_OK)
+        *err = raw->err;
+    return raw->st;
 }
 
 enum pr_status
-pr_ms_cpu_read(const char *cpu_path, const char *pipeline_path, uint64_t max,
+pr_ms_cpu_read(const char *cpu_path, struct pr_ms_praw *pipe, uint64_t max,
                struct pr_trace *t, struct pr_error *err)
 {
     struct pr_cpu_use *u = calloc(1, sizeof(*u));
@@ -246,8 +263,8 @@ pr_ms_cpu_read(const char *cpu_path, const char *pipeline_path, uint64_t max,
     cJSON_Delete(doc);
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", cpu_path);
-    if (st == PR_OK && pipeline_path != NULL)
-        st = read_pipeline(pipeline_path, max, t, u, err);
+    if (st == PR_OK && pipe->path != NULL)
+        st = read_pipeline(pipe, t, u, err);
     if (st != PR_OK || u->n_series == 0) {
         pr_cpu_use_free(u);
         return st;

@@ -264,8 +264,98 @@ read_json(const char *path, uint64_t max, struct pipe *p)
 
 /* ------------------------------------------------------------ CSV */
 
+void
+pr_ms_praw_init(struct pr_ms_praw *p, const char *path, uint64_t max)
+{
+    size_t k;
+
+    memset(p, 0, sizeof(*p));
+    p->path = path;
+    p->max = max;
+    for (k = 0; k < PR_MS_PRAW_COLS; k++)
+        p->col[k] = -1;
+    pr_error_clear(&p->err);
+}
+
+void
+pr_ms_praw_free(struct pr_ms_praw *p)
+{
+    size_t i, k;
+
+    for (i = 0; i < p->n; i++)
+        for (k = 0; k < PR_MS_PRAW_COLS; k++)
+            free(p->rows[i].f[k]);
+    free(p->rows);
+    p->rows = NULL;
+    p->n = p->cap = 0;
+}
+
+/* The current record of csv as p's next row.  0 on out-of-memory. */
+static int
+praw_row(struct pr_ms_praw *p, const struct pr_csv *csv)
+{
+    struct pr_ms_praw_row *r;
+    size_t k;
+
+    if (pr_grow((void **)&p->rows, &p->cap, p->n + 1, sizeof(*p->rows)))
+        return 0;
+    r = &p->rows[p->n++];
+    memset(r, 0, sizeof(*r));
+    r->line = pr_csv_line(csv);
+    for (k = 0; k < PR_MS_PRAW_COLS; k++) {
+        /* up to a NUL byte, as the readers took the field */
+        const char *f = pr_csv_field(csv, p->col[k], NULL);
+        size_t len = strlen(f);
+
+        r->f[k] = malloc(len + 1);
+        if (r->f[k] == NULL)
+            return 0;
+        memcpy(r->f[k], f, len + 1);
+    }
+    return 1;
+}
+
+enum pr_status
+pr_ms_praw_get(struct pr_ms_praw *p, struct pr_error *err)
+{
+    static const char *const names[PR_MS_PRAW_COLS] = {"op_id",
+                                                       "op_type",
+                                                       "num_workers",
+                                                       "output_queue_size",
+                                                       "output_queue_length",
+                                                       "parent_id",
+                                                       "children_id"};
+    struct pr_csv *csv = NULL;
+    int got = 1;
+    size_t k;
+    enum pr_status st;
+
+    if (p->made || p->path == NULL)
+        return PR_OK;
+    p->made = 1;
+    st = pr_csv_open(p->path, p->max, &csv, &p->err);
+    if (st == PR_OK) {
+        for (k = 0; k < PR_MS_PRAW_COLS; k++)
+            p->col[k] = pr_ms_csv_col(csv, names[k]);
+        p->head_line = pr_csv_line(csv);
+        p->opened = 1;
+    }
+    while (st == PR_OK && (st = pr_csv_next(csv, &got, &p->err)) == PR_OK &&
+           got)
+        if (!praw_row(p, csv)) {
+            pr_csv_close(csv);
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+        }
+    if (st == PR_E_NOMEM) {
+        pr_csv_close(csv);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    p->st = pr_csv_done(csv, p->path, st, &p->err);
+    return PR_OK;
+}
+
 static const char *
-csv_row(struct pipe *p, struct pr_csv *csv, const int *col)
+csv_row(struct pipe *p, const struct pr_ms_praw_row *r, const int *col)
 {
     struct mdop *o = new_op(p);
     const char *f;
@@ -274,24 +364,24 @@ csv_row(struct pipe *p, struct pr_csv *csv, const int *col)
 
     if (o == NULL)
         return "more than 256 operators";
-    if (!pr_ms_num(pr_csv_field(csv, col[0], NULL), &v) || v != floor(v) ||
-        fabs(v) > 1e9)
+    if (!pr_ms_num(r->f[PR_MS_PRAW_ID], &v) || v != floor(v) || fabs(v) > 1e9)
         return "an op_id that is not an integer";
     o->id = (int64_t)v;
-    snprintf(o->type, sizeof(o->type), "%s", pr_csv_field(csv, col[1], NULL));
-    if (pr_ms_num(pr_csv_field(csv, col[2], NULL), &v) && v >= 0 && v < 1e6)
+    snprintf(o->type, sizeof(o->type), "%s", r->f[PR_MS_PRAW_TYPE]);
+    if (pr_ms_num(r->f[PR_MS_PRAW_WORKERS], &v) && v >= 0 && v < 1e6)
         o->workers = (int32_t)v;
-    if (col[4] >= 0 && pr_ms_num(pr_csv_field(csv, col[4], NULL), &v) && v > 0)
+    if (col[PR_MS_PRAW_LENGTH] >= 0 && pr_ms_num(r->f[PR_MS_PRAW_LENGTH], &v) &&
+        v > 0)
         o->length = v;
-    if (col[5] >= 0 && pr_ms_num(pr_csv_field(csv, col[5], NULL), &v) &&
+    if (col[PR_MS_PRAW_PARENT] >= 0 && pr_ms_num(r->f[PR_MS_PRAW_PARENT], &v) &&
         v == floor(v))
         o->parent = (int64_t)v;
-    f = col[6] >= 0 ? pr_csv_field(csv, col[6], NULL) : "";
+    f = col[PR_MS_PRAW_CHILDREN] >= 0 ? r->f[PR_MS_PRAW_CHILDREN] : "";
     f += strspn(f, " [");
     if (*f >= '0' && *f <= '9')
         o->child0 = strtoll(f, NULL, 10);
     /* "[10, 20, 30]": the sizes as Python wrote the list */
-    f = pr_csv_field(csv, col[3], NULL);
+    f = r->f[PR_MS_PRAW_SIZES];
     f += strspn(f, " ");
     if (*f == '\0')
         return NULL;
@@ -308,36 +398,24 @@ csv_row(struct pipe *p, struct pr_csv *csv, const int *col)
     }
 }
 
+/* The queues of minddata_pipeline_raw (read, pr_ms_praw_get) into p: why
+ * not (a gap's words), NULL when read. */
 static const char *
-read_csv(const char *path, uint64_t max, struct pipe *p)
+read_csv(const struct pr_ms_praw *raw, struct pipe *p)
 {
-    static const char *const names[] = {"op_id",
-                                        "op_type",
-                                        "num_workers",
-                                        "output_queue_size",
-                                        "output_queue_length",
-                                        "parent_id",
-                                        "children_id"};
-    struct pr_error e;
-    struct pr_csv *csv = NULL;
-    int col[7], got = 1;
-    size_t k;
+    const int *col = raw->col;
+    size_t i;
     const char *why = NULL;
-    enum pr_status st;
 
-    pr_error_clear(&e);
-    st = pr_csv_open(path, max, &csv, &e);
-    for (k = 0; k < 7; k++)
-        col[k] = st == PR_OK ? pr_ms_csv_col(csv, names[k]) : -1;
-    if (st == PR_OK && (col[0] < 0 || col[1] < 0 || col[2] < 0 || col[3] < 0))
+    if (raw->opened &&
+        (col[PR_MS_PRAW_ID] < 0 || col[PR_MS_PRAW_TYPE] < 0 ||
+         col[PR_MS_PRAW_WORKERS] < 0 || col[PR_MS_PRAW_SIZES] < 0))
         why = "no column op_id, op_type, num_workers or output_queue_size";
-    while (st == PR_OK && why == NULL &&
-           (st = pr_csv_next(csv, &got, &e)) == PR_OK && got)
-        why = csv_row(p, csv, col);
-    st = pr_csv_done(csv, path, st, &e);
+    for (i = 0; why == NULL && i < raw->n; i++)
+        why = csv_row(p, &raw->rows[i], col);
     sort_ops(p);
-    snprintf(p->file, sizeof(p->file), "%s", base_of(path));
-    return why ? why : st != PR_OK ? "cannot be read as CSV" : NULL;
+    snprintf(p->file, sizeof(p->file), "%s", base_of(raw->path));
+    return why ? why : raw->st != PR_OK ? "cannot be read as CSV" : NULL;
 }
 
 /* ------------------------------------------------------------ device queue */
@@ -855,8 +933,8 @@ dir_file(const char *dir_of, const char *stem, int64_t rank, char *out,
 }
 
 enum pr_status
-pr_ms_minddata_read(const struct pr_ms_unit *u, uint64_t max,
-                    struct pr_trace *t, struct pr_error *err)
+pr_ms_minddata_read(const struct pr_ms_unit *u, struct pr_ms_praw *pipe,
+                    uint64_t max, struct pr_trace *t, struct pr_error *err)
 {
     const struct pr_ms_file *any = NULL, *raw = u->by_kind[PR_MS_MINDDATA];
     const struct pr_ms_file *dq = u->by_kind[PR_MS_DEVICE_QUEUE];
@@ -913,7 +991,9 @@ pr_ms_minddata_read(const struct pr_ms_unit *u, uint64_t max,
         free(js);
         js = NULL;
     }
-    if (cs && (why = read_csv(raw->path, max, cs)) != NULL) {
+    if (cs && pr_ms_praw_get(pipe, err) != PR_OK)
+        goto nomem_set;
+    if (cs && (why = read_csv(pipe, cs)) != NULL) {
         if (gap(t, base_of(raw->path), why) != PR_OK)
             goto nomem;
         free(cs);
@@ -1007,8 +1087,10 @@ pr_ms_minddata_read(const struct pr_ms_unit *u, uint64_t max,
         t->minddata = m;
     return PR_OK;
 nomem:
+    pr_error_set(err, PR_E_NOMEM, "out of memory");
+nomem_set:
     free(m);
     free(js);
     free(cs);
-    return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return PR_E_NOMEM;
 }
