@@ -498,8 +498,11 @@ pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary)
 
     pr_figs_text(f, "The inputs hold several jobs: traces of one folder are "
                     "one job, unless their distributedInfo says otherwise "
-                    "(two world sizes, or one rank held by two workers). "
-                    "Each job below has its own sections, and its figures "
+                    "(two world sizes, or one rank held by two workers), "
+                    "and a memory timeline beside traces "
+                    "(torch.profiler's export_memory_timeline) is a job of "
+                    "its own, not a rank of theirs. Each job below has its own "
+                    "sections, and its figures "
                     "(distributed, stragglers, job overview) are its own.");
     cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS))
     {

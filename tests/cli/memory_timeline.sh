@@ -274,6 +274,7 @@ m = [r for r in runs if r['worker'] == 'worker_a.raw'][0]['memory_timeline']
 assert m['peak_bytes'] == 8500 and len(m['curve_t_us']) >= 2, m
 h = open(sys.argv[2]).read()
 assert 'memory_timeline\"' in h and 'peak 8.30 KiB at 3.00 ms' in h
+assert 'a memory timeline beside traces' in h  # the jobs' index says why
 " "$T_DIR/bt.json" "$T_DIR/bt.html"
 J=$PR_SRCDIR/tests/data/jobs/two_jobs
 mkdir "$T_DIR/two"
