@@ -495,15 +495,29 @@ pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary)
     cJSON *rows = cJSON_CreateArray();
     const cJSON *job;
     size_t k = 0;
+    const cJSON *in;
+    int memtl = 0; /* an input is a memory timeline (the format's name) */
 
-    pr_figs_text(f, "The inputs hold several jobs: traces of one folder are "
-                    "one job, unless their distributedInfo says otherwise "
-                    "(two world sizes, or one rank held by two workers), "
-                    "and a memory timeline beside traces "
-                    "(torch.profiler's export_memory_timeline) is a job of "
-                    "its own, not a rank of theirs. Each job below has its own "
-                    "sections, and its figures "
-                    "(distributed, stragglers, job overview) are its own.");
+    cJSON_ArrayForEach(in, pr_sget(summary, PR_K_INPUTS))
+    {
+        memtl |=
+            strcmp(pr_sget_str_or(in, PR_K_FORMAT, ""), "memory_timeline") == 0;
+    }
+    pr_figs_text(f, memtl ? "The inputs hold several jobs: traces of one "
+                            "folder are one job, unless their distributedInfo "
+                            "says otherwise (two world sizes, or one rank "
+                            "held by two workers), and a memory timeline "
+                            "beside traces (torch.profiler's "
+                            "export_memory_timeline) is a job of its own, not "
+                            "a rank of theirs. Each job below has its own "
+                            "sections, and its figures (distributed, "
+                            "stragglers, job overview) are its own."
+                          : "The inputs hold several jobs: traces of one "
+                            "folder are one job, unless their distributedInfo "
+                            "says otherwise (two world sizes, or one rank "
+                            "held by two workers). Each job below has its own "
+                            "sections, and its figures (distributed, "
+                            "stragglers, job overview) are its own.");
     cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS))
     {
         cJSON *r = rows != NULL ? index_row(summary, job, k++) : NULL;
