@@ -170,6 +170,27 @@ note_run(cJSON *list, const cJSON *runs, long idx, const char *why)
            cJSON_AddStringToObject(o, "why", why) != NULL;
 }
 
+/* Whether run is a PyTorch memory timeline: its input (the one of its
+ * worker and span) is of that format.  The run itself may be lite here
+ * (its memory_timeline left for the full read). */
+static int
+is_memtl_run(const cJSON *summary, const cJSON *run)
+{
+    const char *w = pr_sget_str_or(run, PR_K_WORKER, "");
+    const char *s = pr_sget_str_or(run, PR_K_SPAN, "");
+    const cJSON *in;
+
+    cJSON_ArrayForEach(in, pr_sget(summary, PR_K_INPUTS))
+    {
+        if (strcmp(pr_sget_str_or(in, PR_K_WORKER, ""), w) == 0 &&
+            strcmp(pr_sget_str_or(in, PR_K_SPAN, ""), s) == 0 &&
+            strcmp(pr_sget_str_or(in, PR_K_FORMAT, ""), "memory_timeline") ==
+                0) /* the format's name */
+            return 1;
+    }
+    return 0;
+}
+
 static int
 cmp_run(const void *a, const void *b)
 {
@@ -183,8 +204,8 @@ cmp_run(const void *a, const void *b)
 static cJSON *
 choose(const cJSON *summary, const char *spec)
 {
-    const cJSON *runs = pr_sget(summary, PR_K_RUNS);
-    cJSON *d = cJSON_CreateObject(), *list, *missing, *v[64];
+    const cJSON *runs = pr_sget(summary, PR_K_RUNS), *e;
+    cJSON *d = cJSON_CreateObject(), *list = NULL, *missing = NULL, *v[64];
     const char *p = spec;
     char w[MAX_WORD], why[MAX_WORD + 32];
     size_t n = 0, i;
@@ -215,6 +236,17 @@ choose(const cJSON *summary, const char *spec)
         } else if (pr_sget_len(list) < 64) /* v[] below holds 64 */
             ok = note_run(list, runs, idx, why);
     }
+    /* a memory timeline (torch.profiler's export_memory_timeline) holds
+       its curve alone, which a rank form drops: in full, whatever the
+       words (issue #29) */
+    n = 0;
+    cJSON_ArrayForEach(e, runs)
+    {
+        if (ok && is_memtl_run(summary, e) && pr_sget_len(list) < 64)
+            ok = note_run(list, runs, (long)n, "memory timeline");
+        n++;
+    }
+    n = 0;
     /* in the summary's order, whatever the order of the words */
     while (ok && n < 64 && pr_sget_len(list) > 0)
         v[n++] = cJSON_DetachItemFromArray(list, 0);

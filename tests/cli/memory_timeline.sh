@@ -297,6 +297,24 @@ assert jobs == {'two': (['host_100', 'host_400'], [0, 1], 2),
 " "$T_DIR/$f.json"
 done
 
+# two memory timelines (two processes' export_memory_timeline) are one
+# job of two runs without steps: no slowest, median or rank 0 to draw in
+# full, so both were in their rank form and no curve was drawn; a
+# memory timeline is always drawn in full (issue #29)
+mkdir "$T_DIR/two_tl"
+cp "$data/small.json" "$T_DIR/two_tl/a.raw.json"
+cp "$data/small.json" "$T_DIR/two_tl/b.raw.json"
+"$PR_BIN" -q --input "$T_DIR/two_tl" --json "$T_DIR/two_tl.json" \
+    --html "$T_DIR/two_tl.html"
+check "two memory timelines: both in full, both curves drawn" python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert [r.get('form') for r in s['runs']] == [None, None], s['runs']
+assert all(r['memory_timeline']['peak_bytes'] == 8500 for r in s['runs'])
+h = open(sys.argv[2]).read()
+assert h.count('peak 8.30 KiB at 3.00 ms') == 2, h.count('peak 8.30 KiB')
+" "$T_DIR/two_tl.json" "$T_DIR/two_tl.html"
+
 check "a memory timeline alone: its verdict says so, its note says the views are absent" \
     python3 -c "
 import json, sys
