@@ -563,9 +563,10 @@ mkdb() {
     mkdir -p "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT"
     python3 - \
         "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db" \
-        "$2" << 'PY'
+        "$2" "${MUL_DQ:-300}" "${REC:-}" << 'PY'
 import sqlite3, sys, os
 out, ml = sys.argv[1], float(sys.argv[2])
+mdq = float(sys.argv[3])  # where the queue thread starts to dequeue mul
 if os.path.exists(out):
     os.remove(out)
 db = sqlite3.connect(out)
@@ -603,7 +604,18 @@ papi(0, 720, PYT, "ProfilerStep#1", 50001)
 papi(140, 715, PYT, "aten::item", 50001)
 cann = [(ns(145), ns(712), 20000, PYT, 900, sid("aclrtSynchronizeStreamWithTimeout"), 0)]
 tasks, cti, conns = [], [], []
-ops = [("add", 100, 110, 300, 280, 305), ("mul", 120, 300, 600, ml, 610)]
+ops = [("add", 100, 110, 300, 280, 305), ("mul", 120, mdq, 600, ml, 610)]
+if sys.argv[4] == "cross":
+    # two record_event entries numbered as the export numbers them: the
+    # one CONNECTION_IDS row of each queue row's connectionId (7001:
+    # enqueued by the Python thread at [335, 336), dequeued at [340,
+    # 345); 7002: by thread 30's blocking enqueue [320, 342), which
+    # starts first, dequeued at [350, 360))
+    papi(335, 336, PYT, "Enqueue", 50002, 900)
+    papi(320, 342, (1 << 32) * 7 + 30, "Enqueue", 50002, 901)
+    papi(340, 345, QT, "Dequeue@record_event", 50002, 902)
+    papi(350, 360, QT, "Dequeue@record_event", 50002, 903)
+    conns += [(900, 7001), (901, 7002), (902, 7001), (903, 7002)]
 for i, (op, q, a, b, ls, ts) in enumerate(ops):
     Op = op.capitalize()
     cid = 11 + i
@@ -646,5 +658,24 @@ check "db, launched ahead: the replay is exact ($1%)" test "$1" = 0
 check "db, launched ahead: the wait is idle ($2 µs)" test "$2" -ge 200
 check "db, launched ahead: Data quality says why, with the launch's lead" \
     test "$5" = 1
+
+# the SQLite export's queue rows are numbered too (their connectionId's
+# one CONNECTION_IDS row): the step's path from 305 (add's task) runs
+# through the queue thread; entry 7001 was enqueued at 335, so over [305,
+# 340) the queue waited for the host ('Enqueue', 35 µs); entry 7002 was
+# queued by 342, before [345, 350): the queue's own (Dequeue@record_event
+# 5 + 5 + 10 = 20 µs).  By the starts (thread 30's 320 first) the wait
+# was the dequeue's (Dequeue@record_event 55 µs, no 'Enqueue').
+REC=cross MUL_DQ=360 mkdb "$T_DIR/dx" 580
+"$PR_BIN" -q --input "$T_DIR/dx/r_ascend_pt" --json "$T_DIR/dx/s.json"
+check "db: a Dequeue row is paired with its Enqueue by the entry's number" \
+    python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['steps'][0]
+top = {(t['name'], t['kind']): round(t['us']) for t in s['top']}
+assert s['replay_error_pct'] == 0, s
+assert top.get(('Enqueue', 'host_op')) == 35, top
+assert top.get(('Dequeue@record_event', 'host_op')) == 20, top
+" "$T_DIR/dx/s.json"
 
 echo "1..$T_N"

@@ -836,7 +836,8 @@ enum {
     P_FWD,
     P_SHAPES,
     P_DTYPES,
-    P_CHAIN
+    P_CHAIN,
+    P_QUEUE /* a queue row's entry number (read_api); NULL */
 };
 
 static int
@@ -982,6 +983,9 @@ on_api(struct adb *a, sqlite3_stmt *q)
         a->main_gtid = gtid;
     if (k == PR_KIND_HOST_OP || k == PR_KIND_PY_FUNCTION)
         return add_api_op(a, q, k, &s);
+    /* a task-queue Enqueue / Dequeue@<op>: its entry's number pairs the
+       two (critpath.c), as args.correlation_id does in trace_view.json */
+    s.correlation = col_i64(a, q, P_QUEUE, PR_NO_ID);
     return pr_trace_add_span(a->t, k, &s, NULL) == PR_OK ? PR_OK : oom(a);
 }
 
@@ -993,7 +997,7 @@ read_api(struct adb *a)
                                       "inputDtypes", "callchainId"};
     enum pr_status st;
     size_t i;
-    int r = table(a, "PYTORCH_API");
+    int r = table(a, "PYTORCH_API"), q;
 
     if (r <= 0)
         return r < 0 ? PR_E_FORMAT : PR_OK;
@@ -1002,8 +1006,23 @@ read_api(struct adb *a)
         st = sql_begin(a, "SELECT p.startNs, p.endNs, p.globalTid, p.name");
     for (i = 0; st == PR_OK && i < sizeof(opt) / sizeof(opt[0]); i++)
         st = opt_col(a, "PYTORCH_API", "p", opt[i], "NULL");
+    /* torch_npu numbers each task-queue entry when it is enqueued and
+       writes the number on its Enqueue and Dequeue@<op> rows (queue
+       type) as the one CONNECTION_IDS row of their connectionId (both
+       ranks of torch_npu/db_level1: 159 pairs, the queue's FIFO order) */
+    q = pr_sqlite_has_column(a->db, "PYTORCH_API", "connectionId") > 0 &&
+        pr_sqlite_has_column(a->db, "PYTORCH_API", "type") > 0 &&
+        table(a, "CONNECTION_IDS") > 0;
     if (st == PR_OK)
-        st = end_sql(a, " FROM PYTORCH_API p");
+        st = sql_add(a, q ? ", qn.c" : ", NULL");
+    if (st == PR_OK)
+        st = end_sql(
+            a,
+            q ? " FROM PYTORCH_API p LEFT JOIN (SELECT id, "
+                "MIN(connectionId) AS c FROM CONNECTION_IDS "
+                "GROUP BY id HAVING COUNT(*) = 1) qn ON p.type " /* API_QUEUE */
+                "= 50002 AND qn.id = p.connectionId"
+              : " FROM PYTORCH_API p");
     return st == PR_OK ? each_row(a, "PYTORCH_API", on_api) : st;
 }
 
