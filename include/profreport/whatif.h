@@ -171,12 +171,13 @@ PR_NODISCARD enum pr_status pr_whatif_step(const struct pr_trace *t,
                                            struct pr_whatif_acc *a,
                                            struct pr_error *err);
 
-/* cp.what_if: the scenarios with a gain, largest first, each {id,
- * change, step_us, gain_us, gain_pct (mean per step), evidence}, and
- * cp.what_if_steps; what_if null when no step could be replayed.  Sticky
- * *ok like the emit helpers. */
-void pr_whatif_emit(const struct pr_trace *t, struct pr_whatif_acc *a,
-                    cJSON *cp, int *ok);
+/* critical_path.what_if: the scenarios with a gain, largest first, each
+ * {id, change, step_us, gain_us, gain_pct (mean per step), evidence}, as
+ * a new array the caller owns (its typed row's JSON field); NULL (null)
+ * when no step could be replayed, or when out of memory (*ok 0: sticky
+ * like the emit helpers).  *steps: critical_path.what_if_steps. */
+cJSON *pr_whatif_rows(const struct pr_trace *t, struct pr_whatif_acc *a,
+                      double *steps, int *ok);
 
 /* Put gain_us, gain_pct and evidence onto run.recommendations backed by a
  * scenario, drop those whose replay saves less than PR_WHATIF_MIN_PCT

@@ -1895,18 +1895,16 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
     cJSON_Delete(ev);
 }
 
-void
-pr_whatif_emit(const struct pr_trace *t, struct pr_whatif_acc *a, cJSON *cp,
+cJSON *
+pr_whatif_rows(const struct pr_trace *t, struct pr_whatif_acc *a, double *steps,
                int *ok)
 {
     int order[PR_WHATIF_COUNT], s, k;
     cJSON *arr;
 
-    pr_emit_num(cp, PR_K_WHAT_IF_STEPS, (double)a->steps, ok);
-    if (a->steps == 0) {
-        pr_emit_null(cp, PR_K_WHAT_IF, ok); /* no step to replay */
-        return;
-    }
+    *steps = (double)a->steps;
+    if (a->steps == 0)
+        return NULL; /* no step to replay */
     for (s = 0; s < PR_WHATIF_COUNT; s++)
         order[s] = s;
     for (s = 1; s < PR_WHATIF_COUNT; s++) /* by gain, stable */
@@ -1917,9 +1915,15 @@ pr_whatif_emit(const struct pr_trace *t, struct pr_whatif_acc *a, cJSON *cp,
             order[k] = order[k - 1];
             order[k - 1] = x;
         }
-    arr = pr_emit_arr(cp, PR_K_WHAT_IF, ok);
+    arr = *ok ? cJSON_CreateArray() : NULL;
+    *ok = *ok && arr != NULL;
     for (k = 0; k < PR_WHATIF_COUNT && *ok; k++)
         emit_one(t, a, order[k], arr, ok);
+    if (!*ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
 }
 
 /* ------------------------------------------------------ the advice */

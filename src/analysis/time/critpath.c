@@ -2989,21 +2989,28 @@ last_recorded(const struct pr_cp_graph *g)
 
 /* A step's path time by kind as the typed by_kind_us object (v: µs,
  * NAN null): the steps' and the run's mean. */
+static void
+kinds_fill(struct pr_row_cp_kinds *r, const double v[PR_CP_KIND_COUNT])
+{
+    memset(r, 0, sizeof(*r));
+    r->host_op = v[PR_CP_HOST_OP];
+    r->dataloader = v[PR_CP_DATALOADER];
+    r->launch = v[PR_CP_LAUNCH];
+    r->kernel = v[PR_CP_KERNEL];
+    r->copy = v[PR_CP_COPY];
+    r->communication = v[PR_CP_COMM];
+    r->sync_wait = v[PR_CP_SYNC];
+    r->idle = v[PR_CP_IDLE];
+    r->op_compile = v[PR_CP_COMPILE];
+    r->peer_wait = v[PR_CP_PEER_WAIT];
+}
+
 static cJSON *
 kinds_row(const double v[PR_CP_KIND_COUNT])
 {
-    struct pr_row_cp_kinds r = {0};
+    struct pr_row_cp_kinds r;
 
-    r.host_op = v[PR_CP_HOST_OP];
-    r.dataloader = v[PR_CP_DATALOADER];
-    r.launch = v[PR_CP_LAUNCH];
-    r.kernel = v[PR_CP_KERNEL];
-    r.copy = v[PR_CP_COPY];
-    r.communication = v[PR_CP_COMM];
-    r.sync_wait = v[PR_CP_SYNC];
-    r.idle = v[PR_CP_IDLE];
-    r.op_compile = v[PR_CP_COMPILE];
-    r.peer_wait = v[PR_CP_PEER_WAIT];
+    kinds_fill(&r, v);
     return pr_rows_row(PR_RO_RUNS_CRITICAL_PATH_BY_KIND_US, &r);
 }
 
@@ -3117,6 +3124,15 @@ ctx_free(struct pr_cp_ctx *c)
     free(c->fifo_deq);
 }
 
+/* The run's critical_path as its typed row (rows.def) and the text its
+ * notes point into, filled by the emit_ functions below and written once
+ * (pr_critpath_fill). */
+struct cp_out {
+    struct pr_row_critical_path r;
+    char error_note[400], launch_note[600], held_note[1400], idle_note[1500],
+        peer_note[1300], longest[300], entry_note[1100];
+};
+
 /* Why the replay misses the measured steps, where the trace says: the
  * replay reproduces all that is recorded (replay_error_recorded_pct, the
  * worst step's error with each step's unrecorded tail taken off its
@@ -3127,24 +3143,22 @@ ctx_free(struct pr_cp_ctx *c)
  * words; null where the replay is within PR_WHATIF_MAX_ERROR_PCT or the
  * recorded work itself is missed. */
 static void
-emit_error_note(cJSON *cp, const cJSON *steps, size_t n_steps, double worst,
-                double worst_rec, size_t worst_step, int *ok)
+emit_error_note(struct cp_out *o, const cJSON *steps, size_t n_steps,
+                double worst, double worst_rec, size_t worst_step)
 {
     const cJSON *st = cJSON_GetArrayItem(steps, (int)worst_step);
     double tail = pr_sget_num(st, PR_K_UNRECORDED_TAIL_US);
     double meas = pr_sget_num(st, PR_K_MEASURED_US);
     const char *name;
-    char text[400];
+    char *text = o->error_note;
 
-    pr_emit_num_or_null(cp, PR_K_REPLAY_ERROR_RECORDED_PCT,
-                        n_steps ? worst_rec : NAN, ok);
+    o->r.replay_error_recorded_pct = n_steps ? worst_rec : NAN;
+    o->r.replay_error_note = NULL;
     if (!n_steps || !(worst > PR_WHATIF_MAX_ERROR_PCT) ||
-        !(worst_rec <= PR_WHATIF_MAX_ERROR_PCT) || !(tail > 0) || !(meas > 0)) {
-        pr_emit_null(cp, PR_K_REPLAY_ERROR_NOTE, ok);
+        !(worst_rec <= PR_WHATIF_MAX_ERROR_PCT) || !(tail > 0) || !(meas > 0))
         return;
-    }
     name = pr_sget_str_or(st, PR_K_STEP, "?");
-    snprintf(text, sizeof(text),
+    snprintf(text, sizeof(o->error_note),
              "The replay reproduces the recorded work of every step within "
              "%.2f%%; %s%.60s's last %.1f ms (%.0f%% of it) hold no recorded "
              "event (the device idles, or the profiler stopped writing "
@@ -3153,40 +3167,32 @@ emit_error_note(cJSON *cp, const cJSON *steps, size_t n_steps, double worst,
              worst_rec, strcmp(name, "capture") == 0 ? "the " : "", name,
              tail / 1000.0, 100.0 * tail / meas,
              strcmp(name, "capture") == 0 ? "capture" : "step");
-    pr_emit_str(cp, PR_K_REPLAY_ERROR_NOTE, text, ok);
+    o->r.replay_error_note = text;
 }
 
 /* The run's figures over its steps: the worst replay error, the bound
  * most steps share (ties: the order host, device, copy, communication),
  * the mean split by kind. */
 static void
-emit_run(cJSON *cp, const int64_t *kind_total, const size_t *bounds,
-         size_t n_steps, double worst, int serial, int *ok)
+emit_run(struct cp_out *o, const int64_t *kind_total, const size_t *bounds,
+         size_t n_steps, double worst, int serial)
 {
     static const char *const names[4] = {"host", "device", "copy",
                                          "communication"};
     double mean[PR_CP_KIND_COUNT];
-    cJSON *k;
     size_t i, best = 0;
 
-    pr_emit_num_or_null(cp, PR_K_REPLAY_ERROR_PCT, n_steps ? worst : NAN, ok);
-    pr_emit_bool(cp, PR_K_SERIAL_STREAMS, serial, ok);
+    o->r.replay_error_pct = n_steps ? worst : NAN;
+    o->r.serial_streams = serial;
     for (i = 1; i < 4; i++) {
         if (bounds[i] > bounds[best])
             best = i;
     }
-    if (n_steps > 0)
-        pr_emit_str(cp, PR_K_BOUND, names[best], ok);
-    else
-        pr_emit_null(cp, PR_K_BOUND, ok);
+    o->r.bound = n_steps > 0 ? names[best] : NULL;
     for (i = 0; i < PR_CP_KIND_COUNT; i++)
         mean[i] =
             n_steps ? (double)kind_total[i] / 1000.0 / (double)n_steps : NAN;
-    k = *ok ? kinds_row(mean) : NULL;
-    if (*ok && !pr_sput(cp, PR_K_BY_KIND_US, k)) {
-        cJSON_Delete(k);
-        *ok = 0;
-    }
+    kinds_fill(&o->r.by_kind_us, mean);
 }
 
 /* Waits after a launch on a free stream that the trace gives no cause for
@@ -3595,16 +3601,16 @@ blocks_per_sm(const struct pr_trace *t, uint32_t ev)
 
 static void
 emit_held(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
-          cJSON *cp, int *ok)
+          struct cp_out *o)
 {
-    char text[1400], a[64], b[64], w[32], all[120] = "";
+    char *text = o->held_note, a[64], b[64], w[32], all[120] = "";
+    const size_t cap = sizeof(o->held_note);
     double waves = NAN, bps;
     size_t len;
 
-    if (lw->held_n == 0 || n_steps == 0) {
-        pr_emit_null(cp, PR_K_HELD_NOTE, ok);
+    o->r.held_note = NULL;
+    if (lw->held_n == 0 || n_steps == 0)
         return;
-    }
     stream_label(t, lw->held_ev, a, sizeof(a));
     stream_label(t, lw->held_by_ev, b, sizeof(b));
     if (lw->held_max_ns >= 1000000)
@@ -3619,7 +3625,7 @@ emit_held(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                  "or off them",
                  lw->held_all);
     len = (size_t)snprintf(
-        text, sizeof(text),
+        text, cap,
         "On the steps' critical paths, %zu task%s (%.2f ms a step) "
         "waited after %s launch for the SMs a kernel on another stream "
         "held, starting as it drained; the path runs through that "
@@ -3643,8 +3649,8 @@ emit_held(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
         !((double)lw->held_max_ns >
           (double)t->events[lw->held_by_ev].dur_ns / floor(waves)))
         waves = NAN;
-    if (!isnan(waves) && len < sizeof(text))
-        snprintf(text + len, sizeof(text) - len,
+    if (!isnan(waves) && len < cap)
+        snprintf(text + len, cap - len,
                  " That kernel gave each SM %.0f blocks, at least %.0f "
                  "waves (an SM keeps at most %.0f resident), so its later "
                  "blocks were still pending when the waiting kernel was "
@@ -3654,24 +3660,22 @@ emit_held(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                  "it does not need the long kernel's output, issue it "
                  "before that kernel.",
                  bps, ceil(waves), MAX_RESIDENT_BLOCKS);
-    pr_emit_str(cp, PR_K_HELD_NOTE, text, ok);
+    o->r.held_note = text;
 }
 
 static void
 emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
-           cJSON *cp, int *ok)
+           struct cp_out *o)
 {
-    char text[600];
     const struct pr_event *e;
     const char *tid;
 
-    if (lw->n == 0 || n_steps == 0) {
-        pr_emit_null(cp, PR_K_LAUNCH_WAIT_NOTE, ok);
+    o->r.launch_wait_note = NULL;
+    if (lw->n == 0 || n_steps == 0)
         return;
-    }
     e = &t->events[lw->max_ev];
     tid = pr_trace_str(t, pr_event_tid(t, e));
-    snprintf(text, sizeof(text),
+    snprintf(o->launch_note, sizeof(o->launch_note),
              "%zu task%s on the steps' critical paths waited %.0f \xC2\xB5s or "
              "more after %s launch on a stream with nothing before %s "
              "(%.2f ms a step; the longest %.0f \xC2\xB5s, %.80s on %s%s): "
@@ -3683,24 +3687,25 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
              (double)lw->ns / 1e6 / (double)n_steps, (double)lw->max_ns / 1e3,
              pr_trace_str(t, e->name),
              strncmp(tid, "stream", 6) == 0 ? "" : "stream ", tid);
-    pr_emit_str(cp, PR_K_LAUNCH_WAIT_NOTE, text, ok);
+    o->r.launch_wait_note = o->launch_note;
 }
 
 /* Why the path's device idle is named for no cause (note_idle). */
 static void
 emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
-          const cJSON *run, cJSON *cp, int *ok)
+          const cJSON *run, struct cp_out *o)
 {
-    char text[1500], st[64], lo[32], hi[32], mx[32], when[80],
-        launched[600] = "", unl[200] = "", gaps[500];
+    char *text = o->idle_note, st[64], lo[32], hi[32], mx[32], when[80],
+         launched[600] = "", unl[200] = "", gaps[500];
     size_t nl = lw->idle_n - lw->idle_unlaunched, k, same = 0, len;
     const char *vendor =
         t->vendor != PR_STR_NONE ? pr_trace_str(t, t->vendor) : "";
 
-    if (lw->idle_n == 0 || n_steps == 0) {
-        pr_emit_null(cp, PR_K_IDLE_NOTE, ok);
+    const size_t cap = sizeof(o->idle_note);
+
+    o->r.idle_note = NULL;
+    if (lw->idle_n == 0 || n_steps == 0)
         return;
-    }
     stream_label(t, lw->idle_ev, st, sizeof(st));
     dur_text(lw->idle_max_ns, mx, sizeof(mx));
     /* the same gaps before tasks launched just ahead: the device's time
@@ -3744,7 +3749,7 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                      : "the others",
                  lw->idle_unlaunched == 1 && lw->idle_n == 1 ? "it" : "them");
     len = (size_t)snprintf(
-        text, sizeof(text),
+        text, cap,
         "%zu task%s on the critical paths started %.0f \xC2\xB5s or more after "
         "the "
         "work before %s on %s stream ended (%.2f ms a step; the longest %s, "
@@ -3753,17 +3758,17 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
         lw->idle_n == 1 ? "it" : "them", lw->idle_n == 1 ? "its" : "their",
         (double)lw->idle_ns / 1e6 / (double)n_steps, mx,
         pr_trace_str(t, t->events[lw->idle_ev].name), st);
-    if (len >= sizeof(text))
-        len = sizeof(text) - 1;
+    if (len >= cap)
+        len = cap - 1;
     /* a task list far short of the producer's step table: the gaps are
        where it holds no task, and the table's Free is not theirs (review
        11 #2) */
     if (pr_producer_gap_note(run, gaps, sizeof(gaps)))
-        snprintf(text + len, sizeof(text) - len,
+        snprintf(text + len, cap - len,
                  "with no other task of the export between%s: %s.", launched,
                  gaps);
     else
-        snprintf(text + len, sizeof(text) - len,
+        snprintf(text + len, cap - len,
                  "no task running, no stream wait or event recorded%s%s%s "
                  "device idle%s.",
                  launched, unl,
@@ -3779,7 +3784,7 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                        "Free: step_trace_time.csv, or the OVERLAP_ANALYSIS "
                        "table of a database export)"
                      : "");
-    pr_emit_str(cp, PR_K_IDLE_NOTE, text, ok);
+    o->r.idle_note = text;
 }
 
 static size_t rank_waits(struct pr_cp_ctx *c, uint32_t ev, int32_t *rank,
@@ -3790,13 +3795,14 @@ static int late_group(struct pr_cp_ctx *c, const struct lwait *lw,
 /* note_split's parts, a mean a step, largest wait first (then by name):
  * critical_path.peer_wait_parts, the communication finding's evidence
  * (review 10 #2: one measure, the wait, for every collective). */
-static void
+static cJSON *
 emit_parts(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
-           cJSON *cp, int *ok)
+           int *ok)
 {
-    cJSON *arr = pr_emit_arr(cp, PR_K_PEER_WAIT_PARTS, ok);
+    cJSON *arr = *ok ? cJSON_CreateArray() : NULL;
     size_t order[PARTS_MAX], i, k;
 
+    *ok = *ok && arr != NULL;
     for (i = 0; i < lw->n_part; i++) {
         for (k = i;
              k > 0 && (lw->part[order[k - 1]].wait < lw->part[i].wait ||
@@ -3820,6 +3826,7 @@ emit_parts(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                            1))
             *ok = 0;
     }
+    return arr;
 }
 
 /* The collectives on the paths that waited for a peer the trace does not
@@ -3827,28 +3834,26 @@ emit_parts(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
  * rank shortens the step through them (review 7 finding 1). */
 static void
 emit_peer(struct pr_cp_ctx *c, const struct lwait *lw, size_t n_steps,
-          cJSON *cp, int *ok)
+          struct cp_out *o, cJSON **parts, int *ok)
 {
     const struct pr_trace *t = c->t;
-    char text[1300], who[400];
+    char who[400];
     const char *nm;
     int32_t p, rank[PEERS_MAX];
     int64_t both, wait[PEERS_MAX];
 
-    if (lw->peer_n == 0 || n_steps == 0) {
-        pr_emit_null(cp, PR_K_PEER_WAIT_NOTE, ok);
-        pr_emit_null(cp, PR_K_PEER_WAIT_US, ok);
-        pr_emit_null(cp, PR_K_PEER_WAIT_RANK, ok);
-        pr_emit_null(cp, PR_K_PEER_WAIT_LONGEST, ok);
-        pr_emit_null(cp, PR_K_PEER_WAIT_LONGEST_US, ok);
-        pr_emit_null(cp, PR_K_PEER_WAIT_PARTS, ok);
+    o->r.peer_wait_note = NULL;
+    o->r.peer_wait_us = NAN;
+    o->r.peer_wait_rank = NAN;
+    o->r.peer_wait_longest = NULL;
+    o->r.peer_wait_longest_us = NAN;
+    o->r.peer_wait_parts = NULL;
+    if (lw->peer_n == 0 || n_steps == 0)
         return;
-    }
-    emit_parts(t, lw, n_steps, cp, ok);
+    *parts = emit_parts(t, lw, n_steps, ok);
+    o->r.peer_wait_parts = *parts;
     if (lw->peer_rank >= 0)
-        pr_emit_num(cp, PR_K_PEER_WAIT_RANK, (double)lw->peer_rank, ok);
-    else
-        pr_emit_null(cp, PR_K_PEER_WAIT_RANK, ok);
+        o->r.peer_wait_rank = (double)lw->peer_rank;
     if (lw->peer_rank >= 0 && late_group(c, lw, &p, &both) &&
         rank_waits(c, lw->peer_node_ev, rank, wait) > 1)
         /* review 11 #3: CANN 6's ranks 2 and 3 came 3.11 ms apart after
@@ -3875,22 +3880,16 @@ emit_peer(struct pr_cp_ctx *c, const struct lwait *lw, size_t n_steps,
         snprintf(who, sizeof(who),
                  "The peer it waited for is what bounds the step: find the "
                  "slow rank (or its data loader) first.");
-    pr_emit_num(cp, PR_K_PEER_WAIT_US,
-                (double)lw->peer_ns / 1e3 / (double)n_steps, ok);
+    o->r.peer_wait_us = (double)lw->peer_ns / 1e3 / (double)n_steps;
     nm = pr_trace_str(t, t->events[lw->peer_node_ev].name);
     /* the longest such wait and its collective: the communication
        finding's evidence, where the path enters from the peer after it
        (whatif.c) */
-    {
-        char bare[300];
-
-        snprintf(bare, sizeof(bare), "%.*s", bare_len(nm), nm);
-        pr_emit_str(cp, PR_K_PEER_WAIT_LONGEST, bare, ok);
-    }
-    pr_emit_num(cp, PR_K_PEER_WAIT_LONGEST_US, (double)lw->peer_max_ns / 1e3,
-                ok);
+    snprintf(o->longest, sizeof(o->longest), "%.*s", bare_len(nm), nm);
+    o->r.peer_wait_longest = o->longest;
+    o->r.peer_wait_longest_us = (double)lw->peer_max_ns / 1e3;
     snprintf(
-        text, sizeof(text),
+        o->peer_note, sizeof(o->peer_note),
         "On the steps' binding chains (the path this rank's step follows, "
         "through the late rank's notify), %zu collective%s spent half "
         "%s time or more in HCCL's Notify Wait tasks, waiting for a "
@@ -3903,7 +3902,7 @@ emit_peer(struct pr_cp_ctx *c, const struct lwait *lw, size_t n_steps,
         lw->peer_n == 1 ? "its" : "their",
         (double)lw->peer_ns / 1e6 / (double)n_steps, bare_len(nm), nm,
         (double)lw->peer_max_ns / 1e6, (double)lw->peer_node_dur / 1e6, who);
-    pr_emit_str(cp, PR_K_PEER_WAIT_NOTE, text, ok);
+    o->r.peer_wait_note = o->peer_note;
 }
 
 /* The "Set by another rank" part's name in step arr's last row (review
@@ -4001,29 +4000,26 @@ note_entry(const struct pr_cp_graph *g, const struct sums *u, struct pentry *pe)
  * though the replay gives it no leverage). */
 static void
 emit_entry(struct pr_cp_ctx *c, const struct pentry *pe, size_t n_steps,
-           cJSON *cp, int *ok)
+           struct cp_out *o)
 {
     const struct pr_trace *t = c->t;
-    char text[1100], slack[300];
+    char slack[300];
     const char *nm;
     int len;
     int32_t rank[PEERS_MAX];
     int64_t wait[PEERS_MAX];
 
-    if (pe->n == 0 || n_steps == 0) {
-        pr_emit_null(cp, PR_K_PEER_ENTRY_NOTE, ok);
-        pr_emit_null(cp, PR_K_PEER_ENTRY_SLACK_US, ok);
-        pr_emit_null(cp, PR_K_PEER_CHAIN_COMM_US, ok);
-        pr_emit_null(cp, PR_K_PEER_CHAIN_ACLOP_US, ok);
+    o->r.peer_entry_note = NULL;
+    o->r.peer_entry_slack_us = NAN;
+    o->r.peer_chain_comm_us = NAN;
+    o->r.peer_chain_aclop_us = NAN;
+    if (pe->n == 0 || n_steps == 0)
         return;
-    }
-    pr_emit_num(cp, PR_K_PEER_ENTRY_SLACK_US, (double)pe->slack / 1e3, ok);
+    o->r.peer_entry_slack_us = (double)pe->slack / 1e3;
     /* the chain the path would take were the peer on time: what levers
        on this rank save at most then (whatif.c) */
-    pr_emit_num(cp, PR_K_PEER_CHAIN_COMM_US,
-                (double)pe->chain_comm / 1e3 / (double)n_steps, ok);
-    pr_emit_num(cp, PR_K_PEER_CHAIN_ACLOP_US,
-                (double)pe->chain_aclop / 1e3 / (double)n_steps, ok);
+    o->r.peer_chain_comm_us = (double)pe->chain_comm / 1e3 / (double)n_steps;
+    o->r.peer_chain_aclop_us = (double)pe->chain_aclop / 1e3 / (double)n_steps;
     nm = pr_trace_str(t, t->events[pe->max_ev].name);
     len = bare_len(nm);
     /* review 11 #7: the replay's slack is the collective's whole Notify
@@ -4051,7 +4047,7 @@ emit_entry(struct pr_cp_ctx *c, const struct pentry *pe, size_t n_steps,
         snprintf(slack, sizeof(slack), "%.2f ms of slack at most%s",
                  (double)pe->slack / 1e6,
                  pe->n > 1 ? " in the step with the least" : "");
-    snprintf(text, sizeof(text),
+    snprintf(o->entry_note, sizeof(o->entry_note),
              "In %zu of %zu step%s the path enters from another rank: at "
              "%.*s%s, a collective that ended when a peer's notify came, "
              "later than this rank's own work lets it end, so the replay "
@@ -4064,9 +4060,9 @@ emit_entry(struct pr_cp_ctx *c, const struct pentry *pe, size_t n_steps,
              "path: shortening it does not shorten the step.",
              pe->n, n_steps, n_steps == 1 ? "" : "s", len, nm,
              pe->n > 1 ? " (in the step with the most of it)" : "",
-             (double)pe->ns / 1e6 / (double)n_steps,
-             pr_sget_num(cp, PR_K_PEER_WAIT_US) / 1e3, len, nm, slack);
-    pr_emit_str(cp, PR_K_PEER_ENTRY_NOTE, text, ok);
+             (double)pe->ns / 1e6 / (double)n_steps, o->r.peer_wait_us / 1e3,
+             len, nm, slack);
+    o->r.peer_entry_note = o->entry_note;
 }
 
 /* Each peer's wait in collective ev (first_transfer): its longest
@@ -4327,14 +4323,15 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     struct pr_cp_ctx c;
     struct pr_whatif_acc *wa = pr_whatif_acc_new();
     struct sums u;
-    cJSON *cp = cJSON_CreateObject(), *arr = NULL;
+    struct cp_out *o = calloc(1, sizeof(*o));
+    cJSON *arr = NULL, *parts = NULL, *what_if = NULL, *cp = NULL;
     int64_t kind_total[PR_CP_KIND_COUNT] = {0};
     size_t bounds[4] = {0}, i, j, n_paths = 0;
     double worst = 0.0, worst_rec = 0.0;
     size_t worst_step = 0;
     struct lwait lw;
     struct pentry pe;
-    int ok = cp != NULL && wa != NULL;
+    int ok = o != NULL && wa != NULL;
     enum pr_status st = PR_OK;
 
     memset(&c, 0, sizeof(c));
@@ -4391,24 +4388,27 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
             kind_total[j] = pr_sat_add_i64(kind_total[j], u.kind[j]);
         bounds[bound_index(bound_of(u.kind))]++;
     }
+    /* the row filled, then written once in its rows' order */
     if (st == PR_OK && ok) {
-        emit_run(cp, kind_total, bounds, n_paths, worst, c.serial, &ok);
-        emit_error_note(cp, arr, n_paths, worst, worst_rec, worst_step, &ok);
-        if (t->replayed_kernels > 0)
-            pr_emit_str(cp, PR_K_NO_PATH_REASON, "kernel_replay", &ok);
-        else
-            pr_emit_null(cp, PR_K_NO_PATH_REASON, &ok);
-        emit_waits(t, &lw, n_paths, cp, &ok);
-        emit_held(t, &lw, n_paths, cp, &ok);
-        emit_idle(t, &lw, n_paths, run, cp, &ok);
-        emit_peer(&c, &lw, n_paths, cp, &ok);
-        emit_entry(&c, &pe, n_paths, cp, &ok);
+        emit_run(o, kind_total, bounds, n_paths, worst, c.serial);
+        emit_error_note(o, arr, n_paths, worst, worst_rec, worst_step);
+        o->r.no_path_reason = t->replayed_kernels > 0 ? "kernel_replay" : NULL;
+        emit_waits(t, &lw, n_paths, o);
+        emit_held(t, &lw, n_paths, o);
+        emit_idle(t, &lw, n_paths, run, o);
+        emit_peer(&c, &lw, n_paths, o, &parts, &ok);
+        emit_entry(&c, &pe, n_paths, o);
         emit_late_peer(&c, &lw, n_paths, run, &ok);
-        pr_whatif_emit(t, wa, cp, &ok);
-        cJSON_AddItemToObject(cp, PR_K_STEPS, arr);
-        arr = NULL;
+        what_if = pr_whatif_rows(t, wa, &o->r.what_if_steps, &ok);
+        o->r.what_if = what_if;
+        o->r.steps = arr;
+        cp = ok ? pr_rows_row(PR_RO_RUNS_CRITICAL_PATH, &o->r) : NULL;
+        ok = ok && cp != NULL;
     }
     cJSON_Delete(arr);
+    cJSON_Delete(parts);
+    cJSON_Delete(what_if);
+    free(o);
     free(u.top);
     pr_idmap_free(&u.ix);
     pr_whatif_acc_free(wa);

@@ -1,0 +1,98 @@
+#!/bin/sh
+# typed_objects_advice.sh - issue #34: a run's critical_path and verdict
+# are typed rows (rows.def: struct pr_row_critical_path, written once by
+# critpath.c's pr_critpath_fill; struct pr_row_verdict), written through
+# the one writer in schema.def's row order, and the loader (pr_rows_check)
+# reads them back whole: a saved summary whose object holds a damaged value
+# (keys the contract does not require, so only the typed reader sees them)
+# is refused with its path, exit 2.  A hand-made Kineto step pair (a GEMM,
+# a pageable copy, a memset and a device synchronize in each of two 1.9 ms
+# ProfilerSteps: a host-bound path, replayed what-ifs, no finding) gives
+# both; CANN 6's rank (skipped without ../shared) the peer-bound
+# collective's keys.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "typed critical path and verdict" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+python3 - "$T_DIR/one.pt.trace.json" << 'PY'
+import json, sys
+ev = []
+for i in range(2):
+    t0 = 1000 + 2000 * i
+    def x(cat, name, ts, dur, pid=1, tid=1, **a):
+        ev.append({"ph": "X", "cat": cat, "name": name, "pid": pid,
+                   "tid": tid, "ts": ts, "dur": dur, "args": a})
+    x("user_annotation", "ProfilerStep#%d" % (i + 1), t0, 1900)
+    x("cpu_op", "aten::mm", t0 + 10, 60, **{"External id": 10 + i})
+    x("cuda_runtime", "cudaLaunchKernel", t0 + 20, 10,
+      correlation=100 + i, **{"External id": 10 + i})
+    x("kernel", "ampere_sgemm_128x64_nn", t0 + 100, 300, pid=0, tid=7,
+      device=0, stream=7, correlation=100 + i, **{"External id": 10 + i})
+    x("cuda_runtime", "cudaMemcpyAsync", t0 + 500, 20, correlation=200 + i)
+    x("gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", t0 + 520, 100,
+      pid=0, tid=7, device=0, stream=7, correlation=200 + i, bytes=1048576)
+    x("cuda_runtime", "cudaMemsetAsync", t0 + 700, 5, correlation=300 + i)
+    x("gpu_memset", "Memset (Device)", t0 + 710, 10, pid=0, tid=7,
+      device=0, stream=7, correlation=300 + i, bytes=4096)
+    x("cuda_runtime", "cudaDeviceSynchronize", t0 + 730, 200,
+      correlation=400 + i)
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+"$PR_BIN" -q --input "$T_DIR/one.pt.trace.json" --json "$T_DIR/one.json"
+check "two hand-made steps: summary written (exit $?)" [ -s "$T_DIR/one.json" ]
+
+# rows FILE [--subset] PATH... and refused FILE PATH KEY [VALUE]
+. "$PR_SRCDIR/tests/cli/lib/typed.sh"
+
+"$PR_BIN" diff -q -b "$T_DIR/one.json" -i "$T_DIR/one.json" > /dev/null 2>&1
+rc=$?
+check "  the saved summary loads as a diff's baseline (exit $rc)" [ "$rc" -eq 0 ]
+
+check "  critical_path, every key in schema order" \
+    rows "$T_DIR/one.json" "runs[].critical_path"
+check "  its path is the host's in both steps, two steps replayed" \
+    python3 -c "
+import json, sys
+cp = json.load(open(sys.argv[1]))['runs'][0]['critical_path']
+assert cp['bound'] == 'host' and cp['what_if_steps'] == 2, cp
+assert len(cp['steps']) == 2 and cp['serial_streams'] is False, cp
+assert cp['peer_wait_parts'] is None and cp['idle_note'] is None, cp
+" "$T_DIR/one.json"
+check "  critical_path's serial_streams as text is refused" \
+    refused "$T_DIR/one.json" "runs[].critical_path" serial_streams
+check "  critical_path's replay error as text is refused" \
+    refused "$T_DIR/one.json" "runs[].critical_path" replay_error_pct
+check "  critical_path's bound as a number is refused" \
+    refused "$T_DIR/one.json" "runs[].critical_path" bound 3
+check "  critical_path's what_if_steps as null is refused" \
+    refused "$T_DIR/one.json" "runs[].critical_path" what_if_steps null
+check "  critical_path's what_if as text is refused" \
+    refused "$T_DIR/one.json" "runs[].critical_path" what_if
+check "  critical_path's steps as an object is refused" \
+    refused "$T_DIR/one.json" "runs[].critical_path" steps '{}'
+check "  critical_path's held note as a number is refused" \
+    refused "$T_DIR/one.json" "runs[].critical_path" held_note 1
+
+if shared_summary cann6 msprof/mindinsight_cann6_PROF; then
+    check "CANN 6: critical_path, keys in schema order" \
+        rows "$T_DIR/cann6.json" "runs[].critical_path"
+    check "  its path waits for a peer (a longest collective, parts)" \
+        python3 -c "
+import json, sys
+cp = json.load(open(sys.argv[1]))['runs'][0]['critical_path']
+assert isinstance(cp['peer_wait_longest'], str), cp
+assert cp['peer_wait_parts'] and cp['peer_wait_rank'] is not None, cp
+" "$T_DIR/cann6.json"
+    check "  the longest peer-bound collective as a number is refused" \
+        refused "$T_DIR/cann6.json" "runs[].critical_path" peer_wait_longest 1
+    check "  the peer-bound parts as an object are refused" \
+        refused "$T_DIR/cann6.json" "runs[].critical_path" peer_wait_parts '{}'
+    check "  the peer's rank as text is refused" \
+        refused "$T_DIR/cann6.json" "runs[].critical_path" peer_wait_rank
+else
+    skip "CANN 6's peer-bound critical path" "no ../shared"
+fi
+echo "1..$T_N"
