@@ -28,12 +28,12 @@ PR_NODISCARD enum pr_status pr_memory_fill(const struct pr_trace *t,
 PR_NODISCARD enum pr_status pr_memtl_fill(const struct pr_trace *t, cJSON *run,
                                           struct pr_error *err);
 
-/* Run's verdict text and no_finding for a raw memory timeline (t->memtl),
- * after the verdict is written: the reason no bound is named is that the
- * file records memory only, not that a trace had no step.  Nothing when
- * the trace has none. */
-PR_NODISCARD enum pr_status pr_memtl_verdict(const struct pr_trace *t,
-                                             cJSON *run, struct pr_error *err);
+/* The verdict's text and no_finding for a raw memory timeline (t->memtl),
+ * into the verdict being made (whatif.h): the reason no bound is named is that
+ * the file records memory only, not that a trace had no step.  Nothing when the
+ * trace has none. */
+struct pr_verdict; /* whatif.h */
+void pr_memtl_verdict(const struct pr_trace *t, struct pr_verdict *v);
 
 /* Keep at most `max` of n points (indexes into the caller's arrays, written
  * to out[], time order) so that the curve's shape and its maximum survive:

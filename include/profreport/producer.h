@@ -123,10 +123,11 @@ double pr_producer_table_comm_share(const cJSON *run);
  * verdict (text, bound, bound_steps, basis) from the step table instead
  * of the critical path: the largest of Computing ("device"),
  * Communication(Not Overlapped) ("communication") and Free ("idle"), as
- * MindStudio Insight splits the step.  Otherwise nothing changes.
- * PR_E_NOMEM short of memory. */
-PR_NODISCARD enum pr_status
-pr_producer_verdict(const struct pr_trace *t, cJSON *run, struct pr_error *err);
+ * MindStudio Insight splits the step, into the verdict being made
+ * (whatif.h).  Otherwise nothing changes. */
+struct pr_verdict;
+void pr_producer_verdict(const struct pr_trace *t, const cJSON *run,
+                         struct pr_verdict *v);
 
 /* run["step_trace"]: MindSpore's own split of each step of `s` from its
  * step trace (step_trace_raw_*_detail_time.csv: iteration_interval,
@@ -139,8 +140,7 @@ PR_NODISCARD enum pr_status pr_producer_split(const struct pr_trace *t,
 /* The verdict's text with what run["step_trace"] says: where the tasks
  * leave 10% of the median step or more idle inside FP+BP and the tail,
  * how much of each; without tasks, the split itself.  Otherwise nothing
- * changes.  PR_E_NOMEM short of memory. */
-PR_NODISCARD enum pr_status pr_producer_split_verdict(cJSON *run,
-                                                      struct pr_error *err);
+ * changes. */
+void pr_producer_split_verdict(const cJSON *run, struct pr_verdict *v);
 
 #endif

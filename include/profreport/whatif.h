@@ -16,6 +16,7 @@
 
 #include "profreport/critpath.h"
 #include "profreport/error.h"
+#include "profreport/rows.h"
 #include "profreport/trace.h"
 
 /* The changes replayed; values index pr_whatif_acc's arrays.  Each backs
@@ -230,14 +231,34 @@ void pr_replay_aclop_floor(const struct pr_replay_cache *c, char *buf,
 int pr_replay_aclop(const struct pr_trace *t, struct pr_cp_graph *g,
                     struct pr_replay_cache *c, pr_replay_ev_fn ev, void *ctx);
 
+/* A run's verdict being made: its typed row (rows.def) and the text its
+ * strings point into.  pr_whatif_verdict makes it, the passes that know
+ * more than the path amend it (pr_producer_verdict,
+ * pr_producer_split_verdict, pr_memtl_verdict, a laid-out run's), and
+ * pr_whatif_verdict_put writes it once. */
+struct pr_verdict {
+    struct pr_row_verdict row; /* no_finding, basis NULL: not written */
+    cJSON *findings;           /* owned; row.findings */
+    char bound[32], text[2000], no_finding[2000], basis[256];
+};
+
 /* run.verdict (after pr_whatif_recommend): what bounds the steps, in
  * words, and the top recommendations by gain with their evidence, the
  * first thing the reports and the terminal show.  underused: the kind of
  * the Data quality row the low-utilization finding became (NULL: none),
  * which "No finding" points to when the largest replay is a larger
- * batch.  PR_E_NOMEM. */
-PR_NODISCARD enum pr_status pr_whatif_verdict(cJSON *run, const char *underused,
-                                              struct pr_error *err);
+ * batch.  A new verdict (pr_whatif_verdict_put or _free), NULL and
+ * PR_E_NOMEM in err when out of memory. */
+struct pr_verdict *pr_whatif_verdict(const cJSON *run, const char *underused,
+                                     struct pr_error *err);
+/* v's text, bound and bound_steps set (strings copied into v). */
+void pr_whatif_verdict_set(struct pr_verdict *v, const char *text,
+                           const char *bound, double bound_steps);
+/* v written as run.verdict through the one writer, then freed.
+ * PR_E_NOMEM. */
+PR_NODISCARD enum pr_status
+pr_whatif_verdict_put(cJSON *run, struct pr_verdict *v, struct pr_error *err);
+void pr_whatif_verdict_free(struct pr_verdict *v);
 /* After a recommendation's gain was set outside pr_whatif_recommend
  * (stages.c's pipeline model): the recommendations ranked again and the
  * verdict's rows made again from them, so the verdict reads the

@@ -833,40 +833,41 @@ whatif_in(const struct pr_rec_tables *tb, struct pr_whatif_in *in)
         in->tf32_ratio = d->fp32_tflops / d->tf32_tflops;
 }
 
-/* The passes that read the trace and the steps only, once the tree, the
- * largest thing an analysis holds, is freed.  They stay on this thread:
- * the host/device and communication passes hold the most scratch after
- * the tree's, and together they would set the run's peak (bench/RESULTS.md). */
-/* A run of a totals table laid end to end (pr_trace.laid_out) has no
+/* The run's verdict: made from the path and the ranked findings
+ * (pr_whatif_verdict), amended by what knows more, and written once.  A
+ * run of a totals table laid end to end (pr_trace.laid_out) has no
  * timeline: no bound, and the verdict says what its tables allow
  * (review-2 finding 15: mindspore fixtures rank 1 read "Bound by device
  * compute in 1 of 1 step" from aicore_intermediate's totals). */
 static enum pr_status
-laid_out_verdict(cJSON *run, struct pr_error *err)
+verdict(const struct pr_trace *t, cJSON *run, const char *demoted,
+        struct pr_error *err)
 {
-    cJSON *v = cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT);
-    cJSON *text = cJSON_CreateString(
-        "No step or timeline: this rank's files give operator statistics "
-        "only (each operator's total device time and calls, MindSpore's "
-        "aicore_intermediate table), so what bounds a step is not known; "
-        "the Operators and Kernels tables hold those totals.");
+    struct pr_verdict *v = pr_whatif_verdict(run, demoted, err);
 
-    cJSON *bound = cJSON_CreateNull(), *n = cJSON_CreateNumber(0);
-
-    if (v != NULL && text != NULL && pr_sput(v, PR_K_TEXT, text)) {
-        text = NULL;
-        if (bound != NULL && pr_sput(v, PR_K_BOUND, bound)) {
-            bound = NULL;
-            if (n != NULL && pr_sput(v, PR_K_BOUND_STEPS, n))
-                return PR_OK;
-        }
-    }
-    cJSON_Delete(text);
-    cJSON_Delete(bound);
-    cJSON_Delete(n);
-    return pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
+    if (v == NULL)
+        return PR_E_NOMEM;
+    if (t->laid_out)
+        pr_whatif_verdict_set(
+            v,
+            "No step or timeline: this rank's files give operator statistics "
+            "only (each operator's total device time and calls, MindSpore's "
+            "aicore_intermediate table), so what bounds a step is not known; "
+            "the Operators and Kernels tables hold those totals.",
+            NULL, 0);
+    else /* a task list far short of the step table */
+        pr_producer_verdict(t, run, v);
+    /* where MindSpore's step trace places the idle */
+    pr_producer_split_verdict(run, v);
+    /* a memory timeline's reason for no bound */
+    pr_memtl_verdict(t, v);
+    return pr_whatif_verdict_put(run, v, err);
 }
 
+/* The passes that read the trace and the steps only, once the tree, the
+ * largest thing an analysis holds, is freed.  They stay on this thread:
+ * the host/device and communication passes hold the most scratch after
+ * the tree's, and together they would set the run's peak (bench/RESULTS.md). */
 static enum pr_status
 trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
              struct pr_notes *notes, struct pr_rec_facts *facts,
@@ -934,15 +935,7 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
     if (st == PR_OK && !pr_recommend_demote(run, notes, &demoted))
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (recommend)");
     if (st == PR_OK)
-        st = pr_whatif_verdict(run, demoted, err);
-    if (st == PR_OK && t->laid_out)
-        st = laid_out_verdict(run, err);
-    else if (st == PR_OK) /* a task list far short of the step table */
-        st = pr_producer_verdict(t, run, err);
-    if (st == PR_OK) /* where MindSpore's step trace places the idle */
-        st = pr_producer_split_verdict(run, err);
-    if (st == PR_OK) /* a memory timeline's reason for no bound */
-        st = pr_memtl_verdict(t, run, err);
+        st = verdict(t, run, demoted, err);
     return st;
 }
 

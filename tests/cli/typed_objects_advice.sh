@@ -8,8 +8,9 @@
 # is refused with its path, exit 2.  A hand-made Kineto step pair (a GEMM,
 # a pageable copy, a memset and a device synchronize in each of two 1.9 ms
 # ProfilerSteps: a host-bound path, replayed what-ifs, no finding) gives
-# both; CANN 6's rank (skipped without ../shared) the peer-bound
-# collective's keys.
+# both; shared samples (skipped without ../shared) a verdict resting on
+# the producer's step table (torch_npu old2023: basis) and the peer-bound
+# collective's keys (CANN 6).
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -75,6 +76,43 @@ check "  critical_path's steps as an object is refused" \
     refused "$T_DIR/one.json" "runs[].critical_path" steps '{}'
 check "  critical_path's held note as a number is refused" \
     refused "$T_DIR/one.json" "runs[].critical_path" held_note 1
+
+check "  verdict, keys in schema order (no basis: no producer's table)" \
+    rows "$T_DIR/one.json" --subset "runs[].verdict"
+check "  its verdict names the host, no finding, no basis" \
+    python3 -c "
+import json, sys
+v = json.load(open(sys.argv[1]))['runs'][0]['verdict']
+assert v['bound'] == 'host' and v['bound_steps'] == 2 and v['steps'] == 2, v
+assert v['findings'] == [] and 'no_finding' in v and 'basis' not in v, v
+" "$T_DIR/one.json"
+check "  the verdict's bound_steps as text is refused" \
+    refused "$T_DIR/one.json" "runs[].verdict" bound_steps
+check "  the verdict's steps as null is refused" \
+    refused "$T_DIR/one.json" "runs[].verdict" steps null
+check "  the verdict's text as a number is refused" \
+    refused "$T_DIR/one.json" "runs[].verdict" text 1
+check "  the verdict's bound as a boolean is refused" \
+    refused "$T_DIR/one.json" "runs[].verdict" bound true
+check "  the verdict's no_finding as null is refused" \
+    refused "$T_DIR/one.json" "runs[].verdict" no_finding null
+check "  the verdict's basis as a number is refused" \
+    refused "$T_DIR/one.json" "runs[].verdict" basis 1
+
+if shared_summary old torch_npu/old2023; then
+    check "torch_npu old2023: its verdict rests on the step table (basis)" \
+        python3 -c "
+import json, sys
+v = json.load(open(sys.argv[1]))['runs'][0]['verdict']
+assert isinstance(v.get('basis'), str) and v['findings'], v
+" "$T_DIR/old.json"
+    check "  verdict, keys in schema order" \
+        rows "$T_DIR/old.json" --subset "runs[].verdict"
+    check "  the verdict's basis as a number is refused" \
+        refused "$T_DIR/old.json" "runs[].verdict" basis 1
+else
+    skip "old2023's verdict basis" "no ../shared"
+fi
 
 if shared_summary cann6 msprof/mindinsight_cann6_PROF; then
     check "CANN 6: critical_path, keys in schema order" \

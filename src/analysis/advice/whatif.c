@@ -4794,32 +4794,88 @@ enum pr_status
 pr_whatif_verdict_rows(cJSON *run, struct pr_error *err)
 {
     cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS);
-    cJSON *v = cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT), *arr;
+    const cJSON *v = pr_sget(run, PR_K_VERDICT);
+    struct pr_row_verdict row;
+    cJSON *arr;
     int ok = 1;
 
     if (cJSON_IsArray(recs) && rank(recs, err) != PR_OK)
         return PR_E_NOMEM;
     if (!cJSON_IsObject(v) || !cJSON_IsArray(pr_sget(v, PR_K_FINDINGS)))
         return PR_OK;
+    /* the written verdict read back as its row and written whole again
+       with the new rows (its strings point into the old object, which
+       pr_emit_one's copy outlives) */
+    if (pr_rows_read_one(v, PR_K_VERDICT, PR_RO_RUNS_VERDICT, &row, err) !=
+        PR_OK)
+        return PR_E_FORMAT;
     arr = cJSON_CreateArray();
     if (arr == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
     put_rows(arr, run, &ok);
-    if (!ok || !pr_sput(v, PR_K_FINDINGS, arr)) {
-        cJSON_Delete(arr);
-        return pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
-    }
-    return PR_OK;
+    row.findings = arr;
+    if (ok)
+        pr_emit_one(run, PR_K_VERDICT, PR_RO_RUNS_VERDICT, &row, &ok);
+    cJSON_Delete(arr);
+    return ok ? PR_OK
+              : pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
+}
+
+void
+pr_whatif_verdict_set(struct pr_verdict *v, const char *text, const char *bound,
+                      double bound_steps)
+{
+    /* text or bound may be v's own (the row's, kept) */
+    if (text != v->text)
+        snprintf(v->text, sizeof(v->text), "%s", text);
+    v->row.text = v->text;
+    if (bound != NULL) {
+        if (bound != v->bound)
+            snprintf(v->bound, sizeof(v->bound), "%s", bound);
+        v->row.bound = v->bound;
+    } else
+        v->row.bound = NULL;
+    v->row.bound_steps = bound_steps;
+}
+
+void
+pr_whatif_verdict_free(struct pr_verdict *v)
+{
+    if (v == NULL)
+        return;
+    cJSON_Delete(v->findings);
+    free(v);
 }
 
 enum pr_status
-pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
+pr_whatif_verdict_put(cJSON *run, struct pr_verdict *v, struct pr_error *err)
+{
+    int ok = 1;
+
+    v->row.absent = 0;
+    v->row.findings = v->findings;
+    if (v->row.no_finding == NULL)
+        pr_rows_omit(PR_RO_RUNS_VERDICT, &v->row,
+                     PR_SR_RUNS_VERDICT_PR_K_NO_FINDING);
+    if (v->row.basis == NULL)
+        pr_rows_omit(PR_RO_RUNS_VERDICT, &v->row,
+                     PR_SR_RUNS_VERDICT_PR_K_BASIS);
+    pr_emit_one(run, PR_K_VERDICT, PR_RO_RUNS_VERDICT, &v->row, &ok);
+    pr_whatif_verdict_free(v);
+    return ok ? PR_OK
+              : pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
+}
+
+struct pr_verdict *
+pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
 {
     const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
     const cJSON *steps = pr_sget(cp, PR_K_STEPS), *s;
     const char *bound = pr_sget_str(cp, PR_K_BOUND);
     int host_only = cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY));
-    cJSON *v = cJSON_CreateObject(), *arr;
+    struct pr_verdict *v = calloc(1, sizeof(*v));
+    const char *vb = NULL; /* the verdict's bound */
+    double vsteps = 0;     /* and its bound_steps */
     size_t n = 0, same = 0, n_idle = 0, n_miss = 0;
     int ok = v != NULL, rank = 0, stage = 0;
     double idle, miss = 0, cold;
@@ -4857,8 +4913,8 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
     warmup_words(run, mean, sizeof(mean));
     if (host_only && bound != NULL && n > 0) {
         /* no device to weigh the host against: the path is the host's */
-        pr_emit_str(v, PR_K_BOUND, bound, &ok);
-        pr_emit_num(v, PR_K_BOUND_STEPS, (double)same, &ok);
+        vb = bound;
+        vsteps = (double)same;
         snprintf(text, sizeof(text),
                  "A CPU-only run (%zu step%s, mean step %s): the trace "
                  "records no device work, so its steps are the host's. "
@@ -4869,8 +4925,8 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
     } else if (bound != NULL && n > 0 && n_miss == n) {
         /* every path leaves most of its step out: what the path holds is
            not what the step spent its time on */
-        pr_emit_str(v, PR_K_BOUND, "unexplained", &ok);
-        pr_emit_num(v, PR_K_BOUND_STEPS, (double)n_miss, &ok);
+        vb = "unexplained";
+        vsteps = (double)n_miss;
         snprintf(text, sizeof(text),
                  "What bounds the step is not known: the trace's critical "
                  "path covers only %.0f%% of the measured step (mean step "
@@ -4894,8 +4950,8 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
 
             tasks += c > 0 ? c : 0;
         }
-        pr_emit_str(v, PR_K_BOUND, "idle", &ok);
-        pr_emit_num(v, PR_K_BOUND_STEPS, (double)n_idle, &ok);
+        vb = "idle";
+        vsteps = (double)n_idle;
         if (tasks > 0 && tasks < VERDICT_SPARSE_TASKS)
             /* review 12 #6: MindSpore fixtures' GPU timeline holds two
                tasks 4.47 s apart; that is a sparse capture, not a step
@@ -4924,17 +4980,15 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
            the faster stage's communication is a bubble, waiting in Receive
            for the slower one; the slower stage computes for most of its
            step (device compute, whatever its export's path shows) */
-        pr_emit_str(v, PR_K_BOUND,
-                    stage == PR_PIPE_SLOW_STAGE ? "device" : bound, &ok);
-        pr_emit_num(v, PR_K_BOUND_STEPS,
-                    (double)(stage == PR_PIPE_SLOW_STAGE ? n : same), &ok);
+        vb = stage == PR_PIPE_SLOW_STAGE ? "device" : bound;
+        vsteps = (double)(stage == PR_PIPE_SLOW_STAGE ? n : same);
         snprintf(text, sizeof(text),
                  "%s The critical path holds only the tasks the export "
                  "records (mean step %s; on it: %s).",
                  pipe + (pipe[0] == ' '), mean, split[0] ? split : "nothing");
     } else if (bound != NULL && n > 0) {
-        pr_emit_str(v, PR_K_BOUND, bound, &ok);
-        pr_emit_num(v, PR_K_BOUND_STEPS, (double)same, &ok);
+        vb = bound;
+        vsteps = (double)same;
         /* steps whose tasks the export leaves out have no path (review
            15 #10: ms_run1 "in 14 of 14 steps" beside its 321) */
         double all = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_COUNT);
@@ -4956,8 +5010,6 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
                  cold_words(cold, coldtxt, sizeof(coldtxt)));
     } else if (pr_sget_is(pr_sget_str(cp, PR_K_NO_PATH_REASON),
                           "kernel_replay")) {
-        pr_emit_null(v, PR_K_BOUND, &ok);
-        pr_emit_num(v, PR_K_BOUND_STEPS, 0, &ok);
         snprintf(text, sizeof(text),
                  "What bounds the step is not known: the kernels were "
                  "measured by CUPTI's range profiler (kernel replay), whose "
@@ -4965,20 +5017,20 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
                  "kernel stalls the host's launches, so no critical path or "
                  "what-if is computed. Read the counters here; profile "
                  "without the range profiler for times.");
-    } else {
-        pr_emit_null(v, PR_K_BOUND, &ok);
-        pr_emit_num(v, PR_K_BOUND_STEPS, 0, &ok);
+    } else
         snprintf(text, sizeof(text),
                  "What bounds the step is not known: the trace has no step "
                  "with a critical path.");
-    }
     unclaimed_replay(run, cp, text, sizeof(text));
-    peer_words(run, cp, pr_sget_str(v, PR_K_BOUND), text, sizeof(text));
-    unrecorded_host(run, pr_sget_str(v, PR_K_BOUND), text, sizeof(text));
-    pr_emit_num(v, PR_K_STEPS, (double)n, &ok);
-    pr_emit_str(v, PR_K_TEXT, text, &ok);
-    arr = pr_emit_arr(v, PR_K_FINDINGS, &ok);
-    rank = put_rows(arr, run, &ok);
+    peer_words(run, cp, vb, text, sizeof(text));
+    unrecorded_host(run, vb, text, sizeof(text));
+    if (v != NULL) {
+        pr_whatif_verdict_set(v, text, vb, vsteps);
+        v->row.steps = (double)n;
+        v->findings = cJSON_CreateArray();
+        ok = ok && v->findings != NULL;
+    }
+    rank = ok ? put_rows(v->findings, run, &ok) : 0;
     if (rank == 0) {
         /* "No finding" must not stand beside a replay that saves 1% or
            more (review finding 1): say which, and that no rule's advice
@@ -5026,11 +5078,15 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
                          ? "\" says why a larger batch is not advised)."
                          : "");
         }
-        pr_emit_str(v, PR_K_NO_FINDING, text, &ok);
+        if (ok) {
+            snprintf(v->no_finding, sizeof(v->no_finding), "%s", text);
+            v->row.no_finding = v->no_finding;
+        }
     }
     if (!ok) {
-        cJSON_Delete(v);
-        return pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
+        pr_whatif_verdict_free(v);
+        pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
+        return NULL;
     }
-    return pr_emit_put(run, PR_K_VERDICT, v, "verdict", err);
+    return v;
 }

@@ -19,6 +19,7 @@
 #include "profreport/producer.h"
 #include "profreport/rows.h"
 #include "profreport/sget.h"
+#include "profreport/whatif.h"
 
 #include "../internal.h"
 
@@ -1239,21 +1240,11 @@ table_bound(double comp, double alone, double free_us)
     return "idle";
 }
 
-/* o[key] = item, or 0 with item freed. */
-static int
-put_item(cJSON *o, const char *key, cJSON *item)
-{
-    if (pr_sput(o, key, item))
-        return 1;
-    cJSON_Delete(item);
-    return 0;
-}
-
-enum pr_status
-pr_producer_verdict(const struct pr_trace *t, cJSON *run, struct pr_error *err)
+void
+pr_producer_verdict(const struct pr_trace *t, const cJSON *run,
+                    struct pr_verdict *v)
 {
     const cJSON *ph = step_table(run), *m = pr_sget(ph, PR_K_MEAN), *row;
-    cJSON *v = cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT);
     double task_us, table_us, cover = task_cover(run, &task_us, &table_us);
     double comp = pr_sget_num(m, PR_K_COMPUTING_US);
     double alone = pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US);
@@ -1262,10 +1253,9 @@ pr_producer_verdict(const struct pr_trace *t, cJSON *run, struct pr_error *err)
     const char *bound, *src = pr_sget_str_or(ph, PR_K_SOURCE, "?");
     char text[1000], lead[400];
     size_t same = 0;
-    int ok = 1;
 
-    if (!(cover < TASK_COVER_MIN) || !cJSON_IsObject(v) || isnan(free_us))
-        return PR_OK;
+    if (!(cover < TASK_COVER_MIN) || v == NULL || isnan(free_us))
+        return;
     if (!(step > 0))
         step = comp + alone + free_us;
     bound = table_bound(comp, alone, free_us);
@@ -1309,12 +1299,9 @@ pr_producer_verdict(const struct pr_trace *t, cJSON *run, struct pr_error *err)
              "fraction of the step; the verdict rests on the step table.",
              lead, device_tasks(t), task_us / 1000.0, 100.0 * cover,
              table_us / 1000.0);
-    ok = put_item(v, PR_K_TEXT, cJSON_CreateString(text)) &&
-         put_item(v, PR_K_BOUND, cJSON_CreateString(bound)) &&
-         put_item(v, PR_K_BOUND_STEPS, cJSON_CreateNumber((double)same)) &&
-         put_item(v, PR_K_BASIS, cJSON_CreateString(src));
-    return ok ? PR_OK
-              : pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
+    pr_whatif_verdict_set(v, text, bound, (double)same);
+    snprintf(v->basis, sizeof(v->basis), "%s", src);
+    v->row.basis = v->basis;
 }
 
 int
@@ -1589,12 +1576,11 @@ pr_producer_split(const struct pr_trace *t, const struct pr_steps *s,
     return pr_emit_put(run, PR_K_STEP_TRACE, o, "step trace", err);
 }
 
-enum pr_status
-pr_producer_split_verdict(cJSON *run, struct pr_error *err)
+void
+pr_producer_split_verdict(const cJSON *run, struct pr_verdict *v)
 {
     const cJSON *st = pr_sget(run, PR_K_STEP_TRACE),
                 *m = pr_sget(st, PR_K_MEDIAN);
-    cJSON *v = cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT);
     double iv = pr_sget_num(m, PR_K_ITERATION_INTERVAL_US);
     double fb = pr_sget_num(m, PR_K_FP_AND_BP_US),
            tl = pr_sget_num(m, PR_K_TAIL_US);
@@ -1603,10 +1589,9 @@ pr_producer_split_verdict(cJSON *run, struct pr_error *err)
     double step = (isnan(iv) ? 0 : iv) + fb + tl;
     char add[500], text[1600];
 
-    if (!cJSON_IsObject(v) || isnan(fb) || isnan(tl) || !(step > 0))
-        return PR_OK;
-    if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(v, PR_K_BOUND)) &&
-        iv >= 0.5 * step &&
+    if (v == NULL || isnan(fb) || isnan(tl) || !(step > 0))
+        return;
+    if (v->row.bound == NULL && iv >= 0.5 * step &&
         (cJSON_IsFalse(pr_sget(st, PR_K_TASKS)) ||
          !(pr_sget_num(st, PR_K_STEPS_WITH_TASKS) > 0))) {
         /* no path, and the step trace's interval is most of the step: it
@@ -1624,9 +1609,8 @@ pr_producer_split_verdict(cJSON *run, struct pr_error *err)
                  cJSON_IsFalse(pr_sget(st, PR_K_TASKS))
                      ? "no task data"
                      : "no task inside its steps");
-        return put_item(v, PR_K_TEXT, cJSON_CreateString(text))
-                   ? PR_OK
-                   : pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
+        pr_whatif_verdict_set(v, text, NULL, v->row.bound_steps);
+        return;
     }
     if (cJSON_IsFalse(pr_sget(st, PR_K_TASKS))) {
         char w[64] = "";
@@ -1655,9 +1639,8 @@ pr_producer_split_verdict(cJSON *run, struct pr_error *err)
                  (tl - tlt) / 1000.0, tl / 1000.0, (fb - fbt) / 1000.0,
                  fb / 1000.0);
     else
-        return PR_OK;
-    snprintf(text, sizeof(text), "%s%s", pr_sget_str_or(v, PR_K_TEXT, ""), add);
-    return put_item(v, PR_K_TEXT, cJSON_CreateString(text))
-               ? PR_OK
-               : pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
+        return;
+    snprintf(text, sizeof(text), "%s%s", v->row.text != NULL ? v->row.text : "",
+             add);
+    pr_whatif_verdict_set(v, text, v->row.bound, v->row.bound_steps);
 }

@@ -7,12 +7,14 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "profreport/keys.h"
 #include "profreport/memory.h"
 #include "profreport/memtl.h"
 #include "profreport/rows.h"
 #include "profreport/sget.h"
+#include "profreport/whatif.h"
 
 #include "../internal.h"
 
@@ -95,32 +97,22 @@ pr_memtl_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
     return pr_emit_put(run, PR_K_MEMORY_TIMELINE, o, "memory timeline", err);
 }
 
-enum pr_status
-pr_memtl_verdict(const struct pr_trace *t, cJSON *run, struct pr_error *err)
+void
+pr_memtl_verdict(const struct pr_trace *t, struct pr_verdict *v)
 {
-    cJSON *v = cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT), *text,
-          *none;
-
-    if (t->memtl == NULL || !cJSON_IsObject(v))
-        return PR_OK;
-    text = cJSON_CreateString(
+    if (t->memtl == NULL || v == NULL)
+        return;
+    pr_whatif_verdict_set(
+        v,
         "What bounds the step is not known: this input is torch.profiler's "
         "raw memory timeline (export_memory_timeline), which records one "
         "device's tensor memory by category and no steps, operators or "
-        "kernels. Its peak and make-up are in the Memory timeline section.");
-    none = cJSON_CreateString(
-        "No finding: a memory timeline holds no operators or kernels for a "
-        "rule to read and no step to replay a change on.");
-    if (text != NULL && pr_sput(v, PR_K_TEXT, text)) {
-        text = NULL;
-        if (pr_sget(v, PR_K_NO_FINDING) == NULL) {
-            cJSON_Delete(none); /* a finding stands: kept */
-            return PR_OK;
-        }
-        if (none != NULL && pr_sput(v, PR_K_NO_FINDING, none))
-            return PR_OK;
-    }
-    cJSON_Delete(text);
-    cJSON_Delete(none);
-    return pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
+        "kernels. Its peak and make-up are in the Memory timeline section.",
+        v->row.bound, v->row.bound_steps);
+    if (v->row.no_finding == NULL)
+        return; /* a finding stands: kept */
+    snprintf(v->no_finding, sizeof(v->no_finding), "%s",
+             "No finding: a memory timeline holds no operators or kernels for "
+             "a rule to read and no step to replay a change on.");
+    v->row.no_finding = v->no_finding;
 }
