@@ -1943,6 +1943,35 @@ gain_basis_of(const char *whatif_id)
                : PR_GAIN_PER_STEP;
 }
 
+static void adopt(cJSON *r, cJSON *o);
+
+/* What-if w (a written row) with rule_misses set: read back as its typed
+ * row and written whole in w's place through the one writer (adopt).  0:
+ * out of memory. */
+static int
+put_misses(cJSON *w, const char *misses)
+{
+    const enum pr_rows_object ro = PR_RO_RUNS_CRITICAL_PATH_WHAT_IF;
+    const struct pr_rows_objinfo *oi = pr_rows_object(ro);
+    struct pr_row_whatif row;
+    struct pr_error e;
+    cJSON *o;
+    size_t k;
+
+    if (pr_rows_read_one(w, PR_K_WHAT_IF, ro, &row, &e) != PR_OK)
+        return 0;
+    row.rule_misses = misses;
+    for (k = 0; k < oi->n_fields && k < 64; k++)
+        if (oi->fields[k].row ==
+            PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_RULE_MISSES)
+            row.absent &= ~((uint64_t)1 << k);
+    o = pr_rows_row(ro, &row);
+    if (o == NULL)
+        return 0;
+    adopt(w, o);
+    return 1;
+}
+
 int
 pr_whatif_misses(const struct pr_whatif_in *in, cJSON *run)
 {
@@ -1968,8 +1997,7 @@ pr_whatif_misses(const struct pr_whatif_in *in, cJSON *run)
                 !pr_sget_is(pr_sget_str(w, PR_K_ID), scen[s].id) ||
                 pr_sget(w, PR_K_RULE_MISSES) != NULL)
                 continue;
-            if (cJSON_AddStringToObject(w, PR_K_RULE_MISSES, in->misses[s]) ==
-                NULL)
+            if (!put_misses(w, in->misses[s]))
                 return 0;
         }
     }
@@ -2037,20 +2065,8 @@ backing_whatif(const cJSON *whatif, const cJSON *r, const char *id)
     return best_whatif(whatif, id);
 }
 
-/* r's text replaced by text; 0: out of memory. */
-static int
-put_text(cJSON *r, const char *text)
-{
-    cJSON *x = cJSON_CreateString(text);
-
-    if (x == NULL)
-        return 0;
-    if (!pr_sput(r, PR_K_TEXT, x)) {
-        cJSON_Delete(x);
-        return 0;
-    }
-    return 1;
-}
+static int put_text(cJSON *r, const char *text);
+static int put_note(cJSON *r, const char *note);
 
 /* The twice-the-batch finding says why a larger batch helps here, from
  * its replay's evidence, and how its gain differs from the accumulation
@@ -2118,7 +2134,160 @@ batch_why(cJSON *r, const cJSON *w)
  * how its gain is replayed; without a gain, why none is claimed: the
  * compile calls do not shorten the path (a rank whose step waits on its
  * peers, torch_npu text_level1).  0: out of memory. */
-static int no_gain(cJSON *r, const char *note);
+/* The columns of a recommendation the advice sets (struct rec_set's
+ * cols): its gain's figures, why none, the bound, the replay and its
+ * evidence, and its text. */
+enum {
+    RS_TEXT = 1 << 0,
+    RS_NOTE = 1 << 1, /* gain_note */
+    RS_WHAT_IF = 1 << 2,
+    RS_GAIN = 1 << 3,    /* gain_us, gain_pct */
+    RS_NO_GAIN = 1 << 4, /* gain_us, gain_pct null where no gain is set */
+    RS_BASIS = 1 << 5,   /* gain_basis */
+    RS_SOURCE = 1 << 6,  /* gain_source */
+    RS_BOUND = 1 << 7,   /* bound_us */
+    RS_EVIDENCE = 1 << 8
+};
+
+struct rec_set {
+    unsigned cols;
+    const char *text, *gain_note, *what_if, *gain_basis, *gain_source;
+    double gain_us, gain_pct, bound_us;
+    const cJSON *evidence;
+};
+
+/* r's members become o's (o freed): r keeps its place in its array and
+ * the callers' pointer to it. */
+static void
+adopt(cJSON *r, cJSON *o)
+{
+    cJSON *c = r->child;
+
+    r->child = o->child;
+    o->child = c;
+    cJSON_Delete(o);
+}
+
+/* Recommendation r (its rule's row, written) with the columns of s set:
+ * read back as its typed row, those set, and the row written whole
+ * through the one writer in r's place (its keys in rows order); r's
+ * strings read before are gone then.  0: out of memory. */
+static int
+rec_put(cJSON *r, const struct rec_set *s)
+{
+    const enum pr_rows_object ro = PR_RO_RUNS_RECOMMENDATIONS;
+    struct pr_row_recommendation row;
+    struct pr_error e;
+    cJSON *o;
+
+    if (pr_rows_read_one(r, PR_K_RECOMMENDATIONS, ro, &row, &e) != PR_OK)
+        return 0;
+    if (s->cols & RS_TEXT)
+        row.text = s->text;
+    if (s->cols & RS_NOTE) {
+        row.gain_note = s->gain_note;
+        pr_rec_keep(&row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_NOTE);
+    }
+    if (s->cols & RS_WHAT_IF) {
+        row.what_if = s->what_if;
+        pr_rec_keep(&row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_WHAT_IF);
+    }
+    /* a gain a model already set stays (path_bound's low_block_dim) */
+    if ((s->cols & RS_GAIN) ||
+        ((s->cols & RS_NO_GAIN) &&
+         !pr_rows_has(ro, &row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_US))) {
+        row.gain_us = s->cols & RS_GAIN ? s->gain_us : NAN;
+        row.gain_pct = s->cols & RS_GAIN ? s->gain_pct : NAN;
+        pr_rec_keep(&row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_US);
+        pr_rec_keep(&row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_PCT);
+    }
+    if (s->cols & RS_BASIS) {
+        row.gain_basis = s->gain_basis;
+        pr_rec_keep(&row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_BASIS);
+    }
+    if (s->cols & RS_SOURCE) {
+        row.gain_source = s->gain_source;
+        pr_rec_keep(&row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_SOURCE);
+    }
+    if (s->cols & RS_BOUND) {
+        row.bound_us = s->bound_us;
+        pr_rec_keep(&row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_BOUND_US);
+    }
+    if (s->cols & RS_EVIDENCE) {
+        row.evidence = s->evidence;
+        pr_rec_keep(&row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_EVIDENCE);
+    }
+    o = pr_rows_row(ro, &row);
+    if (o == NULL)
+        return 0;
+    adopt(r, o);
+    return 1;
+}
+
+/* A recommendation without a gain: null gain_us and gain_pct, and why
+ * (note; NULL: the rule's own gain_note, already on it). */
+static int
+no_gain(cJSON *r, const char *note)
+{
+    struct rec_set s = {0};
+
+    s.cols = RS_NO_GAIN | (note != NULL ? RS_NOTE : 0u);
+    s.gain_note = note;
+    return rec_put(r, &s);
+}
+
+/* A stated model's estimate in place of a replay's figure: gain_us est a
+ * step of `step`, gain_source model, why in note (and the text, where
+ * not NULL). */
+static int
+model_gain(cJSON *r, const char *text, const char *note, double est,
+           double step)
+{
+    struct rec_set s = {0};
+
+    s.cols = RS_NOTE | RS_GAIN | RS_SOURCE | (text != NULL ? RS_TEXT : 0u);
+    s.text = text;
+    s.gain_note = note;
+    s.gain_us = est;
+    s.gain_pct = 100.0 * est / step;
+    s.gain_source = PR_GAIN_MODEL;
+    return rec_put(r, &s);
+}
+
+/* r's text replaced by text; 0: out of memory. */
+static int
+put_text(cJSON *r, const char *text)
+{
+    struct rec_set s = {0};
+
+    s.cols = RS_TEXT;
+    s.text = text;
+    return rec_put(r, &s);
+}
+
+/* r's gain_note set to note; 0: out of memory. */
+static int
+put_note(cJSON *r, const char *note)
+{
+    struct rec_set s = {0};
+
+    s.cols = RS_NOTE;
+    s.gain_note = note;
+    return rec_put(r, &s);
+}
+
+/* The same with a bound: the most the change can save (bound_us). */
+static int
+no_gain_bound(cJSON *r, const char *note, double bound_us)
+{
+    struct rec_set s = {0};
+
+    s.cols = RS_NO_GAIN | RS_NOTE | RS_BOUND;
+    s.gain_note = note;
+    s.bound_us = bound_us;
+    return rec_put(r, &s);
+}
+
 static void fmt_us(double us, char *buf, size_t cap);
 
 #define ACLOP_TOP_FULL 8 /* critpath.c's CP_TOP: a step's top at most */
@@ -2306,8 +2475,7 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
                  "(HCCL's Notify Wait), whose wait grows by what they save "
                  "(see the critical path's peer note)",
                  a);
-        return no_gain(r, note) &&
-               cJSON_AddNumberToObject(r, PR_K_BOUND_US, 0) != NULL;
+        return no_gain_bound(r, note, 0);
     }
     if (aclop > 0 && path > 0) {
         /* review 6 #2: the calls' time on the path bounds what binary
@@ -2319,8 +2487,7 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
                  "the critical path, %s a step (%.1f%% of the path), is the "
                  "most running them as binary kernels can save",
                  a, 100.0 * aclop / path);
-        return no_gain(r, note) &&
-               cJSON_AddNumberToObject(r, PR_K_BOUND_US, aclop) != NULL;
+        return no_gain_bound(r, note, aclop);
     }
     if (aclop == 0 && path > 0) {
         /* issue #31: the aclop replay (aclop_binary) saves nothing here;
@@ -2343,8 +2510,7 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
             snprintf(note, sizeof(note),
                      "none on this rank: the step's critical path does not "
                      "run through these calls (see the text)");
-        return no_gain(r, note) &&
-               cJSON_AddNumberToObject(r, PR_K_BOUND_US, 0) != NULL;
+        return no_gain_bound(r, note, 0);
     }
     return no_gain(r, "no gain claimed: with the compile steps gone "
                       "the replayed step is under 1% shorter, and how "
@@ -2526,6 +2692,7 @@ static int
 comm_bound(cJSON *r, const cJSON *whatif, const cJSON *run, const cJSON *w)
 {
     char note[400], b[32];
+    struct rec_set s = {0};
 
     fmt_us(pr_sget_num(w, PR_K_GAIN_US), b, sizeof(b));
     snprintf(note, sizeof(note),
@@ -2536,13 +2703,12 @@ comm_bound(cJSON *r, const cJSON *whatif, const cJSON *run, const cJSON *w)
              "backward achieves depends on bucket sizes the trace does not "
              "give",
              b);
-    return accum_caveat(r, whatif, run) &&
-           cJSON_AddStringToObject(r, PR_K_WHAT_IF, pr_sget_str(w, PR_K_ID)) &&
-           no_gain(r, note) &&
-           cJSON_AddNumberToObject(r, PR_K_BOUND_US,
-                                   pr_sget_num(w, PR_K_GAIN_US)) != NULL &&
-           cJSON_AddItemToObject(r, PR_K_EVIDENCE,
-                                 cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1));
+    s.cols = RS_WHAT_IF | RS_NO_GAIN | RS_NOTE | RS_BOUND | RS_EVIDENCE;
+    s.what_if = pr_sget_str(w, PR_K_ID);
+    s.gain_note = note;
+    s.bound_us = pr_sget_num(w, PR_K_GAIN_US);
+    s.evidence = pr_sget(w, PR_K_EVIDENCE);
+    return accum_caveat(r, whatif, run) && s.evidence != NULL && rec_put(r, &s);
 }
 
 /* The collectives' time on the critical path outside their waits for
@@ -2767,6 +2933,9 @@ peer_note(const cJSON *run, const cJSON *cp, char *note, size_t cap)
 static int
 comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
 {
+    struct rec_set s = {0};
+    cJSON *ev;
+    int ok;
     double wait = pr_sget_num(cp, PR_K_PEER_WAIT_US);
     double rest = comm_outside_wait(cp), gr, a = late_gain_us(run, &gr);
     double step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
@@ -2807,18 +2976,23 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
     }
     (void)len;
     peer_note(run, cp, note, sizeof(note));
+    s.cols = RS_TEXT | RS_NO_GAIN | RS_NOTE | RS_EVIDENCE |
+             (wait > 0 ? RS_BOUND : 0u);
     if (!isnan(a) && step > 0) {
         /* a stated model's estimate under the bound (issue #31) */
-        if (!cJSON_AddNumberToObject(r, PR_K_GAIN_US, a) ||
-            !cJSON_AddNumberToObject(r, PR_K_GAIN_PCT, 100.0 * a / step) ||
-            !cJSON_AddStringToObject(r, PR_K_GAIN_BASIS, PR_GAIN_PER_STEP) ||
-            !cJSON_AddStringToObject(r, PR_K_GAIN_SOURCE, PR_GAIN_MODEL))
-            return 0;
+        s.cols |= RS_GAIN | RS_BASIS | RS_SOURCE;
+        s.gain_us = a;
+        s.gain_pct = 100.0 * a / step;
+        s.gain_basis = PR_GAIN_PER_STEP;
+        s.gain_source = PR_GAIN_MODEL;
     }
-    return put_text(r, text) && no_gain(r, note) &&
-           (!(wait > 0) ||
-            cJSON_AddNumberToObject(r, PR_K_BOUND_US, wait) != NULL) &&
-           cJSON_AddItemToObject(r, PR_K_EVIDENCE, peer_evidence(cp));
+    s.text = text;
+    s.gain_note = note;
+    s.bound_us = wait;
+    s.evidence = ev = peer_evidence(cp);
+    ok = ev != NULL && rec_put(r, &s);
+    cJSON_Delete(ev);
+    return ok;
 }
 
 /* On a rank whose path waits for another rank, an op_compile finding
@@ -2927,6 +3101,7 @@ flat_any(const cJSON *run)
 static int
 comm_host(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
 {
+    struct rec_set s = {0};
     const cJSON *a = pr_sget_find(whatif, PR_K_ID, "gradient_accumulation");
     const char *t = pr_sget_str_or(r, PR_K_TEXT, ""),
                *tb = strstr(t, tb_comm_try);
@@ -2968,10 +3143,11 @@ comm_host(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
                       "so how much of that time is waiting, and for which "
                       "rank, is not in it"
                     : "");
-    return no_gain(r, note) &&
-           (!(on > 0) || cJSON_AddNumberToObject(r, PR_K_BOUND_US, on)) &&
-           cJSON_AddItemToObject(r, PR_K_EVIDENCE,
-                                 cJSON_Duplicate(pr_sget(a, PR_K_EVIDENCE), 1));
+    s.cols = RS_NO_GAIN | RS_NOTE | RS_EVIDENCE | (on > 0 ? RS_BOUND : 0u);
+    s.gain_note = note;
+    s.bound_us = on;
+    s.evidence = pr_sget(a, PR_K_EVIDENCE);
+    return s.evidence != NULL && rec_put(r, &s);
 }
 
 /* A recommendation's rank: gains first (a replay's or a stated model's
@@ -3051,21 +3227,6 @@ no_replay(const cJSON *run, const cJSON *cp)
                ".replay_error_pct)";
     return "not replayed: the step graph holds no device work or runtime "
            "call on its path (host work the trace does not attribute)";
-}
-
-/* A recommendation without a gain: null gain_us and gain_pct, and why
- * (note; NULL: the rule's own gain_note, already on it). */
-static int
-no_gain(cJSON *r, const char *note)
-{
-    /* a gain a model already set stays (path_bound's low_block_dim) */
-    if (pr_sget(r, PR_K_GAIN_US) != NULL)
-        return note == NULL ||
-               cJSON_AddStringToObject(r, PR_K_GAIN_NOTE, note) != NULL;
-    return cJSON_AddNullToObject(r, PR_K_GAIN_US) != NULL &&
-           cJSON_AddNullToObject(r, PR_K_GAIN_PCT) != NULL &&
-           (note == NULL ||
-            cJSON_AddStringToObject(r, PR_K_GAIN_NOTE, note) != NULL);
 }
 
 /* The share of the steps the cold calls take (their what-if's gain), or
@@ -3384,9 +3545,7 @@ replay_note(cJSON *r, const cJSON *w)
                  fl != NULL ? "; " : "", fl != NULL ? fl + 18 : "");
         note = buf;
     }
-    return note == NULL ||
-           (cJSON_AddStringToObject(r, PR_K_GAIN_NOTE, note) != NULL &&
-            replay_text(r, w));
+    return note == NULL || (put_note(r, note) && replay_text(r, w));
 }
 
 /* 1 when name is one of the tasks rule id names: low_block_dim's
@@ -3495,9 +3654,11 @@ path_bound(const cJSON *run, const cJSON *cp, cJSON *r)
 {
     const char *id = pr_sget_str(r, PR_K_ID);
     const cJSON *s, *e, *op;
-    cJSON *x, *ev, *y;
+    cJSON *ev, *y;
+    struct rec_set rs = {0};
     double us = 0, steps = 0, save = 0, step;
     char note[1800], t[32], g[32], weight[500] = "";
+    int ok;
 
     if (!(pr_sget_is(id, "low_block_dim") || pr_sget_is(id, PR_K_EMBEDDING)) ||
         !cJSON_IsString(pr_sget(r, PR_K_GAIN_NOTE)) ||
@@ -3570,20 +3731,20 @@ path_bound(const cJSON *run, const cJSON *cp, cJSON *r)
             g, pr_sget_num(pr_sget(run, PR_K_BLOCK_DIM), PR_K_COMMON_BLOCK_DIM),
             weight);
     step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
-    x = cJSON_CreateString(note);
-    if (x == NULL || !pr_sput(r, PR_K_GAIN_NOTE, x) ||
-        (save > 0 && step > 0 &&
-         (!cJSON_AddNumberToObject(r, PR_K_GAIN_US, save) ||
-          !cJSON_AddNumberToObject(r, PR_K_GAIN_PCT, 100.0 * save / step) ||
-          !cJSON_AddStringToObject(r, PR_K_GAIN_BASIS, PR_GAIN_PER_STEP) ||
-          !cJSON_AddStringToObject(r, PR_K_GAIN_SOURCE, PR_GAIN_MODEL))) ||
-        cJSON_AddNumberToObject(r, PR_K_BOUND_US, us) == NULL ||
-        !cJSON_AddItemToObject(r, PR_K_EVIDENCE, ev)) {
-        if (x != NULL && pr_sget(r, PR_K_GAIN_NOTE) != x)
-            cJSON_Delete(x);
-        return 0;
+    rs.cols = RS_NOTE | RS_BOUND | RS_EVIDENCE;
+    if (save > 0 && step > 0) {
+        rs.cols |= RS_GAIN | RS_BASIS | RS_SOURCE;
+        rs.gain_us = save;
+        rs.gain_pct = 100.0 * save / step;
+        rs.gain_basis = PR_GAIN_PER_STEP;
+        rs.gain_source = PR_GAIN_MODEL;
     }
-    return 1;
+    rs.gain_note = note;
+    rs.bound_us = us;
+    rs.evidence = ev;
+    ok = rec_put(r, &rs);
+    cJSON_Delete(ev);
+    return ok;
 }
 
 /* The share of a PyTorch casting kernel's time that fusing the cast into
@@ -3677,7 +3838,7 @@ fsdp_cause(cJSON *r, const cJSON *w)
         len =
             pr_append(out, sizeof(out), len, "%s", at + strlen(PR_CASTS_CAUSE));
     (void)len;
-    return pr_sput(r, PR_K_TEXT, cJSON_CreateString(out));
+    return put_text(r, out);
 }
 
 /* The dtype_conversions replay is a ceiling (the casts gone: tensors
@@ -3726,7 +3887,7 @@ casts_model(cJSON *r, const cJSON *w)
                      "name of %.120s does not say the dtype it casts from, "
                      "so what fusing it into its consumer saves is not known",
                      pr_sget_str_or(e, PR_K_NAME, "a cast"));
-            return pr_sput(r, PR_K_GAIN_NOTE, cJSON_CreateString(note));
+            return put_note(r, note);
         }
         if (!(us > 0))
             continue;
@@ -3762,7 +3923,7 @@ casts_model(cJSON *r, const cJSON *w)
                  "reading it, which takes no fused cast, %.0f%% by a fill, "
                  "a collective or no task).",
                  pr_sget_str_or(r, PR_K_TEXT, ""), b, gemm, copy, rest);
-        if (!pr_sput(r, PR_K_TEXT, cJSON_CreateString(text)))
+        if (!put_text(r, text))
             return 0;
         snprintf(note, sizeof(note),
                  "replayed: the casting kernels gone (tensors already in the "
@@ -3771,7 +3932,7 @@ casts_model(cJSON *r, const cJSON *w)
                  "fusing a cast into its consumer (torch.compile) needs a "
                  "consumer a cast can fuse into, and %s",
                  b, split);
-        return pr_sput(r, PR_K_GAIN_NOTE, cJSON_CreateString(note));
+        return put_note(r, note);
     }
     est = bound * saved / sum * fus / 100.0;
     fmt_us(est, a, sizeof(a));
@@ -3789,7 +3950,7 @@ casts_model(cJSON *r, const cJSON *w)
              "collective or no task).",
              pr_sget_str_or(r, PR_K_TEXT, ""), a, b, fus, kinds, gemm, copy,
              rest);
-    if (!pr_sput(r, PR_K_TEXT, cJSON_CreateString(text)))
+    if (!put_text(r, text))
         return 0;
     snprintf(note, sizeof(note),
              "estimate %s a step, a stated model, not a replay: each cast "
@@ -3803,10 +3964,7 @@ casts_model(cJSON *r, const cJSON *w)
              "kernels gone (tensors already in the dtype their consumers "
              "need, or cast once outside the loop)",
              a, kinds, split, b);
-    return pr_sput(r, PR_K_GAIN_NOTE, cJSON_CreateString(note)) &&
-           pr_sput(r, PR_K_GAIN_US, cJSON_CreateNumber(est)) &&
-           pr_sput(r, PR_K_GAIN_PCT, cJSON_CreateNumber(100.0 * est / step)) &&
-           pr_sput(r, PR_K_GAIN_SOURCE, cJSON_CreateString(PR_GAIN_MODEL));
+    return model_gain(r, NULL, note, est, step);
 }
 
 /* The device_copies replay is a ceiling (trees still copy the inputs
@@ -3879,36 +4037,35 @@ copies_model(cJSON *r, const cJSON *w, const cJSON *run)
              "figure; the rest are not the wrapper's and stay), and the "
              "step shortens by less, as other work then sets the path.",
              pr_sget_str_or(r, PR_K_TEXT, ""), kept / 1e9, c, a, b, d);
-    return pr_sput(r, PR_K_GAIN_NOTE, cJSON_CreateString(note)) &&
-           pr_sput(r, PR_K_TEXT, cJSON_CreateString(text)) &&
-           pr_sput(r, PR_K_GAIN_US, cJSON_CreateNumber(est)) &&
-           pr_sput(r, PR_K_GAIN_PCT, cJSON_CreateNumber(100.0 * est / step)) &&
-           pr_sput(r, PR_K_GAIN_SOURCE, cJSON_CreateString(PR_GAIN_MODEL));
+    return model_gain(r, text, note, est, step);
 }
 
-/* A recommendation's figures from the replay w that backs it, in the one
- * shape of a saving (docs/summary-json.md): gain_us / gain_pct, the
- * replay's estimate of what the change saves; bound_us, the most it can
- * save.  A scenario whose replay takes off all the time the change could
- * (scen[].bound: device copies, dtype conversions, the overlap) gives a
- * bound and no gain; a rule with a stated model may add its estimate
- * later (pathrules.c's device copies).  0: out of memory. */
+/* Recommendation r (its rule's row, written) with the replay w that
+ * backs it, in the one shape of a saving (docs/summary-json.md): what_if,
+ * the replay's id; gain_us / gain_pct, the replay's estimate of what the
+ * change saves; gain_basis, gain_source; bound_us, the most it can save;
+ * evidence, the path's nodes it shortened.  A scenario whose replay takes
+ * off all the time the change could (scen[].bound: device copies, dtype
+ * conversions, the overlap) gives a bound and no gain (no_gain's); a rule
+ * with a stated model may add its estimate later (pathrules.c's device
+ * copies).  Set through the row (rec_put).  0: out of memory. */
 static int
-put_figures(cJSON *r, const cJSON *w)
+put_replay(cJSON *r, const cJSON *w)
 {
     const char *wid = pr_sget_str(w, PR_K_ID);
     int le = scen_bound(wid);
+    struct rec_set s = {0};
 
-    if (le ? !no_gain(r, NULL)
-           : (!cJSON_AddNumberToObject(r, PR_K_GAIN_US,
-                                       pr_sget_num(w, PR_K_GAIN_US)) ||
-              !cJSON_AddNumberToObject(r, PR_K_GAIN_PCT,
-                                       pr_sget_num(w, PR_K_GAIN_PCT))))
-        return 0;
-    return cJSON_AddStringToObject(r, PR_K_GAIN_BASIS, gain_basis_of(wid)) &&
-           cJSON_AddStringToObject(r, PR_K_GAIN_SOURCE, PR_GAIN_REPLAY) &&
-           (!le || cJSON_AddNumberToObject(r, PR_K_BOUND_US,
-                                           pr_sget_num(w, PR_K_GAIN_US)));
+    s.cols = RS_WHAT_IF | RS_BASIS | RS_SOURCE | RS_EVIDENCE |
+             (le ? RS_NO_GAIN | RS_BOUND : RS_GAIN);
+    s.what_if = wid;
+    s.gain_us = pr_sget_num(w, PR_K_GAIN_US);
+    s.gain_pct = pr_sget_num(w, PR_K_GAIN_PCT);
+    s.gain_basis = gain_basis_of(wid);
+    s.gain_source = PR_GAIN_REPLAY;
+    s.bound_us = s.gain_us;
+    s.evidence = pr_sget(w, PR_K_EVIDENCE);
+    return s.evidence != NULL && rec_put(r, &s);
 }
 
 enum pr_status
@@ -3934,8 +4091,15 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
         (!(cold > 0) && !pr_path_findings(run, recs)))
         return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
     for (r = recs->child; r != NULL; r = next) {
+        /* a copy: rec_put writes r's members anew */
+        char idb[96];
         const char *id = pr_sget_str(r, PR_K_ID);
         const cJSON *w = backing_whatif(whatif, r, id);
+
+        if (id != NULL) {
+            snprintf(idb, sizeof(idb), "%s", id);
+            id = idb;
+        }
 
         next = r->next;
         if (cold > 0 && pr_sget_is(id, "low_gpu_utilization")) {
@@ -4012,13 +4176,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
                 return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
             continue;
         }
-        if (!accum_caveat(r, whatif, run) ||
-            !cJSON_AddStringToObject(r, PR_K_WHAT_IF,
-                                     pr_sget_str(w, PR_K_ID)) ||
-            !put_figures(r, w) ||
-            !cJSON_AddItemToObject(
-                r, PR_K_EVIDENCE,
-                cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1)))
+        if (!accum_caveat(r, whatif, run) || !put_replay(r, w))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if (!replay_note(r, w) ||
             (pr_sget_is(pr_sget_str(w, PR_K_ID), "device_copies") &&

@@ -427,19 +427,6 @@ balance_of(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
     return b->gain_us > 0;
 }
 
-/* o[key] = v, replacing what is there (a merged job's runs may hold it
- * already). */
-static void
-put(cJSON *o, const char *key, cJSON *v, int *ok)
-{
-    if (!*ok)
-        return;
-    if (v == NULL || !pr_sput(o, key, v)) {
-        cJSON_Delete(v);
-        *ok = 0;
-    }
-}
-
 /* The recommendation of run that balancing the stages answers: the
  * slower stage's pipeline_stage, or the faster one's communication
  * finding that names its pipeline bubble (producer.c); NULL none. */
@@ -459,6 +446,49 @@ stage_rec(cJSON *run)
             return r;
     }
     return NULL;
+}
+
+/* Recommendation r of run with the balance's gain: read back as its typed
+ * row, the gain's columns set (gain_note, gain_us, gain_pct, gain_basis,
+ * gain_source; a merged job's runs may hold them already) and the row
+ * written whole in r's place through the one writer, its keys in rows
+ * order. */
+static void
+set_gain(cJSON *run, cJSON *r, const char *note, double gain_us, double pct,
+         int *ok)
+{
+    static const enum pr_schema_rowid cols[] = {
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_NOTE,
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_US,
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_PCT,
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_BASIS,
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_SOURCE};
+    struct pr_row_recommendation row;
+    struct pr_error e;
+    cJSON *w;
+    size_t k;
+
+    if (!*ok ||
+        pr_rows_read_one(r, PR_K_RECOMMENDATIONS, PR_RO_RUNS_RECOMMENDATIONS,
+                         &row, &e) != PR_OK) {
+        *ok = 0;
+        return;
+    }
+    row.gain_note = note;
+    row.gain_us = gain_us;
+    row.gain_pct = pct;
+    row.gain_basis = PR_GAIN_PER_STEP;
+    row.gain_source = PR_GAIN_MODEL;
+    for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+        pr_rec_keep(&row, cols[k]);
+    w = pr_rows_row(PR_RO_RUNS_RECOMMENDATIONS, &row);
+    if (w == NULL ||
+        !cJSON_ReplaceItemViaPointer(
+            cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS), r,
+            w)) {
+        cJSON_Delete(w);
+        *ok = 0;
+    }
 }
 
 /* Each rank's stage finding gets the balance's gain, against its median
@@ -493,13 +523,7 @@ put_gains(const struct ctx *c, const struct balance *b, int *ok)
                  b->mean_us / 1000.0, b->stages,
                  c->named ? "computation_time" : "Computing",
                  b->gain_us / 1000.0, step / 1000.0, b->p - 1);
-        put(r, PR_K_GAIN_NOTE, cJSON_CreateString(note), ok);
-        put(r, PR_K_GAIN_US, cJSON_CreateNumber(b->gain_us), ok);
-        put(r, PR_K_GAIN_PCT, cJSON_CreateNumber(pct), ok);
-        put(r, PR_K_GAIN_BASIS, cJSON_CreateString(PR_GAIN_PER_STEP), ok);
-        put(r, PR_K_GAIN_SOURCE, cJSON_CreateString(PR_GAIN_MODEL), ok);
-        if (*ok && !pr_schema_order(r, PR_SO_RUNS_RECOMMENDATIONS))
-            *ok = 0;
+        set_gain(run, r, note, b->gain_us, pct, ok);
         /* the verdict reads the recommendation: ranked again, its rows
            made again (whatif.c), no cell of its own here */
         if (*ok && pr_whatif_verdict_rows(run, &e) != PR_OK)

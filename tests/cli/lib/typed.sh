@@ -1,5 +1,6 @@
 # typed.sh - the helpers of the typed-row tests (issue #34: typed_tables.sh,
-# typed_objects_ops.sh, typed_objects_time.sh, typed_objects.sh), sourced
+# typed_objects_ops.sh, typed_objects_time.sh, typed_objects.sh,
+# typed_objects_advice.sh), sourced
 # after tests/lib.sh.
 
 # rows FILE [--subset] PATH...: each table or object at PATH has rows, keys
