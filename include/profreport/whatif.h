@@ -263,6 +263,14 @@ void pr_whatif_verdict_free(struct pr_verdict *v);
  * (stages.c's pipeline model): the recommendations ranked again and the
  * verdict's rows made again from them, so the verdict reads the
  * recommendations, never a cell of its own.  PR_E_NOMEM. */
+/* Recommendation r (a written row of run.recommendations) with a stated
+ * model's gain a step (gain_us, gain_pct, gain_basis per step,
+ * gain_source model) and why (note): read back as its typed row and
+ * written whole in r's place through the one writer (stages.c's pipeline
+ * balance).  0: out of memory. */
+int pr_whatif_model_gain(cJSON *r, const char *note, double gain_us,
+                         double gain_pct);
+
 /* A finding's name as a user reads it, from its recommendation (or
  * observation) row: its id's, or the reading its text makes. */
 const char *pr_whatif_title(const cJSON *r);

@@ -10,7 +10,6 @@
 
 #include "profreport/keys.h"
 #include "profreport/rows.h"
-#include "profreport/schema.h"
 #include "profreport/sget.h"
 #include "profreport/stages.h"
 #include "profreport/whatif.h"
@@ -448,49 +447,6 @@ stage_rec(cJSON *run)
     return NULL;
 }
 
-/* Recommendation r of run with the balance's gain: read back as its typed
- * row, the gain's columns set (gain_note, gain_us, gain_pct, gain_basis,
- * gain_source; a merged job's runs may hold them already) and the row
- * written whole in r's place through the one writer, its keys in rows
- * order. */
-static void
-set_gain(cJSON *run, cJSON *r, const char *note, double gain_us, double pct,
-         int *ok)
-{
-    static const enum pr_schema_rowid cols[] = {
-        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_NOTE,
-        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_US,
-        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_PCT,
-        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_BASIS,
-        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_SOURCE};
-    struct pr_row_recommendation row;
-    struct pr_error e;
-    cJSON *w;
-    size_t k;
-
-    if (!*ok ||
-        pr_rows_read_one(r, PR_K_RECOMMENDATIONS, PR_RO_RUNS_RECOMMENDATIONS,
-                         &row, &e) != PR_OK) {
-        *ok = 0;
-        return;
-    }
-    row.gain_note = note;
-    row.gain_us = gain_us;
-    row.gain_pct = pct;
-    row.gain_basis = PR_GAIN_PER_STEP;
-    row.gain_source = PR_GAIN_MODEL;
-    for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
-        pr_rec_keep(&row, cols[k]);
-    w = pr_rows_row(PR_RO_RUNS_RECOMMENDATIONS, &row);
-    if (w == NULL ||
-        !cJSON_ReplaceItemViaPointer(
-            cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS), r,
-            w)) {
-        cJSON_Delete(w);
-        *ok = 0;
-    }
-}
-
 /* Each rank's stage finding gets the balance's gain, against its median
  * step (the step its finding's text names), and its place among the
  * run's findings by that gain (whatif.c ranks them and makes the
@@ -523,7 +479,9 @@ put_gains(const struct ctx *c, const struct balance *b, int *ok)
                  b->mean_us / 1000.0, b->stages,
                  c->named ? "computation_time" : "Computing",
                  b->gain_us / 1000.0, step / 1000.0, b->p - 1);
-        set_gain(run, r, note, b->gain_us, pct, ok);
+        /* through the recommendation's row, written whole again */
+        if (*ok && !pr_whatif_model_gain(r, note, b->gain_us, pct))
+            *ok = 0;
         /* the verdict reads the recommendation: ranked again, its rows
            made again (whatif.c), no cell of its own here */
         if (*ok && pr_whatif_verdict_rows(run, &e) != PR_OK)
