@@ -846,12 +846,14 @@ unrecorded_words(const cJSON *run, char *text, size_t cap, size_t len)
 
 /* The host_ops finding, with "Device underused" after it: that one
  * defers to the cause it names, both claim no gain, and those keep their
- * order in the ranking. */
+ * order in the ranking.  bound: bound_us (NAN: none), in the row as it is
+ * written. */
 static int
-add_host_ops(cJSON *recs, const char *text, const char *note, cJSON **ev)
+add_host_ops(cJSON *recs, const char *text, const char *note, double bound,
+             cJSON **ev)
 {
     /* its evidence: the operators it names, a step's time on the path */
-    cJSON *o = add_no_gain(recs, "host_ops", text, note, NAN, *ev);
+    cJSON *o = add_no_gain(recs, "host_ops", text, note, bound, *ev);
     int i;
 
     if (o == NULL)
@@ -917,20 +919,11 @@ host_ops_caveat(const cJSON *run, cJSON *recs, char *text, size_t len,
                  "in %s of the operators' %s a step on the path; at most %s "
                  "a step, their time on the path (the evidence)",
                  t, cap_t, cap_t);
-    st = add_host_ops(recs, text, note, ev);
+    /* the named operators' time on the path bounds it, in its row as it
+       is written */
+    st = add_host_ops(recs, text, note, named_us > 0 ? named_us : NAN, ev);
     cJSON_Delete(*ev);
     *ev = NULL;
-    if (st && named_us > 0) {
-        cJSON *r;
-
-        cJSON_ArrayForEach(r, recs)
-        {
-            if (pr_sget_is(pr_sget_str(r, PR_K_ID), "host_ops") &&
-                pr_sget(r, PR_K_BOUND_US) == NULL)
-                return cJSON_AddNumberToObject(r, PR_K_BOUND_US, named_us) !=
-                       NULL;
-        }
-    }
     return st;
 }
 
@@ -1160,7 +1153,7 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
              "operators%s named%s, %s a step%s, is the most they can save",
              n_ranges > 0 ? " and ranges" : "",
              python ? " and of the Python between operators" : "", cap_t, pct);
-    st = add_host_ops(recs, text, note, &ev);
+    st = add_host_ops(recs, text, note, NAN, &ev);
     cJSON_Delete(ev);
     return st;
 }
