@@ -2254,26 +2254,28 @@ model_gain(cJSON *r, const char *text, const char *note, double est,
     return rec_put(r, &s);
 }
 
-/* r's text replaced by text; 0: out of memory. */
+/* r's text (col RS_TEXT) or gain_note (RS_NOTE) set to v; 0: out of
+ * memory. */
 static int
-put_text(cJSON *r, const char *text)
+put_str(cJSON *r, unsigned col, const char *v)
 {
     struct rec_set s = {0};
 
-    s.cols = RS_TEXT;
-    s.text = text;
+    s.cols = col;
+    s.text = s.gain_note = v;
     return rec_put(r, &s);
 }
 
-/* r's gain_note set to note; 0: out of memory. */
+static int
+put_text(cJSON *r, const char *text)
+{
+    return put_str(r, RS_TEXT, text);
+}
+
 static int
 put_note(cJSON *r, const char *note)
 {
-    struct rec_set s = {0};
-
-    s.cols = RS_NOTE;
-    s.gain_note = note;
-    return rec_put(r, &s);
+    return put_str(r, RS_NOTE, note);
 }
 
 int
