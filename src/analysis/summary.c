@@ -271,24 +271,8 @@ new_run(const struct pr_row_run *r)
 static cJSON *
 run_write(const struct pr_row_run *r, cJSON *work)
 {
-    cJSON *cp = cJSON_GetObjectItemCaseSensitive(work, PR_K_CRITICAL_PATH), *e;
-    cJSON *run = NULL;
-    int ok = 1;
+    cJSON *run = pr_rows_row_from(PR_RO_RUNS, r, work);
 
-    /* two parts are still filled in place after their rows are written
-       (the critical path's peer wait, a what-if's misses and gain basis; a
-       recommendation's gain, issue #34's critical_path and verdict step):
-       they alone are put in their rows' order here */
-    if (!pr_schema_order(cp, PR_SO_RUNS_CRITICAL_PATH))
-        ok = 0;
-    cJSON_ArrayForEach(
-        e, cJSON_GetObjectItemCaseSensitive(work, PR_K_RECOMMENDATIONS))
-    {
-        if (!pr_schema_order(e, PR_SO_RUNS_RECOMMENDATIONS))
-            ok = 0;
-    }
-    if (ok)
-        run = pr_rows_row_from(PR_RO_RUNS, r, work);
     cJSON_Delete(work);
     return run;
 }
