@@ -10,6 +10,7 @@
 #include "profreport/keys.h"
 #include "profreport/rows.h"
 #include "profreport/schema.h"
+#include "profreport/sget.h"
 
 static unsigned
 type_of(const cJSON *v)
@@ -266,7 +267,7 @@ drop_older_parts(cJSON *o, int run, char *left, size_t cap,
         if (!(f->flags & PR_SF_REQ)) {
             cJSON_DeleteItemFromObjectCaseSensitive(o, f->key);
         } else if ((nul = cJSON_CreateNull()) == NULL ||
-                   !cJSON_ReplaceItemInObjectCaseSensitive(o, f->key, nul)) {
+                   !pr_sput(o, f->key, nul)) {
             cJSON_Delete(nul);
             pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
             return -1;
