@@ -47,7 +47,7 @@ enum pr_schema_flag {
     PR_SF_MAP = 16,    /* the row's key is "*": the object's keys are data
                           (names, families), each value of the row's types */
     PR_SF_ALWAYS = 32, /* written on every run: null where no pass wrote it
-                          (pr_schema_order) */
+                          (the run's row, rows.def) */
     PR_SF_RANK = 64    /* kept in a job's rank form (rank_form.h): a run's
                           member, whole or its table cut; a table's column,
                           which the "(other)" row folds by its unit */
@@ -111,15 +111,5 @@ int pr_schema_has_flag(enum pr_schema_object object, unsigned flags);
 /* The row of key in object, or NULL. */
 const struct pr_schema_row *pr_schema_find(enum pr_schema_object object,
                                            const char *key);
-
-/* Put o's members, and those of every object below it that has rows, in
- * the order of object's rows: the summary's one order, whatever order the
- * passes wrote them in.  A row flagged PR_SF_ALWAYS that o lacks is added
- * as null; a member with no row (a key the schema test would refuse) is
- * kept, after the rows' members, in its own order; an object whose keys
- * are data (PR_SF_MAP) keeps its order.  Members are moved, not copied.
- * Returns 0 when a null could not be allocated (o is then in order but
- * for that member), else 1. */
-int pr_schema_order(cJSON *o, enum pr_schema_object object);
 
 #endif

@@ -228,7 +228,6 @@ pr_notes_row(struct pr_notes *n, const char *kind, size_t count,
 enum pr_status
 pr_notes_emit(const struct pr_notes *n, cJSON *run, struct pr_error *err)
 {
-    cJSON *q = cJSON_GetObjectItemCaseSensitive(run, PR_K_DATA_QUALITY);
     cJSON *d = cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS);
     const struct pr_rows_objinfo *o = pr_rows_object(PR_RO_RUNS_DATA_QUALITY);
     struct pr_row_data_quality dq = {.absent = 0};
@@ -245,13 +244,19 @@ pr_notes_emit(const struct pr_notes *n, cJSON *run, struct pr_error *err)
             return pr_error_set(err, PR_E_FORMAT,
                                 "data quality: no column for count %s",
                                 n->counts[i].key);
-    if (ok && cJSON_IsObject(q)) {
+    if (ok) {
         cJSON *row = pr_rows_row(PR_RO_RUNS_DATA_QUALITY, &dq);
         ok = pr_sput(run, PR_K_DATA_QUALITY, row);
         if (!ok)
             cJSON_Delete(row);
     }
-    for (i = 0; ok && cJSON_IsArray(d) && i < n->n_rows; i++) {
+    if (ok && !cJSON_IsArray(d)) {
+        d = cJSON_CreateArray();
+        ok = pr_sput(run, PR_K_DIAGNOSTICS, d);
+        if (!ok)
+            cJSON_Delete(d);
+    }
+    for (i = 0; ok && i < n->n_rows; i++) {
         struct pr_row_diagnostic row = {
             n->rows[i].kind, (int64_t)n->rows[i].count, n->rows[i].text};
 

@@ -143,9 +143,9 @@ void pr_notes_count(struct pr_notes *n, const char *key, double v);
 /* A diagnostics row {kind, count, text}; kind and text are copied. */
 void pr_notes_row(struct pr_notes *n, const char *kind, size_t count,
                   const char *text);
-/* Append the counters to run["data_quality"] and the rows to
- * run["diagnostics"], each where it is an object/array (a run without
- * them gets none).  PR_E_NOMEM when an append or this ran out of memory. */
+/* Write run["data_quality"] (the counters) and append the rows to
+ * run["diagnostics"] (made where the run has none).  PR_E_NOMEM when an
+ * append or this ran out of memory. */
 PR_NODISCARD enum pr_status pr_notes_emit(const struct pr_notes *n, cJSON *run,
                                           struct pr_error *err);
 

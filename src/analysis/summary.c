@@ -277,13 +277,45 @@ run_write(const struct pr_row_run *r, cJSON *work)
     return run;
 }
 
-/* run's findings without a gain moved to its observations (advice). */
+/* work's findings without a gain moved to its observations (advice),
+ * before the run is written. */
 static enum pr_status
-observe(cJSON *run, struct pr_error *err)
+observe(cJSON *work, struct pr_error *err)
 {
-    if (pr_recommend_observe(run))
+    if (pr_recommend_observe(work))
         return PR_OK;
     return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
+}
+
+/* The same for a run already written (a cluster's rank, whose gains are
+ * set once the last rank is in): its observations made, it is written
+ * again through its row, so that they stand in the row's place; run is
+ * replaced in runs. */
+static enum pr_status
+observe_written(cJSON *runs, cJSON *run, struct pr_error *err)
+{
+    struct pr_row_run row;
+    enum pr_status st;
+    cJSON *again, *r;
+    int left = 0;
+
+    cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
+    {
+        left |= !cJSON_IsNumber(pr_sget(r, PR_K_GAIN_US));
+    }
+    if (!left)
+        return PR_OK; /* none to move: the run stays as written */
+    st = observe(run, err);
+    if (st == PR_OK)
+        st = pr_rows_read_one(run, "runs[]", PR_RO_RUNS, &row, err);
+    if (st != PR_OK)
+        return st;
+    again = pr_rows_row_from(PR_RO_RUNS, &row, run);
+    if (again == NULL || !cJSON_ReplaceItemViaPointer(runs, run, again)) {
+        cJSON_Delete(again);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
+    }
+    return PR_OK;
 }
 
 enum pr_status
@@ -292,9 +324,10 @@ pr_summary_add_run(cJSON *s, const struct pr_trace *t, const char *worker,
                    struct pr_error *err)
 {
     struct pr_row_run row;
-    cJSON *run;
+    cJSON *run, *runs, *next;
     struct pr_notes notes = {0};
     enum pr_status st;
+    int cluster;
 
     run_row(t, worker, span, &row);
     run = new_run(&row);
@@ -303,14 +336,20 @@ pr_summary_add_run(cJSON *s, const struct pr_trace *t, const char *worker,
     note_trace(&notes, t);
     st = pr_analysis_fill(t, o, run, &notes, err);
     /* the notes, the trace's and the analyses', once they are all in */
-    if (st == PR_OK &&
-        (cJSON_AddObjectToObject(run, PR_K_DATA_QUALITY) == NULL ||
-         cJSON_AddArrayToObject(run, PR_K_DIAGNOSTICS) == NULL))
-        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK)
         st = pr_notes_emit(&notes, run, err);
     pr_notes_free(&notes);
     if (st != PR_OK) {
+        cJSON_Delete(run);
+        return st;
+    }
+    /* the last rank of a MindSpore cluster folder in: its pipeline stages'
+       balance gives the stage findings of every rank their gain, below;
+       any other run's findings without a gain are observations now */
+    cluster =
+        pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_PHASES), PR_K_SOURCE),
+                   "ascend_cluster_analyse");
+    if (!cluster && (st = observe(run, err)) != PR_OK) {
         cJSON_Delete(run);
         return st;
     }
@@ -322,22 +361,17 @@ pr_summary_add_run(cJSON *s, const struct pr_trace *t, const char *worker,
         cJSON_Delete(run);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
-    /* the last rank of a MindSpore cluster folder in: its pipeline stages'
-       balance gives the stage findings of every rank their gain, here,
-       where a report that reads the input again for its runs in full gets
-       it too (the job's views see lite runs); then, every gain set, the
-       findings without one become observations: a cluster's ranks once
-       the last is in, any other run now */
-    if (!pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_PHASES), PR_K_SOURCE),
-                    "ascend_cluster_analyse"))
-        return observe(run, err);
-    if (t->next != NULL)
+    /* a cluster's ranks: once the last is in, here, where a report that
+       reads the input again for its runs in full gets it too (the job's
+       views see lite runs), every gain set, their findings without one
+       become observations */
+    if (!cluster || t->next != NULL)
         return PR_OK;
-    st = pr_stages_gains(cJSON_GetObjectItemCaseSensitive(s, PR_K_RUNS), err);
-    cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(s, PR_K_RUNS))
-    {
-        if (st == PR_OK)
-            st = observe(run, err);
+    runs = cJSON_GetObjectItemCaseSensitive(s, PR_K_RUNS);
+    st = pr_stages_gains(runs, err);
+    for (run = runs->child; st == PR_OK && run != NULL; run = next) {
+        next = run->next;
+        st = observe_written(runs, run, err);
     }
     return st;
 }

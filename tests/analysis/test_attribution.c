@@ -168,10 +168,16 @@ test_notes_appended(void **state)
                         "host_unrecorded");
     cJSON_Delete(run);
 
+    /* a run without them gets them: the notes write both, no placeholder
+       asked first */
     run = cJSON_CreateObject();
     assert_int_equal(pr_analysis_run(t, &o, run, &err), PR_OK);
-    assert_null(cJSON_GetObjectItemCaseSensitive(run, "data_quality"));
-    assert_null(cJSON_GetObjectItemCaseSensitive(run, "diagnostics"));
+    q = cJSON_GetObjectItemCaseSensitive(run, "data_quality");
+    assert_non_null(q);
+    assert_string_equal(q->child->string, "kernel_time_without_operator_pct");
+    assert_int_equal(cJSON_GetArraySize(
+                         cJSON_GetObjectItemCaseSensitive(run, "diagnostics")),
+                     2);
     assert_non_null(cJSON_GetObjectItemCaseSensitive(run, "attribution"));
     cJSON_Delete(run);
     pr_trace_free(t);

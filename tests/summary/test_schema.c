@@ -1,8 +1,8 @@
 /* test_schema.c - the schema table (schema.h, schema.def) is well formed,
  * and the loader's contract (contract.c) is its PR_SF_REQ rows: a summary
  * made of those rows alone passes, and taking away any one of them, or
- * giving it a type its row does not allow, is refused with its path; and
- * pr_schema_order puts an object's members in its rows' order. */
+ * giving it a type its row does not allow, is refused with its path (the
+ * order a run is written in is its row's: test_rows.c). */
 #include "config.h"
 
 #include <setjmp.h>
@@ -232,67 +232,6 @@ test_contract_is_the_req_rows(void **state)
     assert_true(checked >= 60);
 }
 
-/* The keys of o, comma-separated, in o's order. */
-static const char *
-keys_of(const cJSON *o, char *buf, size_t cap)
-{
-    const cJSON *m;
-    size_t len = 0;
-
-    buf[0] = '\0';
-    cJSON_ArrayForEach(m, o)
-    {
-        int n =
-            snprintf(buf + len, cap - len, "%s%s", len ? "," : "", m->string);
-        assert_true(n > 0 && (size_t)n < cap - len);
-        len += (size_t)n;
-    }
-    return buf;
-}
-
-/* pr_schema_order puts a run's members, and the objects below them, in
- * the rows' order whatever order they came in: a recommendation's
- * gain_note before its gains (its row's place, wherever the pass that
- * wrote it put it), the ALWAYS rows as null (timeline after attribution,
- * where its row is), a key with no row last, a MAP object's keys (data)
- * as they were. */
-static void
-test_order(void **state)
-{
-    static const char in[] =
-        "{\"_job\":0,\"timeline\":null,\"recommendations\":[{\"gain_us\":1,"
-        "\"gain_note\":\"n\",\"id\":\"a\"}],\"attribution\":{},"
-        "\"kernels\":[{\"pmu\":{\"z\":1,\"a\":2},\"name\":\"k\"}],"
-        "\"worker\":\"w\"}";
-    cJSON *run = cJSON_Parse(in);
-    char got[400];
-
-    (void)state;
-    assert_non_null(run);
-    assert_int_equal(pr_schema_order(run, PR_SO_RUNS), 1);
-    assert_string_equal(keys_of(run, got, sizeof(got)),
-                        "worker,kernels,tensor_cores,memory,recommendations,"
-                        "attribution,timeline,_job");
-    assert_string_equal(
-        keys_of(
-            cJSON_GetArrayItem(cJSON_GetObjectItem(run, "recommendations"), 0),
-            got, sizeof(got)),
-        "id,gain_note,gain_us");
-    assert_string_equal(
-        keys_of(cJSON_GetObjectItem(
-                    cJSON_GetArrayItem(cJSON_GetObjectItem(run, "kernels"), 0),
-                    "pmu"),
-                got, sizeof(got)),
-        "z,a");
-    assert_true(cJSON_IsNull(cJSON_GetObjectItem(run, "memory")));
-    /* in order already: unchanged */
-    assert_int_equal(pr_schema_order(run, PR_SO_RUNS), 1);
-    assert_string_equal(keys_of(run, got, sizeof(got)),
-                        "worker,kernels,tensor_cores,memory,recommendations,"
-                        "attribution,timeline,_job");
-    cJSON_Delete(run);
-}
-
 int
 main(void)
 {
@@ -300,7 +239,6 @@ main(void)
         cmocka_unit_test(test_rows),
         cmocka_unit_test(test_find),
         cmocka_unit_test(test_contract_is_the_req_rows),
-        cmocka_unit_test(test_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

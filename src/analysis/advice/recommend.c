@@ -2470,15 +2470,15 @@ observe(cJSON *obs, const cJSON *r)
  * on the critical path does not fire as a recommendation; what the trace
  * shows stays, with why no change of it can be costed and, where known,
  * the most one could save).  After every gain is set, stages.c's pipeline
- * model's included: pr_summary_finish; a run read back from a summary has
- * none left to move.  0 when out of memory. */
+ * model's included (summary.c, before a run is written, or after a
+ * MindSpore cluster's last rank); a run read back from a summary has none
+ * left to move.  0 when out of memory. */
 int
 pr_recommend_observe(cJSON *run)
 {
     cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS);
     cJSON *obs = cJSON_GetObjectItemCaseSensitive(run, PR_K_OBSERVATIONS);
     cJSON *r, *next;
-    int made = 0;
 
     for (r = cJSON_IsArray(recs) ? recs->child : NULL; r != NULL; r = next) {
         next = r->next;
@@ -2490,14 +2490,13 @@ pr_recommend_observe(cJSON *run)
                 cJSON_Delete(obs);
                 return 0;
             }
-            made = 1;
         }
         if (!observe(obs, r))
             return 0;
         cJSON_Delete(cJSON_DetachItemViaPointer(recs, r));
     }
-    /* beside the recommendations, in the schema's place */
-    return !made || pr_schema_order(run, PR_SO_RUNS);
+    /* where they stand in the run is its writer's (summary.c) */
+    return 1;
 }
 
 enum pr_status
