@@ -1082,6 +1082,38 @@ reread_free(struct reread *r)
  * runs are lite runs of merged summaries, or, with `stream` (the report
  * writes the summary's runs, not a table of them), of the traces read
  * into the job's store; the store re-reads traces through *r. */
+/* A saved summary an older profreport wrote (contract.h): say so on
+ * stderr, where a CI log shows it, as well as on the report's first
+ * screen: its runs' notes, three at most. */
+static void
+warn_older(const struct pr_options *o, const cJSON *sum)
+{
+    const cJSON *run, *d;
+    char label[256];
+    int n = 0;
+
+    if (o->quiet)
+        return;
+    cJSON_ArrayForEach(run, pr_sget(sum, PR_K_RUNS))
+    {
+        cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
+        {
+            if (!pr_sget_is(pr_sget_str(d, PR_K_KIND), "older_summary"))
+                continue;
+            if (n++ < 3)
+                pr_term_printf(stderr, "profreport: warning: run %s: %s\n",
+                               pr_fig_run_label(run, label, sizeof(label)),
+                               pr_sget_str_or(d, PR_K_TEXT, ""));
+        }
+    }
+    if (n > 3)
+        pr_term_printf(stderr,
+                       "profreport: warning: and %d more runs of a summary "
+                       "an older profreport wrote (Data quality names "
+                       "what each lacks)\n",
+                       n - 3);
+}
+
 static enum pr_status
 build_summary(const struct pr_options *opts, int stream, struct reread *r,
               cJSON **out, struct pr_merge **m, struct pr_error *err)
@@ -1095,6 +1127,8 @@ build_summary(const struct pr_options *opts, int stream, struct reread *r,
     *m = NULL;
     st = load_saved(opts, out, m, err);
     r->saved = *out != NULL;
+    if (st == PR_OK && *out != NULL)
+        warn_older(opts, *out);
     if (st != PR_OK || *out != NULL)
         return st;
     st = check_device_spec(opts, err);

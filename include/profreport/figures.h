@@ -437,6 +437,11 @@ const char *pr_fig_device_name(const cJSON *dev);
 
 /* 1 when the run holds nothing of a device (its "host_only"). */
 int pr_fig_run_host_only(const cJSON *run);
+/* A run read from a summary an older profreport wrote (contract.h): its
+ * note, what the summary lacks, as a note of f (the verdict's first line,
+ * or the overview's where an older summary has no verdict); nothing for
+ * any other run. */
+void pr_fig_older_note(struct pr_figs *f, const cJSON *run);
 /* 1 when the summary has runs and every one is host-only (a CPU training
  * run): the report leaves the device views out and speaks of host time. */
 int pr_fig_host_only(const cJSON *summary);

@@ -952,6 +952,18 @@ pr_fig_run_host_only(const cJSON *run)
     return pr_sget_true(run, PR_K_HOST_ONLY);
 }
 
+void
+pr_fig_older_note(struct pr_figs *f, const cJSON *run)
+{
+    const cJSON *d;
+
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
+    {
+        if (pr_sget_is(pr_sget_str(d, PR_K_KIND), "older_summary"))
+            pr_figs_note(f, pr_sget_str_or(d, PR_K_TEXT, ""));
+    }
+}
+
 int
 pr_fig_host_only(const cJSON *summary)
 {

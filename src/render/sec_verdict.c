@@ -167,6 +167,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     char note[1280];
 
     (void)summary;
+    pr_fig_older_note(f, run);
     if (v == NULL) {
         pr_figs_note(f, "No verdict: this run was not analysed from a trace.");
         return;

@@ -701,6 +701,8 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     size_t n_cats = breakdown_cats(run, cats);
 
     (void)summary;
+    if (pr_sget(run, PR_K_VERDICT) == NULL)
+        pr_fig_older_note(f, run); /* the verdict shows it first */
     overview_kpis(f, run);
     if (pr_sget_len(steps) == 0) {
         pr_figs_note(f, no_profiler_steps(f, run)
@@ -2430,7 +2432,7 @@ sec_data_quality(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         t = (struct pr_fig_table){.cols = diag_cols,
                                   .rows = pr_sget(r, PR_K_DIAGNOSTICS),
                                   .what = "issues"};
-        pr_figs_table(f, "Events skipped or not understood", &t,
+        pr_figs_table(f, "Data-quality notes", &t,
                       "No data-quality issues recorded for this run.");
     }
 }

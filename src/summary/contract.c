@@ -181,20 +181,52 @@ pr_contract_check(const cJSON *sum, struct pr_error *err)
     return pr_rows_check(sum, err);
 }
 
-/* Is msg a key found missing (check_object's "missing key", the typed
- * rows' ": missing"), not a value of the wrong kind? */
+/* A key an older profreport did not write, as a failed check names it:
+ * check_object's "PATH: missing key \"KEY\"" (PATH empty at the top) or
+ * the typed rows' "PATH.KEY: missing" (rows.c read_field): the path of the
+ * object that lacks it and the key.  0 when msg says something else (a
+ * value of the wrong kind: damaged, not older). */
 static int
-missing_msg(const char *msg)
+missing_at(const char *msg, char *path, size_t cap, char *key, size_t kcap)
 {
-    size_t n = strlen(msg);
+    const char *p = strstr(msg, "missing key \""), *q, *dot;
+    size_t n = strlen(msg), len;
 
-    return strstr(msg, "missing key \"") != NULL ||
-           (n >= 9 && strcmp(msg + n - 9, ": missing") == 0);
+    if (p != NULL) {
+        q = strchr(p + 13, '"');
+        len = (size_t)(p - msg);
+        if (q == NULL || (size_t)(q - p - 13) >= kcap || len >= cap)
+            return 0;
+        if (len >= 2 && msg[len - 2] == ':')
+            len -= 2;
+        memcpy(path, msg, len);
+        path[len] = '\0';
+        memcpy(key, p + 13, (size_t)(q - p - 13));
+        key[q - p - 13] = '\0';
+        return 1;
+    }
+    if (n < 9 || strcmp(msg + n - 9, ": missing") != 0)
+        return 0;
+    n -= 9;
+    for (dot = NULL, q = msg; q < msg + n; q++)
+        if (*q == '.')
+            dot = q;
+    len = dot != NULL ? (size_t)(dot - msg) : 0;
+    q = dot != NULL ? dot + 1 : msg;
+    if (len >= cap || (size_t)(msg + n - q) >= kcap ||
+        memchr(q, '[', (size_t)(msg + n - q)) != NULL)
+        return 0;
+    memcpy(path, msg, len);
+    path[len] = '\0';
+    memcpy(key, q, (size_t)(msg + n - q));
+    key[msg + n - q] = '\0';
+    return 1;
 }
 
 /* Is v, a part under row f of a run (run: 1) or of the summary (0),
  * whole for this build, checked on its own as the contract and the typed
- * rows check it in a summary? */
+ * rows check it in a summary?  Its faults are named from "runs[0].KEY"
+ * (or "KEY"). */
 static enum pr_status
 part_check(cJSON *v, const struct pr_schema_row *f, int run,
            struct pr_error *err)
@@ -232,24 +264,221 @@ part_check(cJSON *v, const struct pr_schema_row *f, int run,
     return st;
 }
 
-/* The parts of o (a run: run 1, or the summary: 0) that lack keys this
- * build writes: each left out (a key the contract asks for, whose value
- * may be null, made null), its key added to left (", "-separated);
- * returns how many, -1 on no memory. */
+/* The row of key in the object at rel below part f ("calls[0]" below a
+ * run's synchronization; "" for the part itself), the path's indices
+ * read as "every element"; NULL when the schema has none. */
+static const struct pr_schema_row *
+row_at(const struct pr_schema_row *f, const char *rel, const char *key)
+{
+    enum pr_schema_object o = f->child;
+    char seg[64];
+
+    while (*rel != '\0' && o != PR_SO_NONE) {
+        size_t n = strcspn(rel, ".[");
+        const struct pr_schema_row *r;
+
+        if (n > 0) {
+            if (n >= sizeof(seg))
+                return NULL;
+            memcpy(seg, rel, n);
+            seg[n] = '\0';
+            r = pr_schema_find(o, seg);
+            if (r == NULL)
+                return NULL;
+            o = r->child;
+        }
+        rel += n;
+        if (*rel == '[')
+            rel += strcspn(rel, "]") + (strchr(rel, ']') ? 1 : 0);
+        else if (*rel == '.')
+            rel++;
+    }
+    return o == PR_SO_NONE ? NULL : pr_schema_find(o, key);
+}
+
+/* key = null in every object at rel below v that lacks it, each index of
+ * rel read as every element (one writer wrote them all); how many were
+ * set, -1 on no memory. */
 static int
-drop_older_parts(cJSON *o, int run, char *left, size_t cap,
-                 struct pr_error *err)
+fill_null(cJSON *v, const char *rel, const char *key)
+{
+    size_t n = strcspn(rel, ".[");
+    char seg[64];
+    cJSON *e;
+    int got = 0, k;
+
+    if (*rel == '\0') {
+        if (!cJSON_IsObject(v) || cJSON_GetObjectItemCaseSensitive(v, key))
+            return 0;
+        return cJSON_AddNullToObject(v, key) != NULL ? 1 : -1;
+    }
+    if (*rel == '.')
+        return fill_null(v, rel + 1, key);
+    if (*rel == '[') {
+        const char *next = strchr(rel, ']');
+        if (next == NULL || !cJSON_IsArray(v))
+            return 0;
+        cJSON_ArrayForEach(e, v)
+        {
+            if ((k = fill_null(e, next + 1, key)) < 0)
+                return -1;
+            got += k;
+        }
+        return got;
+    }
+    if (n >= sizeof(seg))
+        return 0;
+    memcpy(seg, rel, n);
+    seg[n] = '\0';
+    e = cJSON_GetObjectItemCaseSensitive(v, seg);
+    return e != NULL ? fill_null(e, rel + n, key) : 0;
+}
+
+/* "a.b[3].c" as "a.b[].c" into out. */
+static void
+generic_path(const char *p, char *out, size_t cap)
+{
+    size_t len = 0;
+
+    while (*p != '\0' && len + 1 < cap) {
+        out[len++] = *p;
+        if (*p++ == '[')
+            while (*p != '\0' && *p != ']')
+                p++;
+    }
+    out[len] = '\0';
+}
+
+/* Append ", item" (or "item") to list; a full list ends in ", ...". */
+static void
+list_add(char *list, size_t cap, const char *item)
+{
+    size_t len = strlen(list);
+    int w;
+
+    if (len + 6 >= cap)
+        return;
+    w = snprintf(list + len, cap - len, "%s%s", len ? ", " : "", item);
+    if (w < 0 || (size_t)w >= cap - len)
+        snprintf(list + len, cap - len, "%s...", len ? ", " : "");
+}
+
+/* What was done to an older summary's parts, for its note. */
+#define OLDER_GROUPS 12
+struct older {
+    struct {
+        char parent[160];    /* "communication.ops[]" */
+        char keys[400];      /* "wall_us, in_flight_max" */
+    } unknown[OLDER_GROUPS]; /* keys it did not write, read as null */
+    size_t n_unknown;
+    char parts[300]; /* parts left out (or null) */
+    char keys[600];  /* the key each lacks */
+    int n;           /* keys read as null + parts left out */
+};
+
+/* "prefix" + "rel" as one generic path ("synchronization" + ".calls[0]"
+ * is "synchronization.calls[]"). */
+static void
+join_path(const char *prefix, const char *rel, char *out, size_t cap)
+{
+    char gen[192];
+
+    generic_path(rel, gen, sizeof(gen));
+    snprintf(out, cap, "%s%s", prefix, gen);
+}
+
+static void
+add_unknown(struct older *w, const char *parent, const char *key)
+{
+    size_t i;
+
+    for (i = 0; i < w->n_unknown; i++)
+        if (strcmp(w->unknown[i].parent, parent) == 0)
+            break;
+    if (i == w->n_unknown) {
+        if (i == OLDER_GROUPS)
+            i--; /* the last group takes the rest; its keys say which */
+        else {
+            snprintf(w->unknown[i].parent, sizeof(w->unknown[i].parent),
+                     "%.159s", parent);
+            w->unknown[i].keys[0] = '\0';
+            w->n_unknown++;
+        }
+    }
+    list_add(w->unknown[i].keys, sizeof(w->unknown[i].keys), key);
+    w->n++;
+}
+
+/* One part v (row f) of an older summary made whole: each key its writer
+ * did not write that may be null is read as null, in every element it is
+ * missing from; a part that lacks a key that may not be null is left out
+ * (a key the contract asks for, whose value may be null, made null).
+ * prefix names the part in the note ("synchronization", or "the
+ * summary's distributed").  0 on success (a damaged part is left for the
+ * contract check to refuse), -1 on no memory. */
+static int
+mend_part(cJSON *o, cJSON *v, const struct pr_schema_row *f, int run,
+          const char *prefix, struct older *w, struct pr_error *err)
+{
+    char path[192], key[64], item[400];
+    size_t plen = strlen(run ? "runs[0]." : "") + strlen(f->key);
+    int tries;
+
+    for (tries = 0; tries < 64; tries++) {
+        struct pr_error e = {PR_OK, ""};
+        enum pr_status st = part_check(v, f, run, &e);
+        const struct pr_schema_row *r;
+        const char *rel;
+        cJSON *nul;
+        int k;
+
+        if (st == PR_E_NOMEM) {
+            pr_error_set(err, st, "%s", e.msg);
+            return -1;
+        }
+        if (st == PR_OK ||
+            !missing_at(e.msg, path, sizeof(path), key, sizeof(key)) ||
+            strlen(path) < plen)
+            return 0; /* whole, or damaged: the contract check says so */
+        rel = path + plen;
+        r = row_at(f, rel, key);
+        join_path(prefix, rel, item, sizeof(item));
+        if (r != NULL && (r->types & PR_ST_NULL) &&
+            (k = fill_null(v, rel, key)) != 0) {
+            if (k < 0)
+                return pr_error_set(err, PR_E_NOMEM, "out of memory"), -1;
+            add_unknown(w, item, key);
+            continue;
+        }
+        list_add(w->parts, sizeof(w->parts), prefix);
+        snprintf(item + strlen(item), sizeof(item) - strlen(item), ".%s", key);
+        list_add(w->keys, sizeof(w->keys), item);
+        w->n++;
+        if (!(f->flags & PR_SF_REQ)) {
+            cJSON_DeleteItemFromObjectCaseSensitive(o, f->key);
+        } else if ((nul = cJSON_CreateNull()) == NULL ||
+                   !pr_sput(o, f->key, nul)) {
+            cJSON_Delete(nul);
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)"), -1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* The parts of o (a run: run 1, or the summary: 0) mended as mend_part
+ * says; -1 on no memory. */
+static int
+mend_parts(cJSON *o, int run, struct older *w, struct pr_error *err)
 {
     struct pr_schema_objinfo obj =
         pr_schema_object(run ? PR_SO_RUNS : PR_SO_TOP);
-    size_t i, len = strlen(left);
-    int n = 0;
+    char prefix[96];
+    size_t i;
 
     for (i = obj.first; i < obj.first + obj.n; i++) {
         const struct pr_schema_row *f = &pr_schema_rows[i];
-        cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key), *nul;
-        struct pr_error e = {PR_OK, ""};
-        enum pr_status st;
+        cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
 
         /* a key the contract asks for, never null, is no part to leave
            out; nor are the runs themselves */
@@ -257,38 +486,39 @@ drop_older_parts(cJSON *o, int run, char *left, size_t cap,
             f->child == PR_SO_NONE || f->child == PR_SO_RUNS || v == NULL ||
             cJSON_IsNull(v))
             continue;
-        st = part_check(v, f, run, &e);
-        if (st == PR_E_NOMEM) {
-            pr_error_set(err, st, "%s", e.msg);
+        snprintf(prefix, sizeof(prefix), "%s%s", run ? "" : "the summary's ",
+                 f->key);
+        if (mend_part(o, v, f, run, prefix, w, err) < 0)
             return -1;
-        }
-        if (st == PR_OK || !missing_msg(e.msg))
-            continue; /* whole, or damaged: the contract check says so */
-        if (!(f->flags & PR_SF_REQ)) {
-            cJSON_DeleteItemFromObjectCaseSensitive(o, f->key);
-        } else if ((nul = cJSON_CreateNull()) == NULL ||
-                   !pr_sput(o, f->key, nul)) {
-            cJSON_Delete(nul);
-            pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
-            return -1;
-        }
-        n++;
-        if (len < cap) {
-            int w = snprintf(left + len, cap - len, "%s%s", len ? ", " : "",
-                             f->key);
-            len = w < 0 ? cap : len + (size_t)w;
-        }
     }
-    return n;
+    return 0;
 }
 
-/* A data-quality note on run: what was left out of it (run_parts) and of
- * the summary (top_parts, "" for none), and why. */
+/* "communication.ops[] (wall_us, in_flight_max); synchronization.calls[]
+ * (direction)" of a and b into out. */
+static void
+unknown_text(const struct older *a, const struct older *b, char *out,
+             size_t cap)
+{
+    const struct older *v[2] = {a, b};
+    size_t len = 0, i, k;
+
+    out[0] = '\0';
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < v[k]->n_unknown && len + 1 < cap; i++) {
+            int w = snprintf(out + len, cap - len, "%s%s (%s)", len ? "; " : "",
+                             v[k]->unknown[i].parent, v[k]->unknown[i].keys);
+            len = w < 0 ? cap : len + (size_t)w;
+        }
+}
+
+/* A data-quality note on run: what was read as unknown and what was
+ * left out of it (and of the summary: top), and why. */
 static int
-note_older(cJSON *run, int n, const char *top_parts, const char *run_parts)
+note_older(cJSON *run, const struct older *top, const struct older *w)
 {
     cJSON *d = cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS);
-    char text[1200];
+    char unknown[1400], parts[620], keys[1220], text[3400];
     struct pr_row_diagnostic row;
 
     if (!cJSON_IsArray(d)) {
@@ -297,18 +527,25 @@ note_older(cJSON *run, int n, const char *top_parts, const char *run_parts)
         if (d == NULL)
             return 0;
     }
+    unknown_text(top, w, unknown, sizeof(unknown));
+    snprintf(parts, sizeof(parts), "%s%s%s", top->parts,
+             top->parts[0] && w->parts[0] ? ", " : "", w->parts);
+    snprintf(keys, sizeof(keys), "%s%s%s", top->keys,
+             top->keys[0] && w->keys[0] ? ", " : "", w->keys);
     snprintf(text, sizeof(text),
-             "The summary was written by an older profreport: %s%s%s%s%s %s "
-             "keys this version reads, so %s left out of this report and "
-             "of any diff (run profreport on the trace again for %s).",
-             top_parts[0] ? "the summary's " : "", top_parts,
-             top_parts[0] && run_parts[0] ? " and " : "",
-             run_parts[0] ? (top_parts[0] ? "this run's " : "its ") : "",
-             run_parts, n == 1 ? "lacks" : "lack",
-             n == 1 ? "it is" : "they are", n == 1 ? "it" : "them");
+             "The summary was written by an older profreport.%s%s%s%s%s%s%s",
+             unknown[0] ? " Keys it did not write read as unknown: " : "",
+             unknown, unknown[0] ? "." : "",
+             parts[0] ? " Left out of this report and of any diff: " : "",
+             parts,
+             parts[0] ? " (they lack a key that cannot be unknown: " : "",
+             parts[0] ? keys : "");
+    if (parts[0])
+        snprintf(text + strlen(text), sizeof(text) - strlen(text),
+                 "; run profreport on the trace again for them).");
     memset(&row, 0, sizeof(row));
     row.kind = "older_summary";
-    row.count = n;
+    row.count = top->n + w->n;
     row.text = text;
     return pr_rows_write(d, PR_RO_RUNS_DIAGNOSTICS, &row, 1);
 }
@@ -318,33 +555,35 @@ pr_contract_check_saved(cJSON *sum, struct pr_error *err)
 {
     struct pr_error first = {PR_OK, ""};
     enum pr_status st = pr_contract_check(sum, &first);
-    char top[256] = "";
-    int n_top, first_run = 1;
+    char path[192], key[64];
+    struct older top;
+    int first_run = 1;
     cJSON *run;
 
-    if (st == PR_OK || !missing_msg(first.msg) || !cJSON_IsObject(sum)) {
+    if (st == PR_OK ||
+        !missing_at(first.msg, path, sizeof(path), key, sizeof(key)) ||
+        !cJSON_IsObject(sum)) {
         if (st != PR_OK)
             pr_error_set(err, st, "%s", first.msg);
         return st;
     }
     /* the summary's own parts (the job's distributed view ...): their
        note goes on the first run */
-    n_top = drop_older_parts(sum, 0, top, sizeof(top), err);
-    if (n_top < 0)
+    memset(&top, 0, sizeof(top));
+    if (mend_parts(sum, 0, &top, err) < 0)
         return PR_E_NOMEM;
     cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(sum, PR_K_RUNS))
     {
-        char left[512] = "";
-        int n;
+        struct older w, none;
 
         if (!cJSON_IsObject(run))
             continue;
-        n = drop_older_parts(run, 1, left, sizeof(left), err);
-        if (n < 0)
+        memset(&w, 0, sizeof(w));
+        memset(&none, 0, sizeof(none));
+        if (mend_parts(run, 1, &w, err) < 0)
             return PR_E_NOMEM;
-        if (first_run)
-            n += n_top;
-        if (n > 0 && !note_older(run, n, first_run ? top : "", left))
+        if ((w.n > 0 || (first_run && top.n > 0)) &&
+            !note_older(run, first_run ? &top : &none, &w))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
         first_run = 0;
     }

@@ -1,11 +1,12 @@
 #!/bin/sh
 # older_summary.sh - a summary saved by an older profreport (a nightly
-# baseline kept across an upgrade) still diffs and renders: a part of a
-# run that lacks keys this version reads (synchronization.calls[].direction
-# and temporal_breakdown[].window came after the first summaries) is left
-# out with a note that names it, in the report's data quality and in the
-# diff; a damaged value, or a key the contract asks of every run, is still
-# refused with its path (exit 2).
+# baseline kept across an upgrade) still diffs and renders: a key its
+# writer did not write that may be null reads as unknown (null: the sync
+# calls' direction), a part that lacks a key that cannot be (the temporal
+# breakdown's window) is left out, and a note names both, on the report's
+# first screen, in its data quality and in the diff; a damaged value, or a
+# key the contract asks of every run, is still refused with its path
+# (exit 2).
 . "$PR_SRCDIR/tests/lib.sh"
 
 IN=$PR_SRCDIR/examples/resnet_like.pt.trace.json.gz
@@ -43,7 +44,7 @@ check "the older summary is made" [ -s old.json ]
 check "an older baseline diffs (exit 0: $(head -c 300 err))" [ $? -eq 0 ]
 tr '\n' ' ' < d.txt > d1.txt
 check "  the diff says what the baseline lacks" \
-    grep -q "written by an older profreport: its temporal_breakdown, synchronization lack keys" d1.txt
+    grep -q "written by an older profreport. Keys it did not write read as unknown: synchronization.calls\[\] (direction). Left out of this report and of any diff: temporal_breakdown (they lack a key that cannot be unknown: temporal_breakdown\[\].window;" d1.txt
 check "  its step figures are compared" grep -q "^step.mean" d.txt
 
 "$PR_BIN" -q --input old.json --json re.json --html re.html 2> err
@@ -54,11 +55,14 @@ r = json.load(open("re.json"))["runs"][0]
 d = [x for x in r["diagnostics"] if x["kind"] == "older_summary"]
 print("parts", "synchronization" in r, "temporal_breakdown" in r,
       "copies" in r, "steps" in r)
+print("direction", [c["direction"] for c in r["synchronization"]["calls"]][:2])
 print("note", len(d), d[0]["count"] if d else None)
 PY
-check "  the lacking parts are left out, the rest kept" \
-    grep -q "^parts False False True True$" re.txt
-check "  a data-quality note counts them" grep -q "^note 1 2$" re.txt
+check "  the part lacking a key that cannot be null is left out, the rest kept" \
+    grep -q "^parts True False True True$" re.txt
+check "  the key that may be null reads as unknown" \
+    grep -q "^direction \[None, None\]$" re.txt
+check "  a data-quality note counts both" grep -q "^note 1 2$" re.txt
 check "  the HTML shows the note" grep -q "written by an older profreport" re.html
 
 # a job's distributed view from before workers[].split_source: null,
@@ -76,7 +80,7 @@ PY
 check "an older job diffs (exit 0: $(head -c 300 err))" [ $? -eq 0 ]
 tr '\n' ' ' < dd.txt > dd1.txt
 check "  the diff says the summary's distributed view is left out" \
-    grep -q "older profreport: the summary's distributed lacks keys" dd1.txt
+    grep -q "Left out of this report and of any diff: the summary's distributed (they lack a key that cannot be unknown: the summary's distributed.workers\[\].split_source;" dd1.txt
 "$PR_BIN" -q --input ddp_old.json --json ddp_re.json 2> err
 python3 -c 'import json,sys; s=json.load(open("ddp_re.json")); print(s["distributed"] is None, s["job"] is not None)' > dre.txt
 check "  distributed is null, the job view kept" grep -q "^True True$" dre.txt
