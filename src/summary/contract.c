@@ -144,6 +144,7 @@ check_object(const cJSON *o, enum pr_schema_object object, char *path,
             continue;
         v = cJSON_GetObjectItemCaseSensitive(o, f->key);
         if (v == NULL)
+            /* missing_at reads this form: keep them together */
             return pr_error_set(err, PR_E_FORMAT, "%s%smissing key \"%s\"",
                                 path, len ? ": " : "", f->key);
         n = extend(path, len, cap, f->key, 0);

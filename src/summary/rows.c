@@ -353,6 +353,9 @@ read_field(const struct pr_rows_field *f, const cJSON *v, char *row,
     int64_t i;
 
     if (v == NULL)
+        /* "PATH.KEY: missing": contract.c's missing_at reads this form
+           to tell an older summary's missing key from a damaged value
+           (tests/cli/older_summary.sh) */
         return pr_error_set(err, PR_E_FORMAT, "%s: missing", at);
     if (f->type == PR_RT_SUB) {
         if (!cJSON_IsObject(v))
