@@ -92,6 +92,22 @@ struct pr_pdf_col {
     double weight; /* share of the table width */
 };
 
+/* The width of one character `ch` (clean UTF-8, NUL-terminated) in
+ * points, for pr_pdf_fit(). */
+typedef double (*pr_pdf_width_fn)(void *ctx, const char *ch);
+
+/* Whether a line of clean text s may end before byte i: not before closing
+ * punctuation (")", ".", ",", ...), not after opening punctuation ("(",
+ * "[", "{", spaces between or not), not beside a straight quote but for a
+ * space (UAX #14's CL/OP/QU, simply). */
+int pr_pdf_break_ok(const char *s, size_t i);
+
+/* Byte length of the longest prefix of clean text s that fits in w by
+ * `width`, broken after a space or a separator of code names where
+ * pr_pdf_break_ok allows it; a number and its unit stay together.  At
+ * least one character when s is not empty. */
+size_t pr_pdf_fit(const char *s, double w, pr_pdf_width_fn width, void *ctx);
+
 /* A box for pr_pdf_doc_wrapped(): `w` points wide, first baseline at
  * (x, y), lines `lh` apart. */
 struct pr_pdf_textbox {

@@ -397,18 +397,68 @@ char_len(const char *s)
     return c < 0x80 ? 1 : c < 0xE0 ? 2 : 3; /* clean text: BMP only */
 }
 
+/* Closing punctuation at s: UAX #14's CL, CP, IS and EX (")", "]", "}",
+ * ".", ",", ";", ":", "!", "?") and a closing curly quote or guillemet.
+ * No line starts with one (LB13: no break before them, even after
+ * spaces). */
 static int
-is_break_after(char c, char next)
+is_close(const char *s)
 {
-    /* never inside a number: "0.05", "1,234", "-12" stay whole */
+    return (*s != '\0' && strchr(".,;:)]}!?", *s) != NULL) ||
+           strncmp(s, "\xE2\x80\x9D", 3) == 0 || /* right double quote */
+           strncmp(s, "\xE2\x80\x99", 3) == 0 || /* right single quote */
+           strncmp(s, "\xC2\xBB", 2) == 0;       /* right guillemet */
+}
+
+/* Whether the character that ends just before byte i of s is opening
+ * punctuation: UAX #14's OP ("(", "[", "{") or an opening curly quote or
+ * guillemet.  No line ends with one (LB14: no break after it). */
+static int
+is_open_before(const char *s, size_t i)
+{
+    if (i >= 1 && strchr("([{", s[i - 1]) != NULL && s[i - 1] != '\0')
+        return 1;
+    if (i >= 3 && (strncmp(s + i - 3, "\xE2\x80\x9C", 3) == 0 ||
+                   strncmp(s + i - 3, "\xE2\x80\x98", 3) == 0))
+        return 1;
+    return i >= 2 && strncmp(s + i - 2, "\xC2\xAB", 2) == 0;
+}
+
+/* Whether a line may end before byte i of clean text s (0 < i, s[i] not
+ * NUL) at all, separator or not: never before closing punctuation (review
+ * 10 #7: a sentence's final "." after a ")" does not wrap alone onto the
+ * next line), never after opening punctuation, spaces between or not
+ * (review 18 #8: npu_text1's "22.0 ms (" / "the bound's parts"), and never
+ * right before or after a straight quote but for a space (UAX #14's QU,
+ * LB19: it may open or close, so it stays with the word it touches). */
+int
+pr_pdf_break_ok(const char *s, size_t i)
+{
+    size_t j = i;
+
+    if (i == 0 || s[i] == '\0' || is_close(s + i))
+        return 0;
+    while (j > 0 && s[j - 1] == ' ')
+        j--;
+    if (is_open_before(s, j))
+        return 0;
+    if ((s[i] == '"' || s[i] == '\'') && s[i - 1] != ' ')
+        return 0;
+    return !((s[i - 1] == '"' || s[i - 1] == '\'') && s[i] != ' ');
+}
+
+/* Whether a line may end before byte i of s at a separator: after a space
+ * or a punctuation mark of code names ("_", "::", "/", ...) where
+ * pr_pdf_break_ok allows it, never inside a number ("0.05", "1,234",
+ * "-12" stay whole). */
+static int
+is_break_at(const char *s, size_t i)
+{
+    char c = s[i - 1], next = s[i];
+
     if (next >= '0' && next <= '9' && strchr(".,-+", c) != NULL)
         return 0;
-    /* never before closing punctuation: a sentence's final "." after a
-       ")" does not wrap alone onto the next line (review 10 #7: npu_text1's
-       Coverage line) */
-    if (next != '\0' && strchr(".,;:)", next) != NULL)
-        return 0;
-    return strchr(" _,:;<>()/.-=+*&", c) != NULL && c != '\0';
+    return strchr(" _,:;<>)/.-=+*&", c) != NULL && pr_pdf_break_ok(s, i);
 }
 
 /* A unit at s ("ms", "µs", "GB/s", ...) ending its word: a number's space
@@ -433,45 +483,85 @@ unit_follows(const char *s)
     return 0;
 }
 
-/* Byte length of the longest prefix of clean text `s` that fits in `w`
- * points; breaks after a separator when one lies in the last 70% of the
- * line, so "aten::cudnn_convolution" breaks at "_", not mid-word.  Always at
- * least one character when s is not empty. */
+/* The start of the character that ends at byte i of UTF-8 text s. */
 static size_t
-fit_prefix(HPDF_Font f, double size, const char *s, double w)
+char_before(const char *s, size_t i)
 {
-    size_t i = 0, brk = 0, prev = 0, word = 0;
+    while (i > 0 && ((unsigned char)s[--i] & 0xC0) == 0x80)
+        ;
+    return i;
+}
+
+/* Byte length of the longest prefix of clean text `s` that fits in `w`
+ * (widths of one character at a time by `width`); breaks after a separator
+ * when one lies in the last 70% of the line, so "aten::cudnn_convolution"
+ * breaks at "_", not mid-word.  Always at least one character when s is
+ * not empty. */
+size_t
+pr_pdf_fit(const char *s, double w, pr_pdf_width_fn width, void *ctx)
+{
+    size_t i = 0, brk = 0, word = 0, j;
     double x = 0;
 
     while (s[i] != '\0') {
         size_t n = char_len(s + i);
         char ch[4] = {0};
         memcpy(ch, s + i, n);
-        x += pr_pdf_text_width(f, ch, size);
+        x += width(ctx, ch);
         if (x > w && i > 0) {
             if (brk * 10 > i * 3)
                 return brk;
-            /* a cut inside a word follows is_break_after's rule too: not
+            /* a cut inside a word follows pr_pdf_break_ok's rule too: not
                before closing punctuation, which would start the next line
                (review 11 #8: hta_timeline's Kernels table,
-               "DeviceRadixSortOneswee...long" / ", float, int, int>"), and
-               the word before it moves down whole where it can (review 12
-               #5: not "...lon" / "g, float"), else its last letter */
-            if (strchr(".,;:)", s[i]) == NULL)
+               "DeviceRadixSortOneswee...long" / ", float, int, int>"), nor
+               after opening punctuation (review 18 #8), and the word before
+               it moves down whole where it can (review 12 #5: not "...lon"
+               / "g, float"), else the characters that the rule binds */
+            if (pr_pdf_break_ok(s, i))
                 return i;
-            return word > 0 ? word : brk > 0 ? brk : prev > 0 ? prev : i;
+            if (word > 0 && pr_pdf_break_ok(s, word))
+                return word;
+            if (brk > 0)
+                return brk;
+            for (j = char_before(s, i); j > 0; j = char_before(s, j))
+                if (pr_pdf_break_ok(s, j))
+                    return j;
+            return i;
         }
         if (isalnum((unsigned char)s[i]) &&
             (i == 0 || !isalnum((unsigned char)s[i - 1])))
             word = i;
-        prev = i;
         i += n;
-        if (is_break_after(s[i - 1], s[i]) &&
+        if (s[i] != '\0' && is_break_at(s, i) &&
             !(s[i - 1] == ' ' && i >= 2 && isdigit((unsigned char)s[i - 2]) &&
               unit_follows(s + i)))
             brk = i;
     }
     return i;
+}
+
+struct font_size {
+    HPDF_Font f;
+    double size;
+};
+
+static double
+font_width(void *ctx, const char *ch)
+{
+    const struct font_size *fs = ctx;
+
+    return pr_pdf_text_width(fs->f, ch, fs->size);
+}
+
+static size_t
+fit_prefix(HPDF_Font f, double size, const char *s, double w)
+{
+    struct font_size fs;
+
+    fs.f = f;
+    fs.size = size;
+    return pr_pdf_fit(s, w, font_width, &fs);
 }
 
 /* Lines that clean text `s` needs in width `w`, at most `max_lines`. */

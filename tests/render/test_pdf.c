@@ -23,6 +23,7 @@
 
 #include "profreport/figures.h"
 #include "profreport/pdf_canvas.h"
+#include "profreport/pdf_doc.h"
 #include "profreport/render.h"
 
 #define GENERATED_AT 1700000000 /* 2023-11-14T22:13:20Z */
@@ -536,6 +537,88 @@ test_text_clean(void **state)
     check_clean("\x01\x7f\xc2\x85", "???"); /* C0, DEL, C1 controls */
 }
 
+/* One unit a character: the breaker's choices on strings, widths aside. */
+static double
+one_each(void *ctx, const char *ch)
+{
+    (void)ctx;
+    (void)ch;
+    return 1.0;
+}
+
+/* The lines that pr_pdf_fit makes of s in width w, "|" between them (the
+ * spaces at a break dropped, as pr_pdf_doc_wrapped does). */
+static void
+check_lines(const char *s, double w, const char *want)
+{
+    char got[256];
+    size_t at = 0;
+
+    while (*s != '\0' && at + 2 < sizeof(got)) {
+        size_t n = pr_pdf_fit(s, w, one_each, NULL), k = n;
+        while (k > 0 && s[k - 1] == ' ')
+            k--;
+        if (at > 0)
+            got[at++] = '|';
+        if (k > sizeof(got) - at - 2)
+            k = sizeof(got) - at - 2;
+        memcpy(got + at, s, k);
+        at += k;
+        s += n;
+        while (*s == ' ')
+            s++;
+    }
+    got[at] = '\0';
+    assert_string_equal(got, want);
+}
+
+/* Review 18 #8: an opening bracket stays with the word after it, a closing
+ * one with the word before it (UAX #14's OP and CL), and a number with its
+ * unit.  fix12 broke after "(" ("what the change can save (" / "a
+ * replay", npu_text1's "22.0 ms (" / "the bound's parts"). */
+static void
+test_breaks(void **state)
+{
+    (void)state;
+    check_lines("what the change can save (a replay", 27,
+                "what the change can save|(a replay");
+    check_lines("hcom_allReduce__586_3_1 22.0 ms (the bound's parts", 36,
+                "hcom_allReduce__586_3_1 22.0 ms|(the bound's parts");
+    check_lines("hcom_allReduce__586_3_1 22.0 ms (the bound's parts", 30,
+                "hcom_allReduce__586_3_1|22.0 ms (the bound's parts");
+    check_lines("save ( the bound", 8, "save|( the|bound");
+    check_lines("a long run [of words] here", 12, "a long run|[of words]|here");
+    check_lines("xxxxxxxxxx(yyyyyyyy", 11, "xxxxxxxxxx|(yyyyyyyy");
+    check_lines("f(a, b) and g(c)", 6, "f(a,|b)|and|g(c)");
+    check_lines("torch.autocast(device_type)", 18,
+                "torch.|autocast(device_|type)");
+    check_lines("aaaa bbbbbbb) c", 12, "aaaa|bbbbbbb) c");
+    check_lines("took 1,234,567 calls", 12, "took|1,234,567|calls");
+
+    assert_false(pr_pdf_break_ok("a (b", 3));  /* after "(" */
+    assert_false(pr_pdf_break_ok("a ( b", 4)); /* after "( " */
+    assert_true(pr_pdf_break_ok("a (b", 2));   /* before "(" */
+    assert_false(pr_pdf_break_ok("a b)", 3));  /* before ")" */
+    assert_false(pr_pdf_break_ok("a [b]", 3));
+    assert_false(pr_pdf_break_ok("a [b]", 4));
+    assert_false(pr_pdf_break_ok("x {y}", 3));
+    assert_false(pr_pdf_break_ok("x.", 1));
+    assert_false(pr_pdf_break_ok("x, y", 1));
+    assert_false(pr_pdf_break_ok("x; y", 1));
+    assert_false(pr_pdf_break_ok("x: y", 1));
+    assert_false(pr_pdf_break_ok("x! y", 1));
+    assert_false(pr_pdf_break_ok("a \"b\" c", 3)); /* after an opening " */
+    assert_false(pr_pdf_break_ok("a \"b\" c", 4)); /* before a closing " */
+    assert_true(pr_pdf_break_ok("a \"b\" c", 2));
+    assert_true(pr_pdf_break_ok("a \"b\" c", 5));
+    assert_false(pr_pdf_break_ok("a \xE2\x80\x9C"
+                                 "b",
+                                 5)); /* after a left curly quote */
+    assert_false(pr_pdf_break_ok("b\xE2\x80\x9D", 1)); /* before a right one */
+    assert_false(pr_pdf_break_ok("a", 0));
+    assert_false(pr_pdf_break_ok("a", 1));
+}
+
 int
 main(void)
 {
@@ -552,6 +635,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_unwritable_path, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_font, setup, teardown),
         cmocka_unit_test(test_text_clean),
+        cmocka_unit_test(test_breaks),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
