@@ -75,7 +75,7 @@ enum pr_pdf_kind {
     PR_PDF_K_AI,     /* FLOP/byte */
     PR_PDF_K_NUM,    /* plain number, two decimals */
     PR_PDF_K_BOOL,   /* yes / no */
-    PR_PDF_K_WRAP,   /* string, wrapped on up to six lines (prose) */
+    PR_PDF_K_WRAP,   /* string, wrapped on up to seven lines (prose) */
     PR_PDF_K_FILE,   /* path, shown by its basename */
     PR_PDF_K_FIGURE, /* string already formatted as a number: right-aligned */
     PR_PDF_K_CHANGE, /* formatted signed change: right-aligned, red when it
