@@ -35,6 +35,7 @@ pr_summary_new(void)
     top.schema_version = PR_SCHEMA_VERSION;
     top.tool.name = PACKAGE_NAME;
     top.tool.version = PACKAGE_VERSION;
+    top.tool.build = PR_BUILD;
     top.inputs = inputs;
     top.runs = runs;
     top.distributed = NULL;

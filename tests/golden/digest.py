@@ -116,6 +116,19 @@ def main():
     if kind == "json":
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
+        # the build that wrote it (git describe) changes with every commit:
+        # pinned as present, not by value (a summary's tool.build, a
+        # diff's comparability.builds)
+        for parent, keys in (("tool", ("build",)),
+                             ("comparability", ("builds",))):
+            o = doc.get(parent) if isinstance(doc, dict) else None
+            for k in keys if isinstance(o, dict) else ():
+                if isinstance(o.get(k), str):
+                    o[k] = "(the build)"
+                elif isinstance(o.get(k), dict):
+                    for side, v in o[k].items():
+                        if isinstance(v, str):
+                            o[k][side] = "(the build)"
         out = []
         walk("", doc, out)
     elif kind == "html":
