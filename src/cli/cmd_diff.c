@@ -251,6 +251,12 @@ print_warnings(const cJSON *diff)
                        "baseline pairs with it\n",
                        cJSON_IsString(w) ? w->valuestring : "?");
     }
+    cJSON_ArrayForEach(
+        w, pr_sget(pr_sget(diff, "comparability"), "older_summaries"))
+    {
+        pr_term_printf(stderr, "profreport: warning: %s\n",
+                       cJSON_IsString(w) ? w->valuestring : "?");
+    }
     cJSON_ArrayForEach(w, pr_sget(pr_sget(diff, "comparability"), "warnings"))
     {
         pr_term_printf(stderr, "profreport: warning: %s\n",

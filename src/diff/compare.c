@@ -931,7 +931,7 @@ compare_sides(cJSON *diff, struct side *b, struct side *c,
     for (k = 0; k < N_TABLES && st == PR_OK; k++)
         st = add_table(diff, k, b, c, err);
     if (st == PR_OK)
-        st = pr_dcompat_finish(diff, err);
+        st = pr_dcompat_finish(diff, b->sum, c->sum, err);
     return st;
 }
 

@@ -118,15 +118,106 @@ steps_object(cJSON *pair, const struct pr_dstep_pairs *sp, int comparable)
     return ok;
 }
 
+/* The window a run's step figures measure: its step_summary.basis
+ * (summary-json.md), NULL for a summary an older profreport wrote. */
+static const char *
+basis_of(const cJSON *run)
+{
+    return pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS);
+}
+
+/* Whether two runs' steps measure the same windows: the same basis, or
+ * no basis on either side (two summaries of an older profreport), or an
+ * older summary against a basis whose windows that build cut the same
+ * way.  An older profreport cut a run without step events from its first
+ * event to its last; "capture" is the profiler's whole capture (review
+ * 18 #1: hta_cp_event_sync_ms 19.9 ms -> 62.5 ms, the 42.5 ms of profiler
+ * start-up before the first operator). */
+static int
+same_basis(const char *b, const char *c)
+{
+    if (b != NULL && c != NULL)
+        return strcmp(b, c) == 0;
+    if (b == NULL && c == NULL)
+        return 1;
+    return !pr_sget_is(b != NULL ? b : c, "capture");
+}
+
+/* Both runs one window, from the same start for the same time (an older
+ * build's first-to-last event that was the whole capture): the same
+ * window whatever the bases say. */
+static int
+same_window(const cJSON *rb, const cJSON *rc)
+{
+    const cJSON *sb = pr_sget(rb, PR_K_STEPS), *sc = pr_sget(rc, PR_K_STEPS);
+    const cJSON *b = cJSON_GetArrayItem(sb, 0), *c = cJSON_GetArrayItem(sc, 0);
+    double b0 = pr_dj_num(b, PR_K_START_US), c0 = pr_dj_num(c, PR_K_START_US);
+    double bd = pr_dj_num(b, PR_K_DURATION_US);
+    double cd = pr_dj_num(c, PR_K_DURATION_US);
+
+    return cJSON_GetArraySize(sb) == 1 && cJSON_GetArraySize(sc) == 1 &&
+           isfinite(b0) && isfinite(bd) && b0 == c0 && bd == cd;
+}
+
+/* A run's step windows in words, for the reason a pair's steps are not
+ * comparable: "its one window cut by an older profreport from first to
+ * last event (42.5 ms-62.5 ms)", "the profiler's whole capture as one
+ * window (0-62.5 ms)", "6 steps measured on the device". */
+static void
+windows_text(const cJSON *run, const char *basis, size_t n, char *buf,
+             size_t size)
+{
+    const cJSON *st = cJSON_GetArrayItem(pr_sget(run, PR_K_STEPS), 0);
+    double t0 = pr_dj_num(st, PR_K_START_US);
+    double t1 = t0 + pr_dj_num(st, PR_K_DURATION_US);
+    char a[64], b[64], span[160] = "";
+
+    if (n == 1 && isfinite(t0) && isfinite(t1))
+        snprintf(span, sizeof(span), " (%s to %s)",
+                 pr_dfmt_value(t0, "us", a, sizeof(a)),
+                 pr_dfmt_value(t1, "us", b, sizeof(b)));
+    if (basis == NULL && n == 1)
+        snprintf(buf, size,
+                 "one window cut by an older profreport from its first "
+                 "event to its last%s",
+                 span);
+    else if (basis == NULL)
+        snprintf(buf, size,
+                 "%zu steps measured by an older profreport (no basis "
+                 "recorded)",
+                 n);
+    else if (strcmp(basis, "capture") == 0)
+        snprintf(buf, size, "the profiler's whole capture as one window%s",
+                 span);
+    else if (strcmp(basis, "device") == 0)
+        snprintf(buf, size,
+                 "%zu step%s measured on the device (from the end of the "
+                 "previous step's device work to the end of its own)",
+                 n, n == 1 ? "" : "s");
+    else if (strcmp(basis, "host") == 0)
+        snprintf(buf, size, "%zu step%s measured by their host step events", n,
+                 n == 1 ? "" : "s");
+    else if (strcmp(basis, "producer") == 0)
+        snprintf(buf, size, "%zu step%s of the producer's own step table", n,
+                 n == 1 ? "" : "s");
+    else
+        snprintf(buf, size, "%zu step%s on basis \"%s\"", n, n == 1 ? "" : "s",
+                 basis);
+}
+
 /* The steps of a pair: paired by number (a note when some steps have no
- * partner), or not comparable at all (a warning). */
+ * partner), or not comparable at all (a warning): one run has step
+ * markers and the other none, or their step figures measure different
+ * windows (step_summary.basis). */
 static int
 check_steps(cJSON *pair, cJSON *warnings, cJSON *notes, const char *run,
-            const struct pr_dstep_pairs *sp)
+            const struct pr_dstep_pairs *sp, const cJSON *rb, const cJSON *rc)
 {
-    char b[96], c[96], why[400];
-    int comparable =
+    char b[300], c[300], why[800];
+    int markers =
         (sp->src[0] == PR_DSTEPS_NONE) == (sp->src[1] == PR_DSTEPS_NONE);
+    int basis = same_basis(basis_of(rb), basis_of(rc)) || same_window(rb, rc);
+    int comparable = markers && basis;
 
     if (!steps_object(pair, sp, comparable))
         return 0;
@@ -142,12 +233,22 @@ check_steps(cJSON *pair, cJSON *warnings, cJSON *notes, const char *run,
     }
     if (comparable)
         return 1;
-    steps_text(sp->src[0], sp->n[0], b, sizeof(b));
-    steps_text(sp->src[1], sp->n[1], c, sizeof(c));
-    snprintf(why, sizeof(why),
-             "run %s: the baseline has %s, the current run %s: a whole "
-             "capture against a step is no step-time comparison",
-             run, b, c);
+    if (markers) {
+        windows_text(rb, basis_of(rb), sp->n[0], b, sizeof(b));
+        windows_text(rc, basis_of(rc), sp->n[1], c, sizeof(c));
+        snprintf(why, sizeof(why),
+                 "run %s: the step figures measure different windows: the "
+                 "baseline's are %s, the current run's %s; they move "
+                 "without the trace changing, so they are not compared",
+                 run, b, c);
+    } else {
+        steps_text(sp->src[0], sp->n[0], b, sizeof(b));
+        steps_text(sp->src[1], sp->n[1], c, sizeof(c));
+        snprintf(why, sizeof(why),
+                 "run %s: the baseline has %s, the current run %s: a whole "
+                 "capture against a step is no step-time comparison",
+                 run, b, c);
+    }
     return add_warning(warnings, why) &&
            mark_steps(cJSON_GetObjectItemCaseSensitive(pair, "metrics"), why);
 }
@@ -158,7 +259,7 @@ check_steps(cJSON *pair, cJSON *warnings, cJSON *notes, const char *run,
  * reads the warning as the upgrade's effect).  The step figures stay
  * gated: the times are real, only their cause is in doubt. */
 static int
-check_devices(cJSON *warnings, const char *run, const cJSON *rb,
+check_devices(cJSON *warnings, cJSON *notes, const char *run, const cJSON *rb,
               const cJSON *rc)
 {
     char db[160], dc[160], text[400];
@@ -177,6 +278,21 @@ check_devices(cJSON *warnings, const char *run, const cJSON *rb,
     }
     if (strcmp(b, c) == 0)
         return 1;
+    /* a side whose summary names no device (name null, name_source
+       "none": an older or newer producer that does not say) is unknown,
+       not another device (review 18 #2: every Ascend run of an older
+       summary against today's) */
+    if (pr_dj_str(cJSON_GetArrayItem(pr_sget(rb, PR_K_DEVICES), 0),
+                  PR_K_NAME) == NULL ||
+        pr_dj_str(cJSON_GetArrayItem(pr_sget(rc, PR_K_DEVICES), 0),
+                  PR_K_NAME) == NULL) {
+        snprintf(text, sizeof(text),
+                 "run %s: device unknown on one side: %s (baseline), %s "
+                 "(current): one summary names no device, so whether the "
+                 "device changed is not known",
+                 run, b, c);
+        return add_warning(notes, text);
+    }
     snprintf(text, sizeof(text),
              "run %s: devices differ: %s (baseline), %s "
              "(current): the device change alone moves every time, so a "
@@ -272,8 +388,10 @@ pr_dcompat_pair(cJSON *diff, cJSON *pair, const cJSON *rb, const cJSON *rc,
     if (c == NULL)
         return NOMEM(err);
     if (!check_steps(pair, cJSON_GetObjectItemCaseSensitive(c, "warnings"),
-                     cJSON_GetObjectItemCaseSensitive(c, "notes"), run, sp) ||
-        !check_devices(cJSON_GetObjectItemCaseSensitive(c, "warnings"), run, rb,
+                     cJSON_GetObjectItemCaseSensitive(c, "notes"), run, sp, rb,
+                     rc) ||
+        !check_devices(cJSON_GetObjectItemCaseSensitive(c, "warnings"),
+                       cJSON_GetObjectItemCaseSensitive(c, "notes"), run, rb,
                        rc) ||
         !check_device_ids(cJSON_GetObjectItemCaseSensitive(c, "notes"), run, rb,
                           rc) ||
@@ -438,13 +556,118 @@ mark_tables(cJSON *diff, const char *why)
     return 1;
 }
 
+/* "d0c7422c", or "an older profreport (no build recorded)". */
+static const char *
+build_text(const char *build)
+{
+    return build != NULL ? build : "an older profreport (no build recorded)";
+}
+
+/* Two summaries that different builds wrote (or an older one, which
+ * records none): a warning, since figures whose definition changed
+ * between the builds move without the trace changing (review 18 #2). */
+static int
+check_builds(cJSON *c, const cJSON *base, const cJSON *cur)
+{
+    const char *b = pr_sget_str(pr_sget(base, PR_K_TOOL), PR_K_BUILD);
+    const char *k = pr_sget_str(pr_sget(cur, PR_K_TOOL), PR_K_BUILD);
+    cJSON *o = cJSON_AddObjectToObject(c, "builds");
+    char text[600];
+
+    if (o == NULL ||
+        (b != NULL ? cJSON_AddStringToObject(o, "baseline", b)
+                   : cJSON_AddNullToObject(o, "baseline")) == NULL ||
+        (k != NULL ? cJSON_AddStringToObject(o, "current", k)
+                   : cJSON_AddNullToObject(o, "current")) == NULL)
+        return 0;
+    if ((b == NULL && k == NULL) || (b != NULL && k != NULL && !strcmp(b, k)))
+        return 1;
+    snprintf(text, sizeof(text),
+             "the summaries were written by different builds of profreport: "
+             "%s (baseline), %s (current): figures whose definitions "
+             "changed between builds (a step's window, a Tensor Core share, "
+             "a device's name) can move without the trace changing",
+             build_text(b), build_text(k));
+    return add_warning(cJSON_GetObjectItemCaseSensitive(c, "warnings"), text);
+}
+
+/* "hta_nccl.old.json (baseline) was written by an older profreport: 6
+ * parts left out: ..." for a side whose runs have an older_summary
+ * diagnostic (contract.c): one line a side, for stderr and the JUnit
+ * output, where a CI user looks (review 18 #3). */
+static int
+check_older_side(cJSON *list, const cJSON *diff, const cJSON *sum,
+                 const char *side)
+{
+    const cJSON *run, *d, *first = NULL, *first_run = NULL;
+    size_t runs = 0;
+    double parts = 0;
+    const char *text, *from, *to;
+    char line[1400], first_label[256];
+
+    cJSON_ArrayForEach(run, pr_sget(sum, PR_K_RUNS))
+    {
+        cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
+        {
+            if (!pr_sget_is(pr_sget_str(d, PR_K_KIND), "older_summary"))
+                continue;
+            if (first == NULL) {
+                first = d;
+                first_run = run;
+            }
+            runs++;
+            parts = fmax(parts, pr_dj_num(d, PR_K_COUNT));
+            break;
+        }
+    }
+    if (first == NULL)
+        return 1;
+    /* the parts as the note lists them: between "older profreport: " and
+       " lack(s) keys" */
+    text = pr_sget_str_or(first, PR_K_TEXT, "");
+    from = strstr(text, "older profreport: ");
+    to = strstr(text, " keys this version");
+    if (from != NULL && to != NULL && to > from) {
+        from += strlen("older profreport: ");
+        while (to > from && to[-1] != ' ')
+            to--; /* " lacks" / " lack" */
+        if (to > from)
+            to--;
+    } else {
+        from = to = "";
+    }
+    pr_sget_run_name(pr_sget(sum, PR_K_RUNS), first_run, first_label,
+                     sizeof(first_label));
+    if (runs == 1)
+        snprintf(line, sizeof(line),
+                 "%s (%s) was written by an older profreport: %.0f part%s "
+                 "left out: %.*s",
+                 pr_sget_str_or(pr_sget(diff, side), PR_K_LABEL, side), side,
+                 parts, parts == 1 ? "" : "s", (int)(to - from), from);
+    else
+        snprintf(line, sizeof(line),
+                 "%s (%s) was written by an older profreport: parts left "
+                 "out in %zu of its %zu runs (run %s: %.0f part%s: %.*s)",
+                 pr_sget_str_or(pr_sget(diff, side), PR_K_LABEL, side), side,
+                 runs, pr_sget_len(pr_sget(sum, PR_K_RUNS)), first_label, parts,
+                 parts == 1 ? "" : "s", (int)(to - from), from);
+    return add_warning(list, line);
+}
+
 enum pr_status
-pr_dcompat_finish(cJSON *diff, struct pr_error *err)
+pr_dcompat_finish(cJSON *diff, const cJSON *base, const cJSON *cur,
+                  struct pr_error *err)
 {
     cJSON *c = compat_obj(diff);
     const char *why = steps_mismatch(diff);
+    cJSON *older =
+        c != NULL ? cJSON_AddArrayToObject(c, "older_summaries") : NULL;
 
     if (why != NULL && !mark_tables(diff, why))
+        return NOMEM(err);
+    if (older == NULL || !check_builds(c, base, cur) ||
+        !check_older_side(older, diff, base, "baseline") ||
+        !check_older_side(older, diff, cur, "current"))
         return NOMEM(err);
     if (c == NULL || cJSON_AddBoolToObject(
                          c, "comparable",

@@ -154,9 +154,13 @@ PR_NODISCARD enum pr_status pr_dcompat_table(cJSON *diff, const char *key,
 
 /* diff["comparability"]["comparable"]: no warning was given; and when
  * some pair's steps are not comparable, every row of the per-step tables
- * (operators, kernels, sources, modules) marked so too.  Errors:
- * PR_E_NOMEM. */
-PR_NODISCARD enum pr_status pr_dcompat_finish(cJSON *diff,
+ * (operators, kernels, sources, modules) marked so too.  Also, from the
+ * summaries base and cur: ["builds"] {"baseline", "current"} (their
+ * tool.build, null for none) with a warning when they differ, and
+ * ["older_summaries"], a line for each side an older profreport wrote
+ * (its parts left out), for stderr and JUnit.  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_dcompat_finish(cJSON *diff, const cJSON *base,
+                                              const cJSON *cur,
                                               struct pr_error *err);
 
 /* A run of the diff that paired with none ("runs_unmatched"), for the

@@ -52,6 +52,34 @@ warnings_text(struct pr_buf *b, const cJSON *warnings, const char *lead,
     }
 }
 
+/* The suite's properties: the builds that wrote the two summaries and,
+ * for a side an older profreport wrote, the parts left out (review 18
+ * #3: a CI page shows these, not the text report's notes). */
+static void
+properties(struct pr_buf *b, const cJSON *diff)
+{
+    const cJSON *c = pr_sget(diff, "comparability");
+    const cJSON *builds = pr_sget(c, "builds"), *w;
+    static const char *const sides[] = {"baseline", "current"};
+    size_t i;
+
+    pr_dadd(b, "    <properties>\n");
+    for (i = 0; i < 2; i++) {
+        pr_dadd(b, "      <property name=\"build.");
+        pr_dadd(b, sides[i]);
+        pr_dadd(b, "\" value=\"");
+        pr_desc(b, pr_sget_str_or(builds, sides[i], "none recorded"));
+        pr_dadd(b, "\"/>\n");
+    }
+    cJSON_ArrayForEach(w, pr_sget(c, "older_summaries"))
+    {
+        pr_dadd(b, "      <property name=\"older_summary\" value=\"");
+        pr_desc(b, cJSON_IsString(w) ? w->valuestring : "?");
+        pr_dadd(b, "\"/>\n");
+    }
+    pr_dadd(b, "    </properties>\n");
+}
+
 /* One gate as a test of class `cls`, named by its rule (and `suffix`);
  * `warnings` the diff's comparability warnings (NULL: none). */
 static void
@@ -122,6 +150,7 @@ pr_diff_junit(const cJSON *diff, struct pr_buf *out, struct pr_error *err)
                       n, v.failed, errors, n, v.failed, errors,
                       v.skipped) != PR_OK)
         out->failed = 1;
+    properties(out, diff);
     if (errors > 0)
         inconclusive_case(out, &v, "profreport.diff");
     cJSON_ArrayForEach(g, pr_sget(diff, "gates"))

@@ -76,14 +76,20 @@ check "  an operator rule skips too: still inconclusive" [ $? -eq 4 ]
 gen "$T_DIR/cpu.pt.trace.json" "1 2 3 4 5 6" aten::mm - none cpu
 "$PR_BIN" diff "$B" "$T_DIR/cpu.pt.trace.json" --json "$T_DIR/c.json" \
     --markdown "$T_DIR/c.md" > /dev/null 2> "$T_DIR/c.err"
-check "GPU against CPU-only: the step gate still judges (exit 0)" [ $? -eq 0 ]
+# their steps measure different windows (step_summary.basis device and
+# host; review 18 #1): the step gate is skipped
+check "GPU against CPU-only: steps on two bases, inconclusive (exit 4)" \
+    [ $? -eq 4 ]
+check "  the reason names both windows" \
+    grep -q "different windows: the baseline's are 6 steps measured on the device .*, the current run's 6 steps measured by their host step events" \
+    "$T_DIR/c.err"
 check "  a warning names the device run" \
     grep -q 'warning: .*baseline run recorded device work (NVIDIA A100-SXM4-80GB)' \
     "$T_DIR/c.err"
 check "  the verdict is marked" \
     grep -q '"comparable":[[:space:]]*false' "$T_DIR/c.json"
 check "  the headline says so" \
-    grep -q '^## profreport diff: no regression (.*may not be comparable: 1 warning)' \
+    grep -q '^## profreport diff: INCONCLUSIVE (.*may not be comparable: 2 warnings)' \
     "$T_DIR/c.md"
 
 # --- added and deleted operators and kernels, as HTA's compare_traces

@@ -1,0 +1,120 @@
+#!/bin/sh
+# diff_upgrade.sh - a nightly gate survives an upgrade of profreport
+# (review 18 #1-#3): step figures measured on different windows
+# (step_summary.basis differs, or an older summary without a basis against
+# a whole capture) are not compared, so the default gate is skipped
+# (INCONCLUSIVE, exit 4) instead of tripping; the summary records the
+# build that wrote it (tool.build) and the diff warns when the two sides'
+# builds differ; a side that names no device is "unknown", a note, not
+# "devices differ"; a side an older profreport wrote is named on stderr
+# and in the JUnit output.  Two summaries of one build with one basis
+# compare as before.
+. "$PR_SRCDIR/tests/lib.sh"
+
+. "$PR_SRCDIR/tests/data/diff/kineto.sh"
+
+cd "$T_DIR" || exit 1
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "upgrade diffs" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+gen steps.pt.trace.json "1 2 3 4 5 6" aten::mm ampere_sgemm_128x64_nn
+gen capture.pt.trace.json "- - - - - -" aten::mm ampere_sgemm_128x64_nn
+"$PR_BIN" -q --input steps.pt.trace.json --json steps.json
+"$PR_BIN" -q --input capture.pt.trace.json --json capture.json
+python3 - > made.txt <<'PY'
+import json
+s = json.load(open("steps.json"))
+c = json.load(open("capture.json"))
+print("build", s["tool"].get("build") not in (None, ""))
+print("bases", s["runs"][0]["step_summary"].get("basis"),
+      c["runs"][0]["step_summary"].get("basis"))
+# the same steps on another basis, three times as long: compared, this
+# would be a +200% regression
+h = json.loads(json.dumps(s))
+h["runs"][0]["step_summary"]["basis"] = "host"
+for st in h["runs"][0]["steps"]:
+    st["duration_us"] *= 3
+h["runs"][0]["step_summary"]["mean_us"] *= 3
+json.dump(h, open("host.json", "w"))
+# an older summary of the whole capture: no basis, no build, its one
+# window cut from the first event to the last, a third of the capture
+o = json.loads(json.dumps(c))
+del o["tool"]["build"]
+del o["runs"][0]["step_summary"]["basis"]
+st = o["runs"][0]["steps"][0]
+st["start_us"] = st["duration_us"] * 2 / 3
+st["duration_us"] /= 3
+o["runs"][0]["step_summary"]["mean_us"] = st["duration_us"]
+json.dump(o, open("old_capture.json", "w"))
+# another build of the same steps; one whose device is not named
+b = json.loads(json.dumps(s))
+b["tool"]["build"] = "0000000"
+json.dump(b, open("other_build.json", "w"))
+d = json.loads(json.dumps(s))
+for dev in d["runs"][0]["devices"]:
+    dev["name"] = None
+    dev["name_source"] = "none"
+json.dump(d, open("unnamed.json", "w"))
+# an older summary: no build, a part that lacks a key (contract.c)
+q = json.loads(json.dumps(s))
+del q["tool"]["build"]
+for w in q["runs"][0].get("temporal_breakdown") or []:
+    del w["window"]
+json.dump(q, open("older.json", "w"))
+PY
+check "the summary names its build (tool.build)" grep -q "^build True$" made.txt
+check "  steps on the device basis, the capture on its own" \
+    grep -q "^bases device capture$" made.txt
+
+# --- two bases: not compared, inconclusive
+"$PR_BIN" diff host.json steps.json --json hd.json > hd.txt 2> hd.err
+check "a host basis against a device basis: inconclusive (exit 4)" \
+    [ $? -eq 4 ]
+check "  the reason names both windows" \
+    grep -q "different windows: the baseline's are 6 steps measured by their host step events, the current run's 6 steps measured on the device" hd.err
+check "  step.mean is not compared" \
+    grep -q '"not_comparable":[[:space:]]*"run .*different windows' hd.json
+
+# --- an older whole capture against today's: not compared
+"$PR_BIN" diff old_capture.json capture.json > oc.txt 2> oc.err
+check "an older summary's window against a whole capture: inconclusive (exit 4)" \
+    [ $? -eq 4 ]
+check "  the reason says the older build cut it first to last event" \
+    grep -q "one window cut by an older profreport from its first event to its last (.* to .*), the current run's the profiler's whole capture as one window (0 to " oc.err
+check "  the builds differ, on stderr" \
+    grep -q "warning: the summaries were written by different builds of profreport: an older profreport (no build recorded) (baseline)" oc.err
+check "  and in the headline" grep -q "may not be comparable" oc.txt
+
+# --- the nightly case: one build, one basis, as before
+"$PR_BIN" diff steps.json steps.json --json ss.json > ss.txt 2> ss.err
+check "one build, one basis: no regression (exit 0)" [ $? -eq 0 ]
+check "  step.mean compared" grep -q "step.mean \[.*\] 0.0%" ss.err
+check "  no warning" sh -c '! grep -q "warning" ss.err'
+"$PR_BIN" diff capture.json capture.json > cc.txt 2> cc.err
+check "two whole captures of one build: no regression (exit 0)" [ $? -eq 0 ]
+
+# --- another build: said, still gated
+"$PR_BIN" diff other_build.json steps.json > ob.txt 2> ob.err
+check "another build of the same steps: still gated (exit 0)" [ $? -eq 0 ]
+check "  the builds are named" \
+    grep -q "different builds of profreport: 0000000 (baseline), " ob.err
+
+# --- a side without a device name: unknown, a note
+"$PR_BIN" diff unnamed.json steps.json > un.txt 2> un.err
+check "an unnamed device: no regression (exit 0)" [ $? -eq 0 ]
+check "  not 'devices differ'" sh -c '! grep -q "devices differ" un.err un.txt'
+check "  a note: the device is unknown" grep -q "device unknown on one side" un.txt
+
+# --- an older summary: named on stderr and in the JUnit output
+"$PR_BIN" diff older.json steps.json --junit o.xml > ol.txt 2> ol.err
+check "an older baseline diffs (exit 0: $(head -c 300 ol.err))" [ $? -eq 0 ]
+check "  one stderr line names it and its parts" \
+    grep -q "warning: older.json (baseline) was written by an older profreport: 1 part left out: .*temporal_breakdown" ol.err
+check "  the JUnit output has it as a property" \
+    grep -q '<property name="older_summary" value="older.json (baseline) was written by an older profreport' o.xml
+check "  and the builds" grep -q '<property name="build.baseline" value="none recorded"/>' o.xml
+
+echo "1..$T_N"
