@@ -263,6 +263,7 @@ check_devices(cJSON *warnings, cJSON *notes, const char *run, const cJSON *rb,
               const cJSON *rc)
 {
     char db[160], dc[160], text[400];
+    int nb, nc;
     const char *b = devices_text(rb, db, sizeof(db));
     const char *c = devices_text(rc, dc, sizeof(dc));
 
@@ -282,15 +283,16 @@ check_devices(cJSON *warnings, cJSON *notes, const char *run, const cJSON *rb,
        "none": an older or newer producer that does not say) is unknown,
        not another device (review 18 #2: every Ascend run of an older
        summary against today's) */
-    if (pr_dj_str(cJSON_GetArrayItem(pr_sget(rb, PR_K_DEVICES), 0),
-                  PR_K_NAME) == NULL ||
-        pr_dj_str(cJSON_GetArrayItem(pr_sget(rc, PR_K_DEVICES), 0),
-                  PR_K_NAME) == NULL) {
+    nb = pr_dj_str(cJSON_GetArrayItem(pr_sget(rb, PR_K_DEVICES), 0),
+                   PR_K_NAME) == NULL;
+    nc = pr_dj_str(cJSON_GetArrayItem(pr_sget(rc, PR_K_DEVICES), 0),
+                   PR_K_NAME) == NULL;
+    if (nb || nc) {
         snprintf(text, sizeof(text),
-                 "run %s: device unknown on one side: %s (baseline), %s "
-                 "(current): one summary names no device, so whether the "
-                 "device changed is not known",
-                 run, b, c);
+                 "run %s: device unknown: the %s names %s, the %s names "
+                 "none, so whether the device changed is not known",
+                 run, nb ? "current run" : "baseline", nb ? c : b,
+                 nb ? "baseline's summary" : "current run's summary");
         return add_warning(notes, text);
     }
     snprintf(text, sizeof(text),
