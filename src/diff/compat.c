@@ -237,9 +237,9 @@ check_steps(cJSON *pair, cJSON *warnings, cJSON *notes, const char *run,
         windows_text(rb, basis_of(rb), sp->n[0], b, sizeof(b));
         windows_text(rc, basis_of(rc), sp->n[1], c, sizeof(c));
         snprintf(why, sizeof(why),
-                 "run %s: the step figures measure different windows: the "
-                 "baseline's are %s, the current run's %s; they move "
-                 "without the trace changing, so they are not compared",
+                 "run %s: the step figures measure different windows: "
+                 "baseline: %s; current: %s; they move without the trace "
+                 "changing, so they are not compared",
                  run, b, c);
     } else {
         steps_text(sp->src[0], sp->n[0], b, sizeof(b));
@@ -558,11 +558,11 @@ mark_tables(cJSON *diff, const char *why)
     return 1;
 }
 
-/* "d0c7422c", or "an older profreport (no build recorded)". */
+/* "d0c7422c", or "an older one that records no build". */
 static const char *
 build_text(const char *build)
 {
-    return build != NULL ? build : "an older profreport (no build recorded)";
+    return build != NULL ? build : "an older one that records no build";
 }
 
 /* Two summaries that different builds wrote (or an older one, which
@@ -585,10 +585,10 @@ check_builds(cJSON *c, const cJSON *base, const cJSON *cur)
     if ((b == NULL && k == NULL) || (b != NULL && k != NULL && !strcmp(b, k)))
         return 1;
     snprintf(text, sizeof(text),
-             "the summaries were written by different builds of profreport: "
-             "%s (baseline), %s (current): figures whose definitions "
-             "changed between builds (a step's window, a Tensor Core share, "
-             "a device's name) can move without the trace changing",
+             "the summaries were written by different builds of profreport "
+             "(baseline: %s; current: %s): figures whose definitions "
+             "changed between the builds (a step's window, a Tensor Core "
+             "share, a device's name) can move without the trace changing",
              build_text(b), build_text(k));
     return add_warning(cJSON_GetObjectItemCaseSensitive(c, "warnings"), text);
 }

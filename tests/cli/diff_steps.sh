@@ -81,7 +81,7 @@ gen "$T_DIR/cpu.pt.trace.json" "1 2 3 4 5 6" aten::mm - none cpu
 check "GPU against CPU-only: steps on two bases, inconclusive (exit 4)" \
     [ $? -eq 4 ]
 check "  the reason names both windows" \
-    grep -q "different windows: the baseline's are 6 steps measured on the device .*, the current run's 6 steps measured by their host step events" \
+    grep -q "different windows: baseline: 6 steps measured on the device .*; current: 6 steps measured by their host step events" \
     "$T_DIR/c.err"
 check "  a warning names the device run" \
     grep -q 'warning: .*baseline run recorded device work (NVIDIA A100-SXM4-80GB)' \

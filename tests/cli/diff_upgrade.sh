@@ -74,7 +74,7 @@ check "  steps on the device basis, the capture on its own" \
 check "a host basis against a device basis: inconclusive (exit 4)" \
     [ $? -eq 4 ]
 check "  the reason names both windows" \
-    grep -q "different windows: the baseline's are 6 steps measured by their host step events, the current run's 6 steps measured on the device" hd.err
+    grep -q "different windows: baseline: 6 steps measured by their host step events; current: 6 steps measured on the device" hd.err
 check "  step.mean is not compared" \
     grep -q '"not_comparable":[[:space:]]*"run .*different windows' hd.json
 
@@ -83,9 +83,9 @@ check "  step.mean is not compared" \
 check "an older summary's window against a whole capture: inconclusive (exit 4)" \
     [ $? -eq 4 ]
 check "  the reason says the older build cut it first to last event" \
-    grep -q "one window cut by an older profreport from its first event to its last (.* to .*), the current run's the profiler's whole capture as one window (0 to " oc.err
+    grep -q "baseline: one window cut by an older profreport from its first event to its last (.* to .*); current: the profiler's whole capture as one window (0 to " oc.err
 check "  the builds differ, on stderr" \
-    grep -q "warning: the summaries were written by different builds of profreport: an older profreport (no build recorded) (baseline)" oc.err
+    grep -q "warning: the summaries were written by different builds of profreport (baseline: an older one that records no build; current: " oc.err
 check "  and in the headline" grep -q "may not be comparable" oc.txt
 
 # --- the nightly case: one build, one basis, as before
@@ -100,7 +100,7 @@ check "two whole captures of one build: no regression (exit 0)" [ $? -eq 0 ]
 "$PR_BIN" diff other_build.json steps.json > ob.txt 2> ob.err
 check "another build of the same steps: still gated (exit 0)" [ $? -eq 0 ]
 check "  the builds are named" \
-    grep -q "different builds of profreport: 0000000 (baseline), " ob.err
+    grep -q "different builds of profreport (baseline: 0000000; current: " ob.err
 
 # --- a side without a device name: unknown, a note
 "$PR_BIN" diff unnamed.json steps.json > un.txt 2> un.err
