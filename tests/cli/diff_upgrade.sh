@@ -58,6 +58,12 @@ for dev in d["runs"][0]["devices"]:
     dev["name"] = None
     dev["name_source"] = "none"
 json.dump(d, open("unnamed.json", "w"))
+# a device listed without a kernel against no device at all
+n = json.loads(json.dumps(s))
+n["runs"][0]["kernels"] = []
+json.dump(n, open("listed.json", "w"))
+n["runs"][0]["devices"] = []
+json.dump(n, open("nodevice.json", "w"))
 # an older summary: no build, a part that lacks a key (contract.c)
 q = json.loads(json.dumps(s))
 del q["tool"]["build"]
@@ -107,6 +113,11 @@ check "  the builds are named" \
 check "an unnamed device: no regression (exit 0)" [ $? -eq 0 ]
 check "  not 'devices differ'" sh -c '! grep -q "devices differ" un.err un.txt'
 check "  a note: the device is unknown" grep -q "device unknown: the current run names NVIDIA .*, the baseline.s summary names none" un.txt
+
+"$PR_BIN" diff nodevice.json listed.json > nd.txt 2> nd.err
+check "a listed device without kernels against none: no regression (exit 0: $(head -c 300 nd.err))" [ $? -eq 0 ]
+check "  not 'a CPU-only run compared with a device run'" \
+    sh -c '! grep -q "CPU-only run compared" nd.err'
 
 # --- an older summary: named on stderr and in the JUnit output
 "$PR_BIN" diff older.json steps.json --junit o.xml > ol.txt 2> ol.err
