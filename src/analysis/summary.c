@@ -19,6 +19,7 @@
 #include "profreport/summary.h"
 
 #include "internal.h"
+#include "pr_build.h" /* PR_BUILD: Makefile.am */
 
 /* The top row: the tool, no input or run yet, distributed null; job,
  * jobs and rank_form left out.  The inputs and runs are added as they are
