@@ -37,9 +37,10 @@ fi
 mk() {
     mkdir -p "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT"
     python3 - "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json" \
-        "$2" "${3:-}" "${MUL_DQ:-300}" "${REC:-}" << 'PY'
+        "$2" "${3:-}" "${MUL_DQ:-300}" "${REC:-}" "${XEND:-312}" << 'PY'
 import json, sys
 ml = float(sys.argv[2])
+xend = float(sys.argv[6])  # where thread 30's blocking Enqueue ends
 mdq = float(sys.argv[4])  # where the queue thread starts to dequeue mul
 aclop = sys.argv[3] == "aclop"
 # level0step: level 0 as torch_npu writes it, no CANN event at all (the
@@ -108,7 +109,8 @@ if sys.argv[5] == "cross":
     # the queue thread dequeues 1 at [310, 315) and 2 at [320, 330).  By
     # their starts the Enqueue ranges are in the other order (250 first)
     ev += [x(PY_, 10, "Enqueue", 305, 1, "enqueue", correlation_id=1),
-           x(PY_, 30, "Enqueue", 250, 62, "enqueue", correlation_id=2),
+           x(PY_, 30, "Enqueue", 250, xend - 250, "enqueue",
+             correlation_id=2),
            x(PY_, 20, "Dequeue@record_event", 310, 5, "dequeue",
              correlation_id=1),
            x(PY_, 20, "Dequeue@record_event", 320, 10, "dequeue",
@@ -284,7 +286,10 @@ assert top.get('Dequeue@record_event') == 20, top
 # first, FIFO only for ranges without one (add's and mul's here).  Entry
 # 1 was enqueued at 305, after the queue thread finished add (300), so
 # the queue waited for the host over [300, 310) ('Enqueue', 110 + 10
-# µs); entry 2 was queued by 312, before the dequeue of entry 1 ended
+# µs: not split at 306, where entry 1 was written: the queue thread
+# slept in eventfd_read until the host's enqueue woke it, so [306, 310)
+# is that hand-off's, see name_queue_gap); entry 2 was queued by 312,
+# before the dequeue of entry 1 ended
 # (315): its 5 µs before [320, 330) is the queue's own, with the ranges'
 # 15 µs Dequeue@record_event is 20 µs.  Pairing the Enqueue ranges by
 # their starts (250 first: a second producer's blocking enqueue) gave
@@ -304,6 +309,27 @@ assert top == {('Dequeue@aclnnMul', 'host_op'): 260,
                ('aclnnMul_MulAiCore_Mul', 'kernel'): 100,
                ('(launch-to-start delay)', 'launch'): 20}, top
 " "$T_DIR/zx/s.json"
+# Review 18 #7: torch_npu writes the entry into its ring at the end of
+# the Enqueue range (Repository::Enqueue waits in eventfd_read while the
+# queue is full, then WriteQueue), not at its start.  Thread 30's
+# blocking Enqueue [250, 318) now ends inside the queue thread's gap
+# [315, 320) before entry 2's dequeue: the queue was empty from 315 and
+# waited for that write, so the gap is 'Enqueue' (120 + 5 µs) and
+# Dequeue@record_event only its two ranges (15 µs).  By the range's
+# start (250) the entry was queued long before: the gap went to
+# Dequeue@record_event (20 µs) and Enqueue kept 120.
+REC=cross XEND=318 MUL_DQ=330 mk "$T_DIR/zb" 580 level0step
+"$PR_BIN" -q --input "$T_DIR/zb/r_ascend_pt" --json "$T_DIR/zb/s.json"
+check "level 0: a blocking Enqueue queues its entry at the range's end" \
+    python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['steps'][0]
+top = {(t['name'], t['kind']): round(t['us']) for t in s['top']}
+assert s['replay_error_pct'] == 0 and s['bound'] == 'host', s
+assert top.get(('Enqueue', 'host_op')) == 125, top
+assert top.get(('Dequeue@record_event', 'host_op')) == 15, top
+" "$T_DIR/zb/s.json"
+
 # the same without the numbers: two threads' Enqueue ranges overlap, so
 # their starts do not give the queue's order; no FIFO pairs, the two
 # gaps before Dequeue@record_event (15 µs) stay unnamed

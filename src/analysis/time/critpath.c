@@ -1022,9 +1022,26 @@ is_enqueue(const struct pr_cp_ctx *c, const struct pr_event *e)
            e->kind == PR_KIND_OTHER;
 }
 
+/* When Enqueue range q's entry was in the queue that Dequeue@<op> d
+ * reads: the range's end, or d's start where that is earlier.
+ * torch_npu's Enqueue range is its two profiler marks (0 and 1, the
+ * second with the entry's number) around enCurrentNPUStream, whose
+ * Repository::Enqueue writes the entry into the ring (WriteQueue) only
+ * once there is room: where the queue is full it waits in eventfd_read
+ * for the queue thread and writes at the range's end, after that wait,
+ * then wakes the queue thread and returns.  The range's start is only
+ * when the host began to enqueue.  The queue thread cannot take it
+ * before it is written, so d's start bounds it too. */
+static int64_t
+queued_by(const struct pr_event *q, const struct pr_event *d)
+{
+    return ev_end(q) < d->ts_ns ? ev_end(q) : d->ts_ns;
+}
+
 /* When Dequeue@<op> d's queue entry was enqueued by its number, into
- * *ts: the start of the Enqueue range of the process that carries d's
- * correlation.  torch_npu numbers each entry when it is enqueued
+ * *ts: when the Enqueue range of the process that carries d's
+ * correlation had written it (queued_by).  torch_npu numbers each entry
+ * when it is enqueued
  * (QueueParas::correlation_id, from one counter of the process, in
  * enCurrentNPUStream) and its profiler writes that number as
  * args.correlation_id on both ranges (torch_npu's OpMarkBean), so the
@@ -1056,7 +1073,7 @@ id_enqueued(struct pr_cp_ctx *c, const struct pr_event *d, int64_t *ts)
     }
     i = pr_idmap_get(&c->qid_ix, k);
     if (i != PR_NONE && pr_event_pid(t, &t->events[i]) == pr_event_pid(t, d))
-        *ts = t->events[i].ts_ns;
+        *ts = queued_by(&t->events[i], d);
     return 1;
 }
 
@@ -1117,13 +1134,18 @@ fifo_make(struct pr_cp_ctx *c)
         if (pr_event_correlation(t, e) != PR_NO_ID)
             continue;
         if (is_enqueue(c, e))
-            c->fifo_enq[ne++] = e->ts_ns;
+            c->fifo_enq[ne++] = (int64_t)i; /* its index, for now */
         else if (is_dequeue(t, e))
             c->fifo_deq[nd++] = i;
     }
-    for (i = 0; i < nd; i++)
-        if (c->fifo_enq[i] > t->events[c->fifo_deq[i]].ts_ns)
+    for (i = 0; i < nd; i++) {
+        const struct pr_event *q = &t->events[(size_t)c->fifo_enq[i]];
+        const struct pr_event *d = &t->events[c->fifo_deq[i]];
+
+        if (q->ts_ns > d->ts_ns)
             return 1; /* not this queue's order: n_fifo stays 0 */
+        c->fifo_enq[i] = queued_by(q, d);
+    }
     c->n_fifo = nd;
     return 1;
 }
@@ -1197,6 +1219,13 @@ name_queue_gap(struct pr_cp_ctx *c, struct thr *h, const struct pr_event *d)
        unknown */
     if (enq == INT64_MIN || enq > d->ts_ns)
         return 1;
+    /* The gap is not split at enq: a queue empty when the gap began
+       (enq > t0) has its thread asleep in Repository::Dequeue's
+       eventfd_read (or polling ReadQueue with TASK_QUEUE_ENABLE=2) until
+       the producer's eventfd_write, which follows the write inside the
+       Enqueue range.  Its time after enq is that hand-off's wake-up, not
+       work of the queue's, and the trace has no mark of the write or the
+       wake-up: the whole gap waited for the host's enqueue. */
     if (enq > p->t0)
         p->name = c->enq_name; /* PR_STR_NONE where there is no such name */
     else
