@@ -1738,6 +1738,13 @@ print_job_lines(const cJSON *sum)
     const cJSON *e;
     char name[300];
 
+    /* memory timelines alone are no job and no ranks (review 18 #5) */
+    if (pr_sget_len(pr_sget(sum, PR_K_RUNS)) > 1 && pr_fig_memtl_only(sum))
+        pr_term_printf(stdout,
+                       "%zu memory timelines (torch.profiler's "
+                       "export_memory_timeline_raw), each shown on its own: "
+                       "the files give no rank or world size\n",
+                       pr_sget_len(pr_sget(sum, PR_K_RUNS)));
     print_job_line(pr_sget(sum, PR_K_JOB), "job");
     cJSON_ArrayForEach(e, pr_sget(sum, PR_K_JOBS))
     {

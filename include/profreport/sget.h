@@ -65,6 +65,16 @@ int pr_sget_is(const char *s, const char *want);
  * index i; "" when none does (a summary of one job).  O(runs). */
 const char *pr_sget_job_of(const cJSON *jobs, size_t i);
 
+/* Whether entry `job` of summary["jobs"] is torch.profiler's raw memory
+ * timeline (export_memory_timeline_raw) shown on its own, not a job of
+ * traces: its first run's input (of its worker and span) has the format
+ * "memory_timeline", or the run holds a memory_timeline. */
+int pr_sget_job_is_memtl(const cJSON *summary, const cJSON *job);
+
+/* How many entries of summary["jobs"] are memory timelines
+ * (pr_sget_job_is_memtl). */
+size_t pr_sget_memtl_jobs(const cJSON *summary);
+
 /* What one entry of summary["jobs"] holds, for a heading or a message:
  * "ranks 0-1 of 128", "rank 34 of 300", "3 ranks", "2 runs". */
 void pr_sget_job_extent(const cJSON *job, char *buf, size_t n);

@@ -550,14 +550,32 @@ title_block(struct pr_html_view *v, const cJSON *summary,
         }
     }
     list_end(workers, sizeof(workers), nw, HEADER_ITEMS);
+    if (nw > 1 && pr_fig_memtl_only(summary)) { /* no ranks: review 18 #5 */
+        char list[sizeof(workers) - 48];        /* the head's room */
+
+        memcpy(list, workers, sizeof(list) - 1);
+        list[sizeof(list) - 1] = '\0';
+        snprintf(workers, sizeof(workers), "%zu memory timelines: %s", nw,
+                 list);
+    }
     if (cJSON_IsObject(pr_sget(summary, "detail"))) /* a job's view */
         snprintf(workers, sizeof(workers), "%.0f ranks (%zu in detail)",
                  pr_sget_num(pr_sget(summary, "detail"), "of"), nw);
-    if (pr_detail_n_jobs(summary) > 0) { /* the jobs by name */
-        len = (size_t)snprintf(workers, sizeof(workers),
-                               "%zu runs in %zu "
-                               "jobs: ",
-                               nw, pr_detail_n_jobs(summary));
+    if (pr_detail_n_jobs(summary) > 0) {         /* the jobs by name */
+        size_t tl = pr_sget_memtl_jobs(summary); /* no job: review 18 #6 */
+        size_t jn = pr_detail_n_jobs(summary) - tl;
+
+        len = jn > 0
+                  ? (size_t)snprintf(workers, sizeof(workers),
+                                     "%zu runs in %zu job%s%s", nw, jn,
+                                     jn == 1 ? "" : "s", tl > 0 ? " and " : "")
+                  : 0;
+        if (tl > 0 && len < sizeof(workers))
+            len += (size_t)snprintf(workers + len, sizeof(workers) - len,
+                                    "%zu memory timeline%s", tl,
+                                    tl == 1 ? "" : "s");
+        if (len + 2 < sizeof(workers))
+            len += (size_t)snprintf(workers + len, sizeof(workers) - len, ": ");
         cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS))
         {
             nj = list_add(workers + len, sizeof(workers) - len, nj,
@@ -613,10 +631,17 @@ job_heading(struct pr_html_view *v, const cJSON *summary, size_t k, size_t n)
 
     snprintf(id, sizeof(id), "job%zu", k + 1);
     add_str(v, s, "s_jid", id);
-    snprintf(text, sizeof(text), "Job %zu of %zu: %s", k + 1, n,
+    /* a memory timeline is a part, not a job (review 18 #6) */
+    snprintf(text, sizeof(text), "%s %zu of %zu: %s",
+             pr_sget_job_is_memtl(summary, job) ? "Part" : "Job", k + 1, n,
              pr_sget_str_or(job, PR_K_NAME, "?"));
     add_str(v, s, "s_job", text);
-    pr_sget_job_extent(job, ext, sizeof(ext));
+    if (pr_sget_job_is_memtl(summary, job))
+        snprintf(ext, sizeof(ext),
+                 "a memory timeline (torch.profiler's "
+                 "export_memory_timeline_raw)");
+    else
+        pr_sget_job_extent(job, ext, sizeof(ext));
     snprintf(text, sizeof(text), "%s, from %s", ext,
              pr_sget_str_or(job, PR_K_PATH, "?"));
     add_str(v, s, "s_jsub", text);

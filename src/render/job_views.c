@@ -429,13 +429,19 @@ pr_detail_marks(const cJSON *summary, const char *spec, unsigned char *mark,
 }
 
 static const struct pr_col job_cols[] = {
-    {"job", PR_K_LABEL, "Job", PR_FMT_TEXT, 3.6,
+    {"job", PR_K_LABEL, "Job", PR_FMT_TEXT, 3.2,
      "The job's folder below the one all jobs share", PR_COL_BOTH},
-    {"ranks", "extent", "Ranks", PR_FMT_TEXT, 1.4,
-     "The distributedInfo ranks the job's traces hold, of its world size",
+    {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 1.1,
+     "Traces of a job, or torch.profiler's raw memory timeline "
+     "(export_memory_timeline_raw), shown on its own",
+     PR_COL_BOTH},
+    {"ranks", "extent", "Ranks", PR_FMT_TEXT, 1.2,
+     "The distributedInfo ranks the job's traces hold, of its world size "
+     "(– for a memory timeline, which names no rank)",
      PR_COL_BOTH},
     {"runs", PR_K_RUNS, "Runs", PR_FMT_COUNT, 0.5,
-     "Traces: a worker, or one span of a worker", PR_COL_BOTH},
+     "Inputs read: a trace per worker or span, or one memory timeline",
+     PR_COL_BOTH},
     {"step", PR_K_STEP_US, "Mean step", PR_FMT_US, 0.8,
      "Mean step time over the job's runs", PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
@@ -475,8 +481,15 @@ index_row(const cJSON *summary, const cJSON *job, size_t k)
     snprintf(text, sizeof(text), "%zu. %s", k + 1,
              pr_sget_str_or(job, PR_K_NAME, "?"));
     ok = ok && cJSON_AddStringToObject(r, PR_K_LABEL, text);
-    pr_sget_job_extent(job, text, sizeof(text));
+    if (pr_sget_job_is_memtl(summary, job)) /* no rank: review 18 #6 */
+        snprintf(text, sizeof(text), "–");
+    else
+        pr_sget_job_extent(job, text, sizeof(text));
     ok = ok && cJSON_AddStringToObject(r, "extent", text) &&
+         cJSON_AddStringToObject(r, PR_K_KIND,
+                                 pr_sget_job_is_memtl(summary, job)
+                                     ? "memory timeline"
+                                     : "traces") &&
          cJSON_AddNumberToObject(
              r, PR_K_RUNS, (double)pr_sget_len(pr_sget(job, PR_K_RUNS))) &&
          (isnan(step) ? cJSON_AddNullToObject(r, PR_K_STEP_US)
@@ -495,29 +508,31 @@ pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary)
     cJSON *rows = cJSON_CreateArray();
     const cJSON *job;
     size_t k = 0;
-    const cJSON *in;
-    int memtl = 0; /* an input is a memory timeline (the format's name) */
+    size_t n_tl = pr_sget_memtl_jobs(summary);
+    size_t n_jobs = pr_sget_len(pr_sget(summary, PR_K_JOBS)) - n_tl;
+    char text[900];
 
-    cJSON_ArrayForEach(in, pr_sget(summary, PR_K_INPUTS))
-    {
-        memtl |=
-            strcmp(pr_sget_str_or(in, PR_K_FORMAT, ""), "memory_timeline") == 0;
-    }
-    pr_figs_text(f, memtl ? "The inputs hold several jobs: traces of one "
-                            "folder are one job, unless their distributedInfo "
-                            "says otherwise (two world sizes, or one rank "
-                            "held by two workers), and a memory timeline "
-                            "beside traces (torch.profiler's "
-                            "export_memory_timeline) is a job of its own, not "
-                            "a rank of theirs. Each job below has its own "
-                            "sections, and its figures (distributed, "
-                            "stragglers, job overview) are its own."
-                          : "The inputs hold several jobs: traces of one "
-                            "folder are one job, unless their distributedInfo "
-                            "says otherwise (two world sizes, or one rank "
-                            "held by two workers). Each job below has its own "
-                            "sections, and its figures (distributed, "
-                            "stragglers, job overview) are its own.");
+    /* a memory timeline is no job: said apart, and the clause on the
+       jobs' own figures only where jobs of traces are several (review
+       18 #6) */
+    snprintf(text, sizeof(text), "%s%s%s",
+             n_jobs > 1    ? "The inputs hold several jobs: traces of one "
+                             "folder are one job, unless their "
+                             "distributedInfo says otherwise (two world "
+                             "sizes, or one rank held by two workers). Each "
+                             "job below has its own sections, and its figures "
+                             "(distributed, stragglers, job overview) are its "
+                             "own."
+             : n_jobs == 1 ? "The traces are one job."
+                           : "",
+             n_tl > 0 ? " A memory timeline (torch.profiler's "
+                        "export_memory_timeline_raw) is shown on its own, "
+                        "in full: it is not a rank of a job, because "
+                        "the file does not say which run or device it "
+                        "belongs to"
+                      : "",
+             n_tl > 0 ? "." : "");
+    pr_figs_text(f, text);
     cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS))
     {
         cJSON *r = rows != NULL ? index_row(summary, job, k++) : NULL;

@@ -162,6 +162,41 @@ item_num(const cJSON *a, size_t i)
     return cJSON_IsNumber(x) ? x->valuedouble : NAN;
 }
 
+int
+pr_sget_job_is_memtl(const cJSON *summary, const cJSON *job)
+{
+    const cJSON *e = pr_sget_first(job, PR_K_RUNS), *run, *in;
+    const char *w, *span;
+
+    run = cJSON_IsNumber(e)
+              ? cJSON_GetArrayItem(pr_sget(summary, PR_K_RUNS), e->valueint)
+              : NULL;
+    if (run == NULL)
+        return 0;
+    if (cJSON_IsObject(pr_sget(run, PR_K_MEMORY_TIMELINE)))
+        return 1;
+    w = pr_sget_str_or(run, PR_K_WORKER, "");
+    span = pr_sget_str_or(run, PR_K_SPAN, "");
+    cJSON_ArrayForEach(in, pr_sget(summary, PR_K_INPUTS))
+    {
+        if (strcmp(pr_sget_str_or(in, PR_K_WORKER, ""), w) == 0 &&
+            strcmp(pr_sget_str_or(in, PR_K_SPAN, ""), span) == 0)
+            return pr_sget_is(pr_sget_str(in, PR_K_FORMAT), "memory_timeline");
+    }
+    return 0;
+}
+
+size_t
+pr_sget_memtl_jobs(const cJSON *summary)
+{
+    const cJSON *job;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS)) n +=
+        (size_t)pr_sget_job_is_memtl(summary, job);
+    return n;
+}
+
 /* "ranks 0-1 of 128", "rank 34 of 300", "3 ranks", "2 runs" */
 void
 pr_sget_job_extent(const cJSON *job, char *buf, size_t cap)

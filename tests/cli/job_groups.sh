@@ -224,7 +224,9 @@ assert seen == set(range(len(runs)))
 tf = [j for j in jobs if j['name'] == 'trace_filter']
 assert len(tf) == 1 and tf[0]['ranks'] == [0, 1] and tf[0]['job']['ranks'] == 2
 "
-    check "  stderr: read N jobs from the folder" grep -q "read [0-9]* jobs from $H:" err
+    # its memory_timeline.raw.gz is no job (review 18 #6)
+    check "  stderr: read N jobs and the memory timeline from the folder" \
+        grep -q "read [0-9]* jobs and 1 memory timeline from $H:" err
     "$PR_BIN" -q --input "$H" --html hta.html
     check "  the HTML has a heading per job" python3 -c "
 import json

@@ -274,8 +274,42 @@ m = [r for r in runs if r['worker'] == 'worker_a.raw'][0]['memory_timeline']
 assert m['peak_bytes'] == 8500 and len(m['curve_t_us']) >= 2, m
 h = open(sys.argv[2]).read()
 assert 'memory_timeline\"' in h and 'peak 8.30 KiB at 3.00 ms' in h
-assert 'a memory timeline beside traces' in h  # the jobs' index says why
+assert 'is not a rank of a job' in h  # the jobs' index says why
 " "$T_DIR/bt.json" "$T_DIR/bt.html"
+# review 18 #6: the timeline beside a trace is no "job" of "1 run" in a
+# Ranks column: the index gives its kind and '–' for its ranks, names the
+# export that wrote the file read (export_memory_timeline_raw), and says
+# nothing of "each job's figures" (one job of traces here); stderr, the
+# HTML header and the PDF agree
+"$PR_BIN" --input "$data/beside_trace" --html "$T_DIR/bt2.html" \
+    --pdf "$T_DIR/bt2.pdf" > /dev/null 2> "$T_DIR/bt2.err"
+check "beside a trace: the index, header and stderr call the timeline no job" \
+    python3 -c "
+import html, re, sys
+h = open(sys.argv[1]).read()
+i = h.index('id=\"jobs\"')
+idx = html.unescape(re.sub(r'<[^>]*>', ' ', h[i:h.index('</section>', i)]))
+idx = re.sub(r'\s+', ' ', idx)
+assert 'Kind' in idx and 'memory timeline – 1' in idx, idx
+assert 'traces 1 run 1' in idx, idx
+assert 'export_memory_timeline_raw' in idx, idx
+assert 'are its own' not in idx, idx
+assert '2 runs in 1 job and 1 memory timeline:' in html.unescape(h), 'header'
+assert 'Part 2 of 2: beside_trace (memory timeline)' in html.unescape(h)
+e = open(sys.argv[2]).read()
+assert 'read 1 job and 1 memory timeline from' in e, e
+assert 'worker_a.raw: a memory timeline (torch.profiler' in e, e
+assert 'export_memory_timeline_raw), shown on its own' in e, e
+assert 'each job' not in e and '(memory timeline) (1 run)' not in e, e
+" "$T_DIR/bt2.html" "$T_DIR/bt2.err"
+if command -v pdftotext > /dev/null 2>&1; then
+    pdftotext -layout "$T_DIR/bt2.pdf" "$T_DIR/bt2.txt"
+    check "beside a trace: the PDF counts 1 job and 1 memory timeline" \
+        grep -q "Jobs  *1, and 1 memory timeline, one part each$" \
+        "$T_DIR/bt2.txt"
+else
+    skip "beside a trace: the PDF's jobs line" "no pdftotext"
+fi
 J=$PR_SRCDIR/tests/data/jobs/two_jobs
 mkdir "$T_DIR/two"
 cp "$J/host_100.1714521600000.pt.trace.json" \
@@ -314,6 +348,43 @@ assert all(r['memory_timeline']['peak_bytes'] == 8500 for r in s['runs'])
 h = open(sys.argv[2]).read()
 assert h.count('peak 8.30 KiB at 3.00 ms') == 2, h.count('peak 8.30 KiB')
 " "$T_DIR/two_tl.json" "$T_DIR/two_tl.html"
+
+# review 18 #5: two memory timelines alone were "job: 2 ranks", world
+# size 2, ranks_complete true, though the files name no rank or world:
+# no distributed or job view (world size and completeness unknown), and
+# the terminal, HTML header and PDF say "2 memory timelines"
+"$PR_BIN" -q --input "$T_DIR/two_tl" --pdf "$T_DIR/two_tl.pdf"
+"$PR_BIN" --input "$T_DIR/two_tl" > "$T_DIR/two_tl.term" 2>&1
+check "two memory timelines: no rank, no world size, no job" python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s['distributed'] is None and s['job'] is None, (s['distributed'], s['job'])
+assert s.get('jobs') is None, s.get('jobs')
+t = open(sys.argv[2]).read()
+assert '\n2 memory timelines (torch.profiler' in '\n' + t, t[:300]
+assert 'rank' not in t.replace('no rank or world size', ''), t
+h = open(sys.argv[3]).read()
+assert 'Workers</dt><dd>2 memory timelines: a.raw, b.raw<' in h, 'header'
+assert 'ranks' not in h, 'ranks'
+" "$T_DIR/two_tl.json" "$T_DIR/two_tl.term" "$T_DIR/two_tl.html"
+if command -v pdftotext > /dev/null 2>&1; then
+    pdftotext -layout "$T_DIR/two_tl.pdf" "$T_DIR/two_tl.txt"
+    check "two memory timelines: the PDF says so, no world size" python3 -c "
+import re, sys
+t = open(sys.argv[1]).read()
+assert re.search(r'Runs +2 memory timelines', t), t[:600]
+assert 'World size' not in t, t[:600]
+" "$T_DIR/two_tl.txt"
+else
+    skip "two memory timelines: the PDF" "no pdftotext"
+fi
+"$PR_BIN" --input "$data/small.json" --pdf "$T_DIR/one.pdf" > /dev/null 2>&1
+check "one memory timeline: no job, no distributed view, no rank" python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s['distributed'] is None and s['job'] is None
+assert 'rank' not in open(sys.argv[2]).read().lower()
+" "$T_DIR/small.json" "$T_DIR/small.html"
 
 check "a memory timeline alone: its verdict says so, its note says the views are absent" \
     python3 -c "

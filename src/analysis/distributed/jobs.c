@@ -611,7 +611,8 @@ remap_runs(cJSON *job, const size_t *idx, size_t m)
     }
 }
 
-/* entry["distributed"] and ["job"]: the views over job k's runs alone. */
+/* entry["distributed"] and ["job"]: the views over job k's runs alone;
+ * null for memory timelines (views_of). */
 static enum pr_status
 job_views(const struct jr *v, size_t n, size_t k, cJSON *entry,
           struct pr_error *err)
@@ -620,6 +621,14 @@ job_views(const struct jr *v, size_t n, size_t k, cJSON *entry,
     size_t *idx = calloc(n, sizeof(*idx)), i, m = 0;
     enum pr_status st = PR_E_NOMEM;
 
+    if (job_memtl(v, n, k)) {
+        cJSON_Delete(tmp);
+        free(idx);
+        if (cJSON_AddNullToObject(entry, PR_K_DISTRIBUTED) != NULL &&
+            cJSON_AddNullToObject(entry, PR_K_JOB) != NULL)
+            return PR_OK;
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (jobs)");
+    }
     if (tmp != NULL && idx != NULL &&
         cJSON_AddNullToObject(tmp, PR_K_DISTRIBUTED))
         arr = cJSON_AddArrayToObject(tmp, PR_K_RUNS);
@@ -733,7 +742,8 @@ emit_jobs(cJSON *summary, const struct jr *v, size_t n, size_t n_jobs,
     return st != PR_OK ? st : pr_error_set(err, PR_E_NOMEM, "out of memory");
 }
 
-/* Top-level distributed and job: null, each job has its own. */
+/* Top-level distributed and job: null, each job has its own (or, for
+ * memory timelines alone, none). */
 static enum pr_status
 null_views(cJSON *summary, struct pr_error *err)
 {
@@ -785,6 +795,12 @@ pr_jobs_build(cJSON *summary, struct pr_error *err)
         st = null_views(summary, err);
         if (st == PR_OK)
             st = emit_jobs(summary, v, n, n_jobs, err);
+    } else if (st == PR_OK && n > 0 && v[0].memtl) {
+        /* memory timelines alone (a group holds them alone): no ranks,
+           no world size, no job (review 18 #5: two read as "2 ranks,
+           world size 2") */
+        cJSON_DeleteItemFromObjectCaseSensitive(summary, PR_K_JOBS);
+        st = null_views(summary, err);
     } else if (st == PR_OK) {
         cJSON_DeleteItemFromObjectCaseSensitive(summary, PR_K_JOBS);
         st = pr_distributed_build(summary, err);
@@ -833,20 +849,30 @@ pr_jobs_describe(const cJSON *summary, const char *saved_from, char *buf,
     const cJSON *jobs = pr_sget(summary, PR_K_JOBS), *j;
     const char *first;
     size_t k = 0, len, common = common_path(jobs, &first);
-    char ext[96];
+    size_t n_tl = pr_sget_memtl_jobs(summary), n_jobs;
+    char ext[96], what[96];
 
     buf[0] = '\0';
     if (pr_sget_len(jobs) < 2 || n < 64)
         return;
+    /* a memory timeline is no job: named apart (review 18 #6) */
+    n_jobs = pr_sget_len(jobs) - n_tl;
+    len = n_jobs > 0 ? (size_t)snprintf(what, sizeof(what), "%zu job%s%s",
+                                        n_jobs, n_jobs == 1 ? "" : "s",
+                                        n_tl > 0 ? " and " : "")
+                     : 0;
+    if (n_tl > 0)
+        snprintf(what + len, sizeof(what) - len, "%zu memory timeline%s", n_tl,
+                 n_tl == 1 ? "" : "s");
     if (saved_from != NULL) /* where the user put them; where they came
                                from, as a note */
         snprintf(buf, n,
-                 "read %zu jobs from %s (saved summaries of the traces in "
+                 "read %s from %s (saved summaries of the traces in "
                  "%.*s):",
-                 pr_sget_len(jobs), saved_from, common > 0 ? (int)common : 17,
+                 what, saved_from, common > 0 ? (int)common : 17,
                  common > 0 ? first : "several folders");
     else
-        snprintf(buf, n, "read %zu jobs from %.*s:", pr_sget_len(jobs),
+        snprintf(buf, n, "read %s from %.*s:", what,
                  common > 0 ? (int)common : 10,
                  common > 0 ? first : "the inputs");
     cJSON_ArrayForEach(j, jobs)
@@ -857,12 +883,32 @@ pr_jobs_describe(const cJSON *summary, const char *saved_from, char *buf,
                      pr_sget_len(jobs) - DESCRIBE_MAX);
             break;
         }
+        if (pr_sget_job_is_memtl(summary, j)) {
+            snprintf(
+                buf + len, n - len,
+                "%s %s: a memory timeline (torch.profiler's "
+                "export_memory_timeline_raw), shown on its own",
+                k > 1 ? "," : "",
+                pr_sget_run_name(
+                    pr_sget(summary, PR_K_RUNS),
+                    cJSON_GetArrayItem(pr_sget(summary, PR_K_RUNS),
+                                       pr_sget_first(j, PR_K_RUNS)->valueint),
+                    ext, sizeof(ext)));
+            continue;
+        }
         pr_sget_job_extent(j, ext, sizeof(ext));
         snprintf(buf + len, n - len, "%s %s (%s)", k > 1 ? "," : "",
                  pr_sget_str_or(j, PR_K_NAME, "?"), ext);
     }
     len = strlen(buf);
-    snprintf(buf + len, n - len,
-             "; each job's figures (distributed, stragglers, job overview) "
-             "are its own");
+    if (n_jobs > 1)
+        snprintf(buf + len, n - len,
+                 "; each job's figures (distributed, stragglers, job "
+                 "overview) are its own");
+    if (n_tl > 0) {
+        len = strlen(buf);
+        snprintf(buf + len, n - len,
+                 "; a memory timeline is no rank of a job: its file does "
+                 "not say which run or device it belongs to");
+    }
 }
