@@ -236,7 +236,7 @@ choose(const cJSON *summary, const char *spec)
         } else if (pr_sget_len(list) < 64) /* v[] below holds 64 */
             ok = note_run(list, runs, idx, why);
     }
-    /* a memory timeline (torch.profiler's export_memory_timeline) holds
+    /* a memory timeline (torch.profiler's export_memory_timeline_raw) holds
        its curve alone, which a rank form drops: in full, whatever the
        words (issue #29) */
     n = 0;

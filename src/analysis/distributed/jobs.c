@@ -149,7 +149,7 @@ saved_input(const cJSON *inputs, unsigned char *used, const cJSON *run)
     return NULL;
 }
 
-/* torch.profiler's export_memory_timeline (the memory_timeline format):
+/* torch.profiler's export_memory_timeline_raw (the memory_timeline format):
  * the memory of one process over time, no events of a trace.  Its run is
  * the trace's companion, not another process of a job: beside trace runs
  * it is never a rank of their job (issue #29), and it has no rank,

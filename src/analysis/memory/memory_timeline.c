@@ -105,7 +105,7 @@ pr_memtl_verdict(const struct pr_trace *t, struct pr_verdict *v)
     pr_whatif_verdict_set(
         v,
         "What bounds the step is not known: this input is torch.profiler's "
-        "raw memory timeline (export_memory_timeline), which records one "
+        "raw memory timeline (export_memory_timeline_raw), which records one "
         "device's tensor memory by category and no steps, operators or "
         "kernels. Its peak and make-up are in the Memory timeline section.",
         v->row.bound, v->row.bound_steps);
