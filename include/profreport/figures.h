@@ -442,6 +442,11 @@ int pr_fig_run_host_only(const cJSON *run);
  * or the overview's where an older summary has no verdict); nothing for
  * any other run. */
 void pr_fig_older_note(struct pr_figs *f, const cJSON *run);
+/* A summary without a distributed view whose runs are ranks of a job
+ * (one an older profreport wrote, its view left out when it was read:
+ * contract.h): "world size 8" (the largest a run names) or "2 ranks" (the
+ * ranks its runs name) into buf, 1; else 0: no view means one process. */
+int pr_fig_job_without_view(const cJSON *summary, char *buf, size_t n);
 /* 1 when the summary has runs and every one is host-only (a CPU training
  * run): the report leaves the device views out and speaks of host time. */
 int pr_fig_host_only(const cJSON *summary);

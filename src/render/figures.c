@@ -952,6 +952,38 @@ pr_fig_run_host_only(const cJSON *run)
     return pr_sget_true(run, PR_K_HOST_ONLY);
 }
 
+int
+pr_fig_job_without_view(const cJSON *summary, char *buf, size_t n)
+{
+    const cJSON *run, *other;
+    double ws = 0;
+    int ranks = 0;
+
+    if (cJSON_IsObject(pr_sget(summary, PR_K_DISTRIBUTED)))
+        return 0;
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        const cJSON *r = pr_sget(run, PR_K_RANK);
+        int seen = 0;
+
+        ws = fmax(ws, pr_sget_num(run, PR_K_WORLD_SIZE));
+        if (!cJSON_IsNumber(r))
+            continue;
+        for (other = pr_sget(summary, PR_K_RUNS)->child; other != run;
+             other = other->next)
+            seen |= cJSON_IsNumber(pr_sget(other, PR_K_RANK)) &&
+                    pr_sget_num(other, PR_K_RANK) == r->valuedouble;
+        ranks += !seen;
+    }
+    if (ws > 1)
+        snprintf(buf, n, "world size %.0f", ws);
+    else if (ranks > 1)
+        snprintf(buf, n, "%d ranks", ranks);
+    else
+        return 0;
+    return 1;
+}
+
 void
 pr_fig_older_note(struct pr_figs *f, const cJSON *run)
 {

@@ -238,6 +238,11 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
         pr_pdf_doc_info_line(d, "World size",
                              pr_chart_format(pr_sget_num(dist, PR_K_WORLD_SIZE),
                                              PR_UNIT_COUNT, num, sizeof(num)));
+    } else if (pr_fig_job_without_view(summary, sub, sizeof(sub))) {
+        /* an older summary's view left out: not "no" (review 19 #3) */
+        snprintf(line, sizeof(line),
+                 "yes (%.60s): no distributed view in this summary", sub);
+        pr_pdf_doc_info_line(d, "Distributed", line);
     } else {
         pr_pdf_doc_info_line(d, "Distributed", "no");
     }

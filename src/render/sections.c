@@ -2260,7 +2260,7 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     const cJSON *workers = pr_sget(d, PR_K_WORKERS);
     struct pr_fig_table t = {
         .cols = worker_cols, .rows = workers, .what = "workers"};
-    char text[200];
+    char text[300], job[64];
     const cJSON *r;
     int npu = 0;
 
@@ -2268,6 +2268,17 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
     {
         npu |= pr_fig_run_is_npu(r);
+    }
+    if (!cJSON_IsObject(d) &&
+        pr_fig_job_without_view(summary, job, sizeof(job))) {
+        snprintf(text, sizeof(text),
+                 "No distributed view in this summary, though its runs are "
+                 "ranks of a job (%s): it was written by an older "
+                 "profreport (Data quality says what it lacks); run "
+                 "profreport on the traces again for the view.",
+                 job);
+        pr_figs_note(f, text);
+        return;
     }
     if (!cJSON_IsObject(d)) {
         pr_figs_note(f, "Single process: no distributed data in this "

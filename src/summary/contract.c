@@ -513,13 +513,42 @@ unknown_text(const struct older *a, const struct older *b, char *out,
         }
 }
 
+/* The parts this build writes on every run (null where they do not
+ * apply) that run lacks: views added since an older profreport wrote it
+ * (its verdict, its critical path), into out, ", "-separated.  The parts
+ * written only where they apply are no sign of age. */
+static void
+absent_views(const cJSON *run, char *out, size_t cap)
+{
+    static const char *const where_applies[] = {
+        PR_K_OBSERVATIONS,  PR_K_BLOCK_DIM, PR_K_MEMORY_TIMELINE, PR_K_HOST_CPU,
+        PR_K_DATA_PIPELINE, PR_K_LATE_PEER, PR_K_OPERATOR_TYPES};
+    struct pr_schema_objinfo obj = pr_schema_object(PR_SO_RUNS);
+    size_t i, k;
+
+    out[0] = '\0';
+    for (i = obj.first; i < obj.first + obj.n; i++) {
+        const struct pr_schema_row *f = &pr_schema_rows[i];
+        int skip = f->child == PR_SO_NONE ||
+                   cJSON_GetObjectItemCaseSensitive(run, f->key) != NULL;
+
+        for (k = 0; !skip && k < sizeof(where_applies) / sizeof(*where_applies);
+             k++)
+            skip = strcmp(f->key, where_applies[k]) == 0;
+        if (!skip)
+            list_add(out, cap, f->key);
+    }
+}
+
 /* A data-quality note on run: what was read as unknown and what was
- * left out of it (and of the summary: top), and why. */
+ * left out of it (and of the summary: top), the views it does not have,
+ * and why. */
 static int
-note_older(cJSON *run, const struct older *top, const struct older *w)
+note_older(cJSON *run, const struct older *top, const struct older *w,
+           const char *views)
 {
     cJSON *d = cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS);
-    char unknown[1400], parts[620], keys[1220], text[3400];
+    char unknown[1400], parts[620], keys[1220], text[4000];
     struct pr_row_diagnostic row;
 
     if (!cJSON_IsArray(d)) {
@@ -534,16 +563,19 @@ note_older(cJSON *run, const struct older *top, const struct older *w)
     snprintf(keys, sizeof(keys), "%s%s%s", top->keys,
              top->keys[0] && w->keys[0] ? ", " : "", w->keys);
     snprintf(text, sizeof(text),
-             "The summary was written by an older profreport.%s%s%s%s%s%s%s",
+             "The summary was written by an older profreport.%s%s%s%s%s%s%s%s"
+             "%s%s%s",
              unknown[0] ? " Keys it did not write read as unknown: " : "",
              unknown, unknown[0] ? "." : "",
              parts[0] ? " Left out of this report and of any diff: " : "",
              parts,
              parts[0] ? " (they lack a key that cannot be unknown: " : "",
-             parts[0] ? keys : "");
-    if (parts[0])
+             parts[0] ? keys : "", parts[0] ? ")." : "",
+             views[0] ? " Views this version adds are not in it: " : "", views,
+             views[0] ? "." : "");
+    if (parts[0] || views[0])
         snprintf(text + strlen(text), sizeof(text) - strlen(text),
-                 "; run profreport on the trace again for them).");
+                 " Run profreport on the trace again for the whole report.");
     memset(&row, 0, sizeof(row));
     row.kind = "older_summary";
     row.count = top->n + w->n;
@@ -576,15 +608,18 @@ pr_contract_check_saved(cJSON *sum, struct pr_error *err)
     cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(sum, PR_K_RUNS))
     {
         struct older w, none;
+        char views[600];
 
         if (!cJSON_IsObject(run))
             continue;
         memset(&w, 0, sizeof(w));
         memset(&none, 0, sizeof(none));
+        /* what it lacks before any part is left out here */
+        absent_views(run, views, sizeof(views));
         if (mend_parts(run, 1, &w, err) < 0)
             return PR_E_NOMEM;
         if ((w.n > 0 || (first_run && top.n > 0)) &&
-            !note_older(run, first_run ? &top : &none, &w))
+            !note_older(run, first_run ? &top : &none, &w, views))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
         first_run = 0;
     }

@@ -30,6 +30,7 @@ for c in r["synchronization"]["calls"]:
     del c["direction"]
 for w in r["temporal_breakdown"]:
     del w["window"]
+del r["critical_path"]
 json.dump(s, open("old.json", "w"))
 s2 = json.load(open("new.json"))
 s2["runs"][0]["synchronization"]["calls"][0]["count"] = "many"
@@ -44,7 +45,7 @@ check "the older summary is made" [ -s old.json ]
 check "an older baseline diffs (exit 0: $(head -c 300 err))" [ $? -eq 0 ]
 tr '\n' ' ' < d.txt > d1.txt
 check "  the diff says what the baseline lacks" \
-    grep -q "written by an older profreport. Keys it did not write read as unknown: synchronization.calls\[\] (direction). Left out of this report and of any diff: temporal_breakdown (they lack a key that cannot be unknown: temporal_breakdown\[\].window;" d1.txt
+    grep -q "written by an older profreport. Keys it did not write read as unknown: synchronization.calls\[\] (direction). Left out of this report and of any diff: temporal_breakdown (they lack a key that cannot be unknown: temporal_breakdown\[\].window)." d1.txt
 check "  its step figures are compared" grep -q "^step.mean" d.txt
 
 "$PR_BIN" -q --input old.json --json re.json --html re.html 2> err
@@ -64,6 +65,8 @@ check "  the key that may be null reads as unknown" \
     grep -q "^direction \[None, None\]$" re.txt
 check "  a data-quality note counts both" grep -q "^note 1 2$" re.txt
 check "  the HTML shows the note" grep -q "written by an older profreport" re.html
+check "  the note names a view the summary does not have" \
+    grep -q "Views this version adds are not in it: critical_path. Run profreport on the trace again" re.html
 
 # a job's distributed view from before workers[].split_source: null,
 # named on the first run's note; the runs still diff
@@ -80,10 +83,22 @@ PY
 check "an older job diffs (exit 0: $(head -c 300 err))" [ $? -eq 0 ]
 tr '\n' ' ' < dd.txt > dd1.txt
 check "  the diff says the summary's distributed view is left out" \
-    grep -q "Left out of this report and of any diff: the summary's distributed (they lack a key that cannot be unknown: the summary's distributed.workers\[\].split_source;" dd1.txt
+    grep -q "Left out of this report and of any diff: the summary's distributed (they lack a key that cannot be unknown: the summary's distributed.workers\[\].split_source)." dd1.txt
 "$PR_BIN" -q --input ddp_old.json --json ddp_re.json 2> err
 python3 -c 'import json,sys; s=json.load(open("ddp_re.json")); print(s["distributed"] is None, s["job"] is not None)' > dre.txt
 check "  distributed is null, the job view kept" grep -q "^True True$" dre.txt
+"$PR_BIN" -q --input ddp_old.json --html ddp_re.html --pdf ddp_re.pdf 2> err
+check "  its report does not call the job one process" \
+    sh -c '! grep -q "Single process" ddp_re.html'
+check "  it says the view is not in the summary" \
+    grep -q "No distributed view in this summary, though its runs are ranks of a job" ddp_re.html
+if command -v pdftotext > /dev/null 2>&1; then
+    pdftotext -l 1 ddp_re.pdf ddp_re.txt
+    check "  the PDF's cover: distributed, no view" \
+        grep -q "yes (world size 2): no distributed view in this summary" ddp_re.txt
+else
+    skip "the PDF's cover" "no pdftotext"
+fi
 
 "$PR_BIN" diff damaged.json new.json > /dev/null 2> err
 check "a damaged value is still refused (exit 2)" [ $? -eq 2 ]
