@@ -14,6 +14,7 @@
 #define PR_K_TOOL "tool"
 #define PR_K_VERSION "version"
 #define PR_K_BUILD "build"
+#define PR_K_DEFINITIONS "definitions"
 #define PR_K_INPUTS "inputs"
 #define PR_K_RUNS "runs"
 #define PR_K_DISTRIBUTED "distributed"

@@ -13,6 +13,11 @@
 #include "profreport/trace.h"
 
 #define PR_SCHEMA_VERSION 1
+/* The version of the figures' definitions (tool.definitions): bumped only
+ * when a figure's definition changes, so that diff can tell a changed
+ * definition from a rebuild (review 19 #2, #7); an older summary without
+ * it is version 1.  src/diff/compat.c lists what changed at each. */
+#define PR_DEFINITIONS 2
 
 /* New summary with schema_version, tool, empty inputs and runs, and
  * "distributed": null.  NULL on out-of-memory. */

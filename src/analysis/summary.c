@@ -37,6 +37,7 @@ pr_summary_new(void)
     top.tool.name = PACKAGE_NAME;
     top.tool.version = PACKAGE_VERSION;
     top.tool.build = PR_BUILD;
+    top.tool.definitions = PR_DEFINITIONS;
     top.inputs = inputs;
     top.runs = runs;
     top.distributed = NULL;
