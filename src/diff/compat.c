@@ -73,10 +73,22 @@ steps_text(enum pr_dstep_source s, size_t n, char *buf, size_t size)
                  s == PR_DSTEPS_PROFILER && n != 1 ? "s" : "");
 }
 
-/* Step and breakdown rows of a pair whose steps were made differently:
- * not comparable, with the reason the gates report. */
+/* Whether a metric's denominator (or clip) is the run's window: the
+ * step figures, the breakdown, and the per-device figures that divide by
+ * the window (utilization, SM efficiency) or clip to it (occupancy,
+ * tb-plugin-semantics.md 9.1-9.3) (review 19 #1). */
 static int
-mark_steps(cJSON *metrics, const char *why)
+window_metric(const char *m)
+{
+    return strncmp(m, "step.", 5) == 0 || strncmp(m, "breakdown.", 10) == 0 ||
+           strncmp(m, "gpu.", 4) == 0;
+}
+
+/* The rows of a pair's metrics whose name starts with prefix (NULL: the
+ * window's figures): not comparable, with the reason the gates report;
+ * a row already marked keeps its first reason. */
+static int
+mark_rows(cJSON *metrics, const char *prefix, const char *why)
 {
     cJSON *row;
 
@@ -84,7 +96,9 @@ mark_steps(cJSON *metrics, const char *why)
     {
         const char *m = pr_dj_str(row, "metric");
         if (m == NULL ||
-            (strncmp(m, "step.", 5) != 0 && strncmp(m, "breakdown.", 10) != 0))
+            (prefix != NULL ? strncmp(m, prefix, strlen(prefix)) != 0
+                            : !window_metric(m)) ||
+            cJSON_GetObjectItemCaseSensitive(row, "comparable") != NULL)
             continue;
         if (cJSON_AddFalseToObject(row, "comparable") == NULL ||
             cJSON_AddStringToObject(row, "not_comparable", why) == NULL)
@@ -228,7 +242,9 @@ static int
 check_steps(cJSON *pair, cJSON *warnings, cJSON *notes, const char *run,
             const struct pr_dstep_pairs *sp, const cJSON *rb, const cJSON *rc)
 {
-    char b[300], c[300], sb[160], sc[160], why[800];
+    char b[300], c[300], sb[160], sc[160], why[1400], db[160], dc[160];
+    const char *devb = devices_text(rb, db, sizeof(db));
+    const char *devc = devices_text(rc, dc, sizeof(dc));
     int markers =
         (sp->src[0] == PR_DSTEPS_NONE) == (sp->src[1] == PR_DSTEPS_NONE);
     int basis = same_basis(basis_of(rb), basis_of(rc)) || same_window(rb, rc);
@@ -248,15 +264,34 @@ check_steps(cJSON *pair, cJSON *warnings, cJSON *notes, const char *run,
     }
     if (comparable)
         return 1;
-    if (markers) {
+    if ((devb == NULL && devc != NULL &&
+         cJSON_GetArraySize(pr_sget(rc, PR_K_KERNELS)) > 0) ||
+        (devc == NULL && devb != NULL &&
+         cJSON_GetArraySize(pr_sget(rb, PR_K_KERNELS)) > 0)) {
+        /* the device vanished (or came): that is why the windows differ,
+           and the runs did change (review 19 #6) */
+        snprintf(why, sizeof(why),
+                 "run %s: the %s run is CPU-only; the %s ran on %s: its step "
+                 "and per-window figures are not compared (check the job's "
+                 "device)",
+                 run, devb == NULL ? "baseline" : "current",
+                 devb == NULL ? "current run" : "baseline",
+                 devb != NULL ? devb : devc);
+    } else if (markers) {
         spans(rb, rc, sp, sb, sc, sizeof(sb));
         windows_text(basis_of(rb), sp->n[0], sb, b, sizeof(b));
         windows_text(basis_of(rc), sp->n[1], sc, c, sizeof(c));
         snprintf(why, sizeof(why),
-                 "run %s: the step figures measure different windows: "
-                 "baseline: %s; current: %s; they move without the trace "
-                 "changing, so they are not compared",
-                 run, b, c);
+                 "run %s: the step figures and the figures per window (GPU "
+                 "utilization, SM efficiency, occupancy) measure different "
+                 "windows: baseline: %s; current: %s; they move without the "
+                 "trace changing, so they are not compared%s",
+                 run, b, c,
+                 basis_of(rb) == NULL
+                     ? "; to compare them, regenerate the baseline's summary "
+                       "with this profreport (`profreport --input <baseline "
+                       "traces> --json baseline.json`)"
+                     : "");
     } else {
         steps_text(sp->src[0], sp->n[0], b, sizeof(b));
         steps_text(sp->src[1], sp->n[1], c, sizeof(c));
@@ -266,7 +301,8 @@ check_steps(cJSON *pair, cJSON *warnings, cJSON *notes, const char *run,
                  run, b, c);
     }
     return add_warning(warnings, why) &&
-           mark_steps(cJSON_GetObjectItemCaseSensitive(pair, "metrics"), why);
+           mark_rows(cJSON_GetObjectItemCaseSensitive(pair, "metrics"), NULL,
+                     why);
 }
 
 /* A GPU run against one that recorded no device work, or two device
@@ -587,32 +623,132 @@ build_text(const char *build)
     return build != NULL ? build : "an older one that records no build";
 }
 
-/* Two summaries that different builds wrote (or an older one, which
- * records none): a warning, since figures whose definition changed
- * between the builds move without the trace changing (review 18 #2). */
+/* What changed at each version of the figures' definitions
+ * (PR_DEFINITIONS, tool.definitions; a summary without it is version 1).
+ * A figure whose definition changed between the two sides' versions is
+ * not compared; prefix NULL is a change that marks no figure of its own
+ * (the window's figures: the window rule decides them per run, from
+ * step_summary.basis, as like with like is still possible there). */
+struct def_change {
+    int version;
+    const char *prefix; /* the metrics it redefined, or NULL */
+    int ascend;         /* only on Ascend runs */
+    const char *what;
+};
+
+static const struct def_change def_changes[] = {
+    {2, NULL, 0,
+     "the window of a run without step events is its whole capture (its "
+     "step, breakdown and per-window GPU figures)"},
+    {2, "tc.share", 1, "the Cube share on Ascend counts fp32 Cube matmuls"},
+    {2, NULL, 1, "Ascend devices are named by their device id"},
+};
+
+/* A summary's version of the figures' definitions. */
 static int
-check_builds(cJSON *c, const cJSON *base, const cJSON *cur)
+definitions_of(const cJSON *sum)
+{
+    double v = pr_dj_num(pr_sget(sum, PR_K_TOOL), PR_K_DEFINITIONS);
+
+    return isfinite(v) && v >= 1 ? (int)v : 1;
+}
+
+/* Whether a summary holds an Ascend run (an older summary names its
+ * devices "Ascend NPU"; a newer one says device_kind npu). */
+static int
+has_ascend(const cJSON *sum)
+{
+    const cJSON *run;
+
+    cJSON_ArrayForEach(run, pr_sget(sum, PR_K_RUNS))
+    {
+        const char *name = pr_dj_str(
+            cJSON_GetArrayItem(pr_sget(run, PR_K_DEVICES), 0), PR_K_NAME);
+        if (pr_sget_is(pr_sget_str(run, PR_K_DEVICE_KIND), "npu") ||
+            (name != NULL && strncmp(name, "Ascend", 6) == 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* The figures whose definitions changed between the two sides' versions:
+ * not compared, with the reason (a warning: the verdict is marked); two
+ * builds with the same definitions are a note, not a warning, so a
+ * nightly that rebuilds every night is not "may not be comparable" every
+ * night (review 19 #2, #7). */
+static int
+check_definitions(cJSON *c, cJSON *diff, const cJSON *base, const cJSON *cur)
 {
     const char *b = pr_sget_str(pr_sget(base, PR_K_TOOL), PR_K_BUILD);
     const char *k = pr_sget_str(pr_sget(cur, PR_K_TOOL), PR_K_BUILD);
+    int vb = definitions_of(base), vc = definitions_of(cur);
+    int lo = vb < vc ? vb : vc, hi = vb < vc ? vc : vb;
+    int ascend = has_ascend(base) || has_ascend(cur);
     cJSON *o = cJSON_AddObjectToObject(c, "builds");
-    char text[600];
+    cJSON *pair;
+    char text[1200];
+    size_t i;
 
     if (o == NULL ||
         (b != NULL ? cJSON_AddStringToObject(o, "baseline", b)
                    : cJSON_AddNullToObject(o, "baseline")) == NULL ||
         (k != NULL ? cJSON_AddStringToObject(o, "current", k)
-                   : cJSON_AddNullToObject(o, "current")) == NULL)
+                   : cJSON_AddNullToObject(o, "current")) == NULL ||
+        !pr_dj_add_num(o, "baseline_definitions", (double)vb) ||
+        !pr_dj_add_num(o, "current_definitions", (double)vc))
         return 0;
-    if ((b == NULL && k == NULL) || (b != NULL && k != NULL && !strcmp(b, k)))
-        return 1;
-    snprintf(text, sizeof(text),
-             "the summaries were written by different builds of profreport "
-             "(baseline: %s; current: %s): figures whose definitions "
-             "changed between the builds (a step's window, a Tensor Core "
-             "share, a device's name) can move without the trace changing",
-             build_text(b), build_text(k));
-    return add_warning(cJSON_GetObjectItemCaseSensitive(c, "warnings"), text);
+    if (vb == vc && ((b != NULL && k != NULL && strcmp(b, k) != 0) ||
+                     (b == NULL) != (k == NULL))) {
+        snprintf(text, sizeof(text),
+                 "the summaries were written by different builds of "
+                 "profreport (baseline: %s; current: %s) with the same "
+                 "definitions of the figures (version %d)",
+                 build_text(b), build_text(k), vb);
+        return add_warning(cJSON_GetObjectItemCaseSensitive(c, "notes"), text);
+    }
+    if (vb != vc) {
+        size_t at = 0;
+        at += (size_t)snprintf(
+            text, sizeof(text),
+            "the summaries follow different definitions of the figures "
+            "(baseline: version %d, build %s; current: version %d, build %s); "
+            "changed since version %d:",
+            vb, build_text(b), vc, build_text(k), lo);
+        for (i = 0; i < sizeof(def_changes) / sizeof(def_changes[0]); i++)
+            if (def_changes[i].version > lo && def_changes[i].version <= hi &&
+                (ascend || !def_changes[i].ascend) && at < sizeof(text))
+                at += (size_t)snprintf(text + at, sizeof(text) - at, "%s %s",
+                                       at > 0 && text[at - 1] != ':' ? ";" : "",
+                                       def_changes[i].what);
+        if (!add_warning(cJSON_GetObjectItemCaseSensitive(c, "notes"), text))
+            return 0;
+    }
+    for (i = 0; i < sizeof(def_changes) / sizeof(def_changes[0]); i++) {
+        const struct def_change *d = &def_changes[i];
+        if (d->version <= lo || d->version > hi || d->prefix == NULL ||
+            (d->ascend && !ascend))
+            continue;
+        snprintf(text, sizeof(text),
+                 "%s is not compared: its definition changed between the "
+                 "summaries (baseline: definitions %d, build %s; current: "
+                 "definitions %d, build %s): at version %d %s; to compare "
+                 "it, regenerate the %s summary with this profreport "
+                 "(`profreport --input <%s traces> --json %s.json`)",
+                 d->prefix, vb, build_text(b), vc, build_text(k), d->version,
+                 d->what, vb < vc ? "baseline's" : "current",
+                 vb < vc ? "baseline" : "current",
+                 vb < vc ? "baseline" : "current");
+        if (!add_warning(cJSON_GetObjectItemCaseSensitive(c, "warnings"), text))
+            return 0;
+        cJSON_ArrayForEach(pair,
+                           cJSON_GetObjectItemCaseSensitive(diff, PR_K_RUNS))
+        {
+            if (!mark_rows(cJSON_GetObjectItemCaseSensitive(pair, "metrics"),
+                           d->prefix, text))
+                return 0;
+        }
+    }
+    return 1;
 }
 
 /* "hta_nccl.old.json (baseline) was written by an older profreport: Keys
@@ -679,7 +815,7 @@ pr_dcompat_finish(cJSON *diff, const cJSON *base, const cJSON *cur,
 
     if (why != NULL && !mark_tables(diff, why))
         return NOMEM(err);
-    if (older == NULL || !check_builds(c, base, cur) ||
+    if (older == NULL || !check_definitions(c, diff, base, cur) ||
         !check_older_side(older, diff, base, "baseline") ||
         !check_older_side(older, diff, cur, "current"))
         return NOMEM(err);

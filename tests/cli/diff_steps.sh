@@ -80,8 +80,8 @@ gen "$T_DIR/cpu.pt.trace.json" "1 2 3 4 5 6" aten::mm - none cpu
 # host; review 18 #1): the step gate is skipped
 check "GPU against CPU-only: steps on two bases, inconclusive (exit 4)" \
     [ $? -eq 4 ]
-check "  the reason names both windows" \
-    grep -q "different windows: baseline: 6 steps measured on the device .*; current: 6 steps measured by their host step events" \
+check "  the reason leads with the device that vanished (review 19 #6)" \
+    grep -q "the current run is CPU-only; the baseline ran on .*: its step and per-window figures are not compared (check the job's device)" \
     "$T_DIR/c.err"
 check "  a warning names the device run" \
     grep -q 'warning: .*baseline run recorded device work (NVIDIA A100-SXM4-80GB)' \

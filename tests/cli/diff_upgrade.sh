@@ -1,6 +1,6 @@
 #!/bin/sh
 # diff_upgrade.sh - a nightly gate survives an upgrade of profreport
-# (review 18 #1-#3): step figures measured on different windows
+# (review 18 #1-#3, review 19 #1, #2, #5-#8): step figures measured on different windows
 # (step_summary.basis differs, or an older summary without a basis against
 # a whole capture) are not compared, so the default gate is skipped
 # (INCONCLUSIVE, exit 4) instead of tripping; the summary records the
@@ -43,12 +43,35 @@ json.dump(h, open("host.json", "w"))
 # window cut from the first event to the last, a third of the capture
 o = json.loads(json.dumps(c))
 del o["tool"]["build"]
+o["tool"].pop("definitions", None)
 del o["runs"][0]["step_summary"]["basis"]
 st = o["runs"][0]["steps"][0]
 st["start_us"] = st["duration_us"] * 2 / 3
 st["duration_us"] /= 3
 o["runs"][0]["step_summary"]["mean_us"] = st["duration_us"]
+# its utilization over a third of the window: three times as high
+for g in o["runs"][0].get("gpu_metrics") or []:
+    g["utilization_pct"] = min(100.0, 3 * (g.get("utilization_pct") or 0))
 json.dump(o, open("old_capture.json", "w"))
+print("utilization", (c["runs"][0].get("gpu_metrics") or [{}])[0].get("utilization_pct"))
+# an Ascend run's Cube share: an older summary (definitions 1) counted no
+# fp32 Cube matmul; the same trace today reads 30 pp higher
+a = json.loads(json.dumps(s))
+a["runs"][0]["device_kind"] = "npu"
+a["runs"][0]["tensor_cores"] = dict(a["runs"][0].get("tensor_cores") or {},
+                                   tc_kernel_time_pct=40.0)
+json.dump(a, open("ascend.json", "w"))
+ao = json.loads(json.dumps(a))
+del ao["tool"]["build"]
+ao["tool"].pop("definitions", None)
+ao["runs"][0]["tensor_cores"]["tc_kernel_time_pct"] = 10.0
+json.dump(ao, open("ascend_old.json", "w"))
+# the same steps by their host step events, on a CPU-only run
+h0 = json.loads(json.dumps(h))
+h0["runs"][0]["kernels"] = []
+h0["runs"][0]["devices"] = []
+h0["runs"][0]["gpu_metrics"] = []
+json.dump(h0, open("cpu_host.json", "w"))
 # another build of the same steps; one whose device is not named
 b = json.loads(json.dumps(s))
 b["tool"]["build"] = "0000000"
@@ -67,6 +90,7 @@ json.dump(n, open("nodevice.json", "w"))
 # an older summary: no build, a part that lacks a key (contract.c)
 q = json.loads(json.dumps(s))
 del q["tool"]["build"]
+q["tool"].pop("definitions", None)
 for w in q["runs"][0].get("temporal_breakdown") or []:
     del w["window"]
 json.dump(q, open("older.json", "w"))
@@ -90,9 +114,45 @@ check "an older summary's window against a whole capture: inconclusive (exit 4)"
     [ $? -eq 4 ]
 check "  the reason says the older build cut it first to last event" \
     grep -q "baseline: one window cut by an older profreport from its first event to its last (.* to .*); current: the profiler's whole capture as one window (0 to " oc.err
-check "  the builds differ, on stderr" \
-    grep -q "warning: the summaries were written by different builds of profreport (baseline: an older one that records no build; current: " oc.err
+check "  the definitions differ, a note" \
+    grep -q "the summaries follow different definitions of the figures (baseline: version 1, build an older one that records no" oc.txt
 check "  and in the headline" grep -q "may not be comparable" oc.txt
+check "  the reason gives the remedy" \
+    grep -q "regenerate the baseline's summary with this profreport (.profreport --input <baseline traces> --json baseline.json.)" oc.err
+check "  the table says not compared, not a change" \
+    grep -q "step.mean .*not compared (different windows)" oc.txt
+check "  and shows no percentage for step.mean" \
+    sh -c '! grep "^step.mean " oc.txt | grep -q "%"'
+
+# --- a per-window figure over different windows: not gated (review 19 #1)
+check "the hand-made utilization is above 1% (made: $(cat made.txt))" \
+    awk '/^utilization/ { exit !($2 > 1) }' made.txt
+"$PR_BIN" diff --no-default-gate --fail-on 'gpu.utilization<-1pp' \
+    old_capture.json capture.json --json ou.json > ou.txt 2> ou.err
+check "gpu.utilization over different windows: inconclusive (exit 4, not 3)" \
+    [ $? -eq 4 ]
+check "  its row is not comparable" \
+    python3 -c 'import json,sys; d=json.load(open("ou.json")); r=[m for p in d["runs"] for m in p["metrics"] if m["metric"]=="gpu.utilization"]; sys.exit(not r or any(m.get("comparable") is not False for m in r))'
+
+# --- a figure whose definition changed: not gated (review 19 #2)
+"$PR_BIN" diff --no-default-gate --fail-on 'tc.share>+5pp' \
+    ascend_old.json ascend.json --junit as.xml > as.txt 2> as.err
+check "an Ascend Cube share of definitions 1 against 2: inconclusive (exit 4)" \
+    [ $? -eq 4 ]
+check "  the reason names the changed definition" \
+    grep -q "tc.share is not compared: its definition changed between the summaries (baseline: definitions 1, .*fp32 Cube matmuls" as.err
+check "  the JUnit output carries the warning" \
+    grep -q '<property name="comparability" value="tc.share is not compared' as.xml
+"$PR_BIN" diff -q --no-default-gate --fail-on 'tc.share>+5pp' \
+    ascend.json ascend.json > aa.txt 2> aa.err
+check "  one definitions version: compared (exit 0)" [ $? -eq 0 ]
+
+# --- a CPU-only run against a device run: the device leads (review 19 #6)
+"$PR_BIN" diff cpu_host.json steps.json > ch.txt 2> ch.err
+check "a CPU-only host basis against a device run: inconclusive (exit 4)" \
+    [ $? -eq 4 ]
+check "  the reason leads with the device" \
+    grep -q "the baseline run is CPU-only; the current run ran on NVIDIA" ch.err
 
 # --- the nightly case: one build, one basis, as before
 "$PR_BIN" diff steps.json steps.json --json ss.json > ss.txt 2> ss.err
@@ -102,11 +162,14 @@ check "  no warning" sh -c '! grep -q "warning" ss.err'
 "$PR_BIN" diff capture.json capture.json > cc.txt 2> cc.err
 check "two whole captures of one build: no regression (exit 0)" [ $? -eq 0 ]
 
-# --- another build: said, still gated
+# --- another build, the same definitions: a note, not a warning (#7)
 "$PR_BIN" diff other_build.json steps.json > ob.txt 2> ob.err
 check "another build of the same steps: still gated (exit 0)" [ $? -eq 0 ]
-check "  the builds are named" \
-    grep -q "different builds of profreport (baseline: 0000000; current: " ob.err
+check "  the builds are named in a note" \
+    grep -q "different builds of profreport (baseline: 0000000; current: " ob.txt
+check "  no warning" sh -c '! grep -q "warning" ob.err'
+check "  the same definitions" grep -q "with the" ob.txt
+check "  the headline is not marked" sh -c '! grep -q "may not be comparable" ob.txt'
 
 # --- a side without a device name: unknown, a note
 "$PR_BIN" diff unnamed.json steps.json > un.txt 2> un.err
