@@ -30,6 +30,8 @@ struct gate {
     size_t checked;
     const char *not_comparable; /* borrowed: why a matching figure could
                                    not be compared (the first seen) */
+    size_t runs_matched;        /* runs with a figure the rule names */
+    size_t runs_compared;       /* of them, runs where it was compared */
     int oom;
 };
 
@@ -175,13 +177,21 @@ eval_metric(struct gate *g, const cJSON *diff)
     cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, PR_K_RUNS))
     {
         const char *run = pr_dj_str(pair, "current");
+        int matched = 0, compared = 0;
         cJSON_ArrayForEach(row,
                            cJSON_GetObjectItemCaseSensitive(pair, "metrics"))
         {
             const char *m = pr_dj_str(row, "metric");
-            if (m != NULL && strcmp(m, g->rule->name) == 0)
-                judge(g, m, run, row, 0);
+            if (m == NULL || strcmp(m, g->rule->name) != 0)
+                continue;
+            matched = 1;
+            if (!cJSON_IsFalse(
+                    cJSON_GetObjectItemCaseSensitive(row, "comparable")))
+                compared = 1;
+            judge(g, m, run, row, 0);
         }
+        g->runs_matched += (size_t)matched;
+        g->runs_compared += (size_t)compared;
     }
 }
 
@@ -243,6 +253,13 @@ gate_detail(cJSON *gate, const struct gate *g, struct pr_error *err)
         st = pr_buf_adds(&b, "nothing compared: no figure of these runs "
                              "matches the rule");
     }
+    /* a partial comparison says so: a regression confined to the runs
+       not compared would pass unseen (review 19 #6) */
+    if (st == PR_OK && g->runs_compared > 0 &&
+        g->runs_compared < g->runs_matched)
+        st = pr_buf_printf(&b, " (%zu of %zu runs compared: %s)",
+                           g->runs_compared, g->runs_matched,
+                           g->not_comparable != NULL ? g->not_comparable : "");
     if (st == PR_OK && b.failed)
         st = PR_E_LIMIT;
     s = st == PR_OK ? cJSON_CreateString(b.data ? b.data : "") : NULL;

@@ -71,6 +71,14 @@ properties(struct pr_buf *b, const cJSON *diff)
         pr_desc(b, pr_sget_str_or(builds, sides[i], "none recorded"));
         pr_dadd(b, "\"/>\n");
     }
+    /* every comparability warning, where a CI page shows it (review 19
+       #6) */
+    cJSON_ArrayForEach(w, pr_sget(c, "warnings"))
+    {
+        pr_dadd(b, "      <property name=\"comparability\" value=\"");
+        pr_desc(b, cJSON_IsString(w) ? w->valuestring : "?");
+        pr_dadd(b, "\"/>\n");
+    }
     cJSON_ArrayForEach(w, pr_sget(c, "older_summaries"))
     {
         pr_dadd(b, "      <property name=\"older_summary\" value=\"");

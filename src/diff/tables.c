@@ -218,6 +218,24 @@ figure_name(const cJSON *row, char *buf, size_t n)
         snprintf(buf, n, "%s", m);
 }
 
+/* Why a figure is not compared, in short, for its Change cell: the
+ * reason itself is under Comparability (review 19 #5). */
+static const char *
+short_why(const char *why)
+{
+    if (why == NULL)
+        return "see Comparability";
+    if (strstr(why, "CPU-only") != NULL)
+        return "a CPU-only run";
+    if (strstr(why, "definition changed") != NULL)
+        return "definition changed";
+    if (strstr(why, "different windows") != NULL)
+        return "different windows";
+    if (strstr(why, "whole capture against a step") != NULL)
+        return "steps against a whole capture";
+    return "see Comparability";
+}
+
 static int
 figure_row(struct pr_dtable *t, const cJSON *row)
 {
@@ -245,6 +263,14 @@ figure_row(struct pr_dtable *t, const cJSON *row)
               p, sizeof(p));
     interval_text(noise, ci, sizeof(ci));
     noise_text(noise, txt, sizeof(txt));
+    if (cJSON_IsFalse(pr_sget(row, "comparable"))) {
+        /* no change shown for a figure the gates refused to compare */
+        snprintf(change, sizeof(change), "not compared (%s)",
+                 short_why(pr_sget_str(row, "not_comparable")));
+        pr_dfmt_p(NAN, p, sizeof(p));
+        pr_dfmt_pct(NAN, ci, sizeof(ci));
+        snprintf(txt, sizeof(txt), "not compared");
+    }
     return add_row(t, vals, NULL);
 }
 
