@@ -644,13 +644,24 @@ static const struct def_change def_changes[] = {
     {2, NULL, 1, "Ascend devices are named by their device id"},
 };
 
-/* A summary's version of the figures' definitions. */
+/* A summary's version of the figures' definitions: tool.definitions; a
+ * summary without it that records a step basis was written this week by
+ * a build that had version 2's definitions before the key (step_summary.
+ * basis came with them), one without either is version 1. */
 static int
 definitions_of(const cJSON *sum)
 {
     double v = pr_dj_num(pr_sget(sum, PR_K_TOOL), PR_K_DEFINITIONS);
+    const cJSON *run;
 
-    return isfinite(v) && v >= 1 ? (int)v : 1;
+    if (isfinite(v) && v >= 1)
+        return (int)v;
+    cJSON_ArrayForEach(run, pr_sget(sum, PR_K_RUNS))
+    {
+        if (basis_of(run) != NULL)
+            return 2;
+    }
+    return 1;
 }
 
 /* Whether a summary holds an Ascend run (an older summary names its
