@@ -664,19 +664,32 @@ definitions_of(const cJSON *sum)
     return 1;
 }
 
-/* Whether a summary holds an Ascend run (an older summary names its
- * devices "Ascend NPU"; a newer one says device_kind npu). */
+/* Whether a run is an Ascend run (an older summary names its devices
+ * "Ascend NPU"; a newer one says device_kind npu). */
 static int
-has_ascend(const cJSON *sum)
+ascend_run(const cJSON *run)
 {
-    const cJSON *run;
+    const char *name =
+        pr_dj_str(cJSON_GetArrayItem(pr_sget(run, PR_K_DEVICES), 0), PR_K_NAME);
 
-    cJSON_ArrayForEach(run, pr_sget(sum, PR_K_RUNS))
+    return pr_sget_is(pr_sget_str(run, PR_K_DEVICE_KIND), "npu") ||
+           (name != NULL && strncmp(name, "Ascend", 6) == 0);
+}
+
+/* Whether a summary holds an Ascend run; with label, whether its run of
+ * that name (a pair's "baseline"/"current") is one. */
+static int
+has_ascend(const cJSON *sum, const char *label)
+{
+    const cJSON *runs = pr_sget(sum, PR_K_RUNS), *run;
+    char name[256];
+
+    cJSON_ArrayForEach(run, runs)
     {
-        const char *name = pr_dj_str(
-            cJSON_GetArrayItem(pr_sget(run, PR_K_DEVICES), 0), PR_K_NAME);
-        if (pr_sget_is(pr_sget_str(run, PR_K_DEVICE_KIND), "npu") ||
-            (name != NULL && strncmp(name, "Ascend", 6) == 0))
+        if (label != NULL &&
+            strcmp(pr_sget_run_name(runs, run, name, sizeof(name)), label) != 0)
+            continue;
+        if (ascend_run(run))
             return 1;
     }
     return 0;
@@ -694,7 +707,7 @@ check_definitions(cJSON *c, cJSON *diff, const cJSON *base, const cJSON *cur)
     const char *k = pr_sget_str(pr_sget(cur, PR_K_TOOL), PR_K_BUILD);
     int vb = definitions_of(base), vc = definitions_of(cur);
     int lo = vb < vc ? vb : vc, hi = vb < vc ? vc : vb;
-    int ascend = has_ascend(base) || has_ascend(cur);
+    int ascend = has_ascend(base, NULL) || has_ascend(cur, NULL);
     cJSON *o = cJSON_AddObjectToObject(c, "builds");
     cJSON *pair;
     char text[1200];
@@ -754,6 +767,10 @@ check_definitions(cJSON *c, cJSON *diff, const cJSON *base, const cJSON *cur)
         cJSON_ArrayForEach(pair,
                            cJSON_GetObjectItemCaseSensitive(diff, PR_K_RUNS))
         {
+            /* a GPU run beside Ascend ones keeps its share (ms_fixtures) */
+            if (d->ascend && !has_ascend(base, pr_dj_str(pair, "baseline")) &&
+                !has_ascend(cur, pr_dj_str(pair, "current")))
+                continue;
             if (!mark_rows(cJSON_GetObjectItemCaseSensitive(pair, "metrics"),
                            d->prefix, text))
                 return 0;
