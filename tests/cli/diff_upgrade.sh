@@ -73,6 +73,14 @@ h0["runs"][0]["kernels"] = []
 h0["runs"][0]["devices"] = []
 h0["runs"][0]["gpu_metrics"] = []
 json.dump(h0, open("cpu_host.json", "w"))
+# two ranks, the second's steps on another basis: one of two compared
+two = json.loads(json.dumps(s))
+r1 = json.loads(json.dumps(two["runs"][0]))
+two["runs"][0]["rank"], r1["rank"] = 0, 1
+two["runs"].append(r1)
+json.dump(two, open("two.json", "w"))
+two["runs"][1]["step_summary"]["basis"] = "host"
+json.dump(two, open("two_host.json", "w"))
 # another build of the same steps; one whose device is not named
 b = json.loads(json.dumps(s))
 b["tool"]["build"] = "0000000"
@@ -154,6 +162,15 @@ check "a CPU-only host basis against a device run: inconclusive (exit 4)" \
     [ $? -eq 4 ]
 check "  the reason leads with the device" \
     grep -q "the baseline run is CPU-only; the current run ran on NVIDIA" ch.err
+
+# --- a partial comparison says so (review 19 #6)
+"$PR_BIN" diff two_host.json two.json --junit tw.xml > tw.txt 2> tw.err
+check "one of two ranks on another basis: the other still gated (exit 0)" \
+    [ $? -eq 0 ]
+check "  the gate line says 1 of 2 runs compared" \
+    grep -q "^diff: pass step.mean>+5%: .*(1 of 2 runs compared: run .*different windows" tw.err
+check "  the JUnit output carries the window warning" \
+    grep -q '<property name="comparability" value="run .*different windows' tw.xml
 
 # --- the nightly case: one build, one basis, as before
 "$PR_BIN" diff steps.json steps.json --json ss.json > ss.txt 2> ss.err
