@@ -305,7 +305,12 @@ change_row(struct pr_dtable *t, const cJSON *row, int want)
     pr_dfmt_delta(pr_sget_num(row, "delta_us"), "us", dl, sizeof(dl));
     if (want == 0)
         vals[4] = pr_sget_str(row, "status");
-    else
+    else if (cJSON_IsFalse(pr_sget(row, "comparable"))) {
+        /* a whole capture against a step: no change to show (#5) */
+        pr_dfmt_delta(NAN, "us", dl, sizeof(dl));
+        snprintf(pct, sizeof(pct), "not compared (%s)",
+                 short_why(pr_sget_str(row, "not_comparable")));
+    } else
         pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct));
     return add_row(t, vals, pr_sget_str(row, PR_K_INPUT_SHAPES));
 }

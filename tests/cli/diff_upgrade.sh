@@ -130,6 +130,10 @@ check "  the reason gives the remedy" \
     grep -q "regenerate the baseline's summary with this profreport (.profreport --input <baseline traces> --json baseline.json.)" oc.err
 check "  the table says not compared, not a change" \
     grep -q "step.mean .*not compared (different windows)" oc.txt
+"$PR_BIN" diff capture.json steps.json > cs.txt 2> cs.err
+check "a whole capture against steps: an operator row shows no change" \
+    grep -q "^aten::mm .* not compared (steps against a whole capture)" cs.txt
+check "  and no percentage" sh -c '! grep "^aten::mm " cs.txt | grep -q "%"'
 check "  and shows no percentage for step.mean" \
     sh -c '! grep "^step.mean " oc.txt | grep -q "%"'
 
