@@ -74,6 +74,8 @@ int pr_sget_job_is_memtl(const cJSON *summary, const cJSON *job);
 /* How many entries of summary["jobs"] are memory timelines
  * (pr_sget_job_is_memtl). */
 size_t pr_sget_memtl_jobs(const cJSON *summary);
+/* The runs those entries hold: one per memory timeline file. */
+size_t pr_sget_memtl_runs(const cJSON *summary);
 
 /* What one entry of summary["jobs"] holds, for a heading or a message:
  * "ranks 0-1 of 128", "rank 34 of 300", "3 ranks", "2 runs". */

@@ -562,13 +562,16 @@ title_block(struct pr_html_view *v, const cJSON *summary,
         snprintf(workers, sizeof(workers), "%.0f ranks (%zu in detail)",
                  pr_sget_num(pr_sget(summary, "detail"), "of"), nw);
     if (pr_detail_n_jobs(summary) > 0) {         /* the jobs by name */
-        size_t tl = pr_sget_memtl_jobs(summary); /* no job: review 18 #6 */
-        size_t jn = pr_detail_n_jobs(summary) - tl;
+        size_t tj = pr_sget_memtl_jobs(summary); /* no job: review 18 #6 */
+        size_t jn = pr_detail_n_jobs(summary) - tj;
+        size_t tl = pr_sget_memtl_runs(summary); /* no run: review 19 #9 */
+        size_t nr = nw > tl ? nw - tl : 0;
 
         len = jn > 0
                   ? (size_t)snprintf(workers, sizeof(workers),
-                                     "%zu runs in %zu job%s%s", nw, jn,
-                                     jn == 1 ? "" : "s", tl > 0 ? " and " : "")
+                                     "%zu run%s in %zu job%s%s", nr,
+                                     nr == 1 ? "" : "s", jn, jn == 1 ? "" : "s",
+                                     tl > 0 ? " and " : "")
                   : 0;
         if (tl > 0 && len < sizeof(workers))
             len += (size_t)snprintf(workers + len, sizeof(workers) - len,
@@ -585,8 +588,9 @@ title_block(struct pr_html_view *v, const cJSON *summary,
     }
     add_str(v, root, "workers", nw ? workers : "none");
     add_str(v, root, "devices",
-            devs[0]                          ? devs
-            : pr_fig_memtl_only(summary)     ? "one, not named"
+            devs[0] ? devs
+            : pr_fig_memtl_only(summary)
+                ? (nw > 1 ? "not named (one per timeline)" : "one, not named")
             : pr_fig_host_only(summary)      ? "CPU only"
             : pr_fig_summary_is_npu(summary) ? "no NPU with events"
                                              : "no GPU");
@@ -631,9 +635,10 @@ job_heading(struct pr_html_view *v, const cJSON *summary, size_t k, size_t n)
 
     snprintf(id, sizeof(id), "job%zu", k + 1);
     add_str(v, s, "s_jid", id);
-    /* a memory timeline is a part, not a job (review 18 #6) */
+    /* a memory timeline is a part, not a job (review 18 #6): beside one,
+     * every job is a part, counted alike (review 19 #9) */
     snprintf(text, sizeof(text), "%s %zu of %zu: %s",
-             pr_sget_job_is_memtl(summary, job) ? "Part" : "Job", k + 1, n,
+             pr_sget_memtl_jobs(summary) > 0 ? "Part" : "Job", k + 1, n,
              pr_sget_str_or(job, PR_K_NAME, "?"));
     add_str(v, s, "s_job", text);
     if (pr_sget_job_is_memtl(summary, job))

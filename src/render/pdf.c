@@ -213,27 +213,33 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
     else if (pr_fig_memtl_only(summary)) /* no ranks: review 18 #5 */
         snprintf(line, sizeof(line), "%zu memory timeline%s", pr_sget_len(runs),
                  pr_sget_len(runs) == 1 ? "" : "s");
-    else
+    else if (pr_sget_memtl_runs(summary) > 0) { /* no run: review 19 #9 */
+        size_t tl = pr_sget_memtl_runs(summary);
+        size_t nr = pr_sget_len(runs) > tl ? pr_sget_len(runs) - tl : 0;
+
+        snprintf(line, sizeof(line), "%zu%s run%s and %zu memory timeline%s",
+                 nr, pr_sget_spans_matter(runs) ? " (worker, span)" : "",
+                 nr == 1 ? "" : "s", tl, tl == 1 ? "" : "s");
+    } else
         snprintf(line, sizeof(line), "%zu%s run%s", pr_sget_len(runs),
                  pr_sget_spans_matter(runs) ? " (worker, span)" : "",
                  pr_sget_len(runs) == 1 ? "" : "s");
     pr_pdf_doc_info_line(d, "Runs", line);
     if (pr_detail_n_jobs(summary) > 0) {
-        size_t tl = pr_sget_memtl_jobs(summary);
-        size_t nj = pr_detail_n_jobs(summary) - tl;
-        int len = nj > 0 ? snprintf(line, sizeof(line), "%zu%s", nj,
-                                    tl > 0 ? ", and " : "")
-                         : 0;
+        size_t tj = pr_sget_memtl_jobs(summary);
+        size_t tl = pr_sget_memtl_runs(summary);
+        size_t nj = pr_detail_n_jobs(summary) - tj;
 
-        /* a memory timeline is no job (review 18 #6) */
-        if (tl > 0 && len >= 0 && (size_t)len < sizeof(line))
-            len += snprintf(line + len, sizeof(line) - (size_t)len,
-                            "%zu memory timeline%s", tl, tl == 1 ? "" : "s");
-        if (len > 0 && (size_t)len < sizeof(line))
-            snprintf(line + len, sizeof(line) - (size_t)len,
-                     ", one part each%s",
+        /* a memory timeline is no job (review 18 #6); each job and each
+         * timeline's part is counted (review 19 #9) */
+        if (tj > 0)
+            snprintf(line, sizeof(line),
+                     "%zu: %zu job%s and %zu memory timeline%s", nj + tj, nj,
+                     nj == 1 ? "" : "s", tl, tl == 1 ? "" : "s");
+        else
+            snprintf(line, sizeof(line), "%zu, one part each%s", nj,
                      nj > 1 ? " (each job's figures are its own)" : "");
-        pr_pdf_doc_info_line(d, nj > 0 ? "Jobs" : "Parts", line);
+        pr_pdf_doc_info_line(d, tj > 0 ? "Parts" : "Jobs", line);
     } else if (cJSON_IsObject(dist)) { /* the number is the world size */
         pr_pdf_doc_info_line(d, "World size",
                              pr_chart_format(pr_sget_num(dist, PR_K_WORLD_SIZE),
@@ -293,7 +299,7 @@ job_part(struct pr_pdf_doc *d, const struct pr_job_set *set,
     struct pr_error err;
     cJSON *base, *view;
     char line[600], prefix[32];
-    int tl;
+    int tl, parts;
 
     pr_error_clear(&err);
     if (pr_detail_job_view(set, k, spec, &base, &view, &err) != PR_OK) {
@@ -303,7 +309,8 @@ job_part(struct pr_pdf_doc *d, const struct pr_job_set *set,
     (void)pr_pdf_doc_new_page(d);
     /* a memory timeline is a part, not a job (review 18 #6) */
     tl = pr_sget_job_is_memtl(summary, job);
-    snprintf(line, sizeof(line), "%s %zu of %zu: %s", tl ? "Part" : "Job",
+    parts = pr_sget_memtl_jobs(summary) > 0; /* counted alike: review 19 #9 */
+    snprintf(line, sizeof(line), "%s %zu of %zu: %s", parts ? "Part" : "Job",
              k + 1, n, pr_sget_str_or(job, PR_K_NAME, "?"));
     pr_pdf_doc_section(d, line);
     pr_pdf_doc_info_line(d, "Folder", pr_sget_str_or(job, PR_K_PATH, "?"));
@@ -316,7 +323,7 @@ job_part(struct pr_pdf_doc *d, const struct pr_job_set *set,
         pr_pdf_doc_info_line(d, "Ranks", line);
     }
     pr_pdf_doc_skip(d, 10);
-    snprintf(prefix, sizeof(prefix), "%s %zu: ", tl ? "Part" : "Job", k + 1);
+    snprintf(prefix, sizeof(prefix), "%s %zu: ", parts ? "Part" : "Job", k + 1);
     view_sections(d, view, prefix, NULL);
     cJSON_Delete(view);
     cJSON_Delete(base);

@@ -168,6 +168,9 @@ pr_sget_job_is_memtl(const cJSON *summary, const cJSON *job)
     const cJSON *e = pr_sget_first(job, PR_K_RUNS), *run, *in;
     const char *w, *span;
 
+    /* its kind; a summary older than review 19 #9 has none */
+    if (cJSON_IsString(pr_sget(job, PR_K_KIND)))
+        return pr_sget_is(pr_sget_str(job, PR_K_KIND), "memory_timeline");
     run = cJSON_IsNumber(e)
               ? cJSON_GetArrayItem(pr_sget(summary, PR_K_RUNS), e->valueint)
               : NULL;
@@ -194,6 +197,20 @@ pr_sget_memtl_jobs(const cJSON *summary)
 
     cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS)) n +=
         (size_t)pr_sget_job_is_memtl(summary, job);
+    return n;
+}
+
+size_t
+pr_sget_memtl_runs(const cJSON *summary)
+{
+    const cJSON *job;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS))
+    {
+        if (pr_sget_job_is_memtl(summary, job))
+            n += pr_sget_len(pr_sget(job, PR_K_RUNS));
+    }
     return n;
 }
 

@@ -52,6 +52,7 @@ h = open(sys.argv[1]).read()
 assert 'Memory timeline' in h and 'Memory by category (stacked)' in h
 assert 'Peak 8.30 KiB at 3.00 ms from the first row: Activation 47.1%' in h, \
     re.findall(r'Peak [^<]*', h)
+assert 'Devices</dt><dd>one, not named<' in h, 'one file, one device'
 for absent in ('id=\"overview\"', 'id=\"operators\"', 'id=\"verdict\"',
                'id=\"memory\"', 'CPU only', 'no GPU'):
     assert absent not in h, absent
@@ -239,8 +240,8 @@ check "the Memory timeline section is the timeline's job's, with it alone" pytho
 import html, json, re, sys
 s = json.load(open(sys.argv[1]))
 jobs = {j['name']: j['runs'] for j in s['jobs']}
-assert sorted(jobs) == ['mix', 'mix (memory timeline)'], jobs
-k = [j['name'] for j in s['jobs']].index('mix (memory timeline)') + 1
+assert sorted(jobs) == ['mix', 'small.raw'], jobs
+k = [j['name'] for j in s['jobs']].index('small.raw') + 1
 h = open(sys.argv[2]).read()
 assert h.count('-memory_timeline\"') == 1, 'one Memory timeline section'
 i = h.index('id=\"job%d-memory_timeline\"' % k)
@@ -266,10 +267,12 @@ s = json.load(open(sys.argv[1]))
 runs = s['runs']
 assert s['job'] is None, s['job']
 assert all(r.get('form') != 'rank' for r in runs), [r.get('form') for r in runs]
-jobs = {j['name']: sorted(runs[i]['worker'] for i in j['runs'])
+jobs = {j['name']: (j['kind'], sorted(runs[i]['worker'] for i in j['runs']))
         for j in s['jobs']}
-assert jobs == {'beside_trace': ['worker_a'],
-                'beside_trace (memory timeline)': ['worker_a.raw']}, jobs
+# review 19 #9: named by its file, as stderr and the terminal name it, with
+# a kind a consumer filters on
+assert jobs == {'beside_trace': ('traces', ['worker_a']),
+                'worker_a.raw': ('memory_timeline', ['worker_a.raw'])}, jobs
 m = [r for r in runs if r['worker'] == 'worker_a.raw'][0]['memory_timeline']
 assert m['peak_bytes'] == 8500 and len(m['curve_t_us']) >= 2, m
 h = open(sys.argv[2]).read()
@@ -294,8 +297,15 @@ assert 'Kind' in idx and 'memory timeline – 1' in idx, idx
 assert 'traces 1 run 1' in idx, idx
 assert 'export_memory_timeline_raw' in idx, idx
 assert 'are its own' not in idx, idx
-assert '2 runs in 1 job and 1 memory timeline:' in html.unescape(h), 'header'
-assert 'Part 2 of 2: beside_trace (memory timeline)' in html.unescape(h)
+# review 19 #9: the timeline is no run; every part counted alike, named
+# by its file
+u = html.unescape(h)
+assert '1 run in 1 job and 1 memory timeline: beside_trace, worker_a.raw<' in u, \
+    re.findall(r'Workers</dt><dd>[^<]*', u)
+assert re.findall(r'(?:Part|Job) [0-9]+ of [0-9]+: [^<]*', u) == \
+    ['Part 1 of 2: beside_trace', 'Part 2 of 2: worker_a.raw'], \
+    re.findall(r'(?:Part|Job) [0-9]+ of [0-9]+: [^<]*', u)
+assert '(memory timeline)' not in u, 'folder-named timeline'
 e = open(sys.argv[2]).read()
 assert 'read 1 job and 1 memory timeline from' in e, e
 assert 'worker_a.raw: a memory timeline (torch.profiler' in e, e
@@ -304,9 +314,15 @@ assert 'each job' not in e and '(memory timeline) (1 run)' not in e, e
 " "$T_DIR/bt2.html" "$T_DIR/bt2.err"
 if command -v pdftotext > /dev/null 2>&1; then
     pdftotext -layout "$T_DIR/bt2.pdf" "$T_DIR/bt2.txt"
-    check "beside a trace: the PDF counts 1 job and 1 memory timeline" \
-        grep -q "Jobs  *1, and 1 memory timeline, one part each$" \
-        "$T_DIR/bt2.txt"
+    check "beside a trace: the PDF counts 1 run, 1 job and 1 memory timeline" \
+        python3 -c "
+import re, sys
+t = open(sys.argv[1]).read()
+assert re.search(r'Runs +1 run and 1 memory timeline\n', t), t[:600]
+assert re.search(r'Parts +2: 1 job and 1 memory timeline\n', t), t[:600]
+assert 'one part each' not in t and 'Job 1 of' not in t, t[:600]
+assert 'Part 2 of 2: worker_a.raw' in t, 'part heading'
+" "$T_DIR/bt2.txt"
 else
     skip "beside a trace: the PDF's jobs line" "no pdftotext"
 fi
@@ -327,7 +343,8 @@ assert all(r.get('form') != 'rank' for r in runs), [r.get('form') for r in runs]
 jobs = {j['name']: (sorted(runs[i]['worker'] for i in j['runs']), j['ranks'],
                     j['world_size']) for j in s['jobs']}
 assert jobs == {'two': (['host_100', 'host_400'], [0, 1], 2),
-                'two (memory timeline)': (['host_100.raw'], [], None)}, jobs
+                'host_100.raw': (['host_100.raw'], [], None)}, jobs
+assert [j['kind'] for j in s['jobs']] == ['traces', 'memory_timeline'], s['jobs']
 " "$T_DIR/$f.json"
 done
 
@@ -365,6 +382,8 @@ assert '\n2 memory timelines (torch.profiler' in '\n' + t, t[:300]
 assert 'rank' not in t.replace('no rank or world size', ''), t
 h = open(sys.argv[3]).read()
 assert 'Workers</dt><dd>2 memory timelines: a.raw, b.raw<' in h, 'header'
+# review 19 #9: nothing says the two files are of one device
+assert 'Devices</dt><dd>not named (one per timeline)<' in h, 'devices'
 assert 'ranks' not in h, 'ranks'
 " "$T_DIR/two_tl.json" "$T_DIR/two_tl.term" "$T_DIR/two_tl.html"
 if command -v pdftotext > /dev/null 2>&1; then

@@ -560,30 +560,40 @@ job_memtl(const struct jr *v, size_t n, size_t k)
 
 /* A job's name: its folder below the common one (the folder's own name
  * when it is the common one); "#2" and on when one folder holds several
- * jobs of traces, or of memory timelines, which are named so ("run
- * (memory timeline)"). */
+ * jobs of traces.  Memory timelines are named by their files, as stderr
+ * and the terminal name them ("worker_a.raw"; review 19 #9). */
 static void
 job_name(const struct jr *v, size_t n, char *const *paths, size_t n_jobs,
          size_t k, size_t common, char *buf, size_t cap)
 {
     const char *d = paths[k], *rel = d + common, *base = strrchr(d, '/');
-    const char *what = job_memtl(v, n, k) ? " (memory timeline)" : "";
-    size_t j, nth = 0, of = 0;
+    size_t j, nth = 0, of = 0, len = 0;
 
+    if (job_memtl(v, n, k)) {
+        buf[0] = '\0';
+        for (j = 0; j < n && len < cap; j++)
+            if (v[j].group == k) {
+                int w = snprintf(buf + len, cap - len, "%s%s",
+                                 len > 0 ? ", " : "", v[j].worker);
+                if (w < 0)
+                    break;
+                len += (size_t)w;
+            }
+        return;
+    }
     while (*rel == '/')
         rel++;
     if (*rel == '\0')
         rel = base != NULL && base[1] ? base + 1 : d[0] ? d : ".";
     for (j = 0; j < n_jobs; j++)
-        if (strcmp(paths[j], d) == 0 &&
-            job_memtl(v, n, j) == job_memtl(v, n, k)) {
+        if (strcmp(paths[j], d) == 0 && !job_memtl(v, n, j)) {
             of++;
             nth += j <= k;
         }
     if (of > 1)
-        snprintf(buf, cap, "%s%s #%zu", rel, what, nth);
+        snprintf(buf, cap, "%s #%zu", rel, nth);
     else
-        snprintf(buf, cap, "%s%s", rel, what);
+        snprintf(buf, cap, "%s", rel);
 }
 
 /* The job view's "run" numbers index the job's runs: make them index the
@@ -700,6 +710,8 @@ emit_job(const struct jr *v, size_t n, size_t k, const char *name,
 
     memset(&row, 0, sizeof(row));
     row.name = name;
+    /* a consumer filters on it (review 19 #9) */
+    row.kind = job_memtl(v, n, k) ? "memory_timeline" : "traces";
     row.path = path;
     row.world_size = NAN;
     job_members(v, n, k, work, &row.world_size, &ok);
