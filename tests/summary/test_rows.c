@@ -961,7 +961,8 @@ test_single_object_by_key(void **state)
 static void
 test_row_from(void **state)
 {
-    struct pr_row_job_entry row = {.name = "a", .path = ".", .world_size = NAN};
+    struct pr_row_job_entry row = {
+        .name = "a", .kind = "traces", .path = ".", .world_size = NAN};
     cJSON *work = cJSON_Parse("{\"extra\":1,\"distributed\":{},"
                               "\"name\":\"stale\",\"runs\":[0]}");
     cJSON *runs = cJSON_GetObjectItem(work, "runs"), *o;
@@ -973,7 +974,8 @@ test_row_from(void **state)
     o = pr_rows_row_from(PR_RO_JOBS, &row, work);
     assert_non_null(o);
     s = cJSON_PrintUnformatted(o);
-    assert_string_equal(s, "{\"name\":\"a\",\"path\":\".\",\"runs\":[0],"
+    assert_string_equal(s, "{\"name\":\"a\",\"kind\":\"traces\","
+                           "\"path\":\".\",\"runs\":[0],"
                            "\"world_size\":null,\"distributed\":{},"
                            "\"job\":null,\"extra\":1}");
     free(s);
