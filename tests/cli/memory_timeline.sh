@@ -209,8 +209,8 @@ check "the long timeline's peak and categories are HTA's, its curve <= 500 point
 
 # a folder of a trace and a memory timeline, both runs in full: the
 # timeline is the trace's companion, not a rank of its job (issue #29):
-# it is a job of its own, "mix (memory timeline)", whose Memory timeline
-# section draws it alone; the trace's job has no such section, and the
+# it is an entry of its own, named by its file ("small.raw"), whose
+# Memory timeline section draws it alone; the trace's job has no such section, and the
 # timeline's verdict gives its own reason for no bound (it records memory
 # only), not "no step with a critical path"
 mkdir "$T_DIR/mix"
