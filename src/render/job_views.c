@@ -483,6 +483,8 @@ index_row(const cJSON *summary, const cJSON *job, size_t k)
     ok = ok && cJSON_AddStringToObject(r, PR_K_LABEL, text);
     if (pr_sget_job_is_memtl(summary, job)) /* no rank: review 18 #6 */
         snprintf(text, sizeof(text), "–");
+    else if (pr_sget_len(pr_sget(job, PR_K_RANKS)) == 0) /* review 19 #9 */
+        snprintf(text, sizeof(text), "none named"); /* Runs says how many */
     else
         pr_sget_job_extent(job, text, sizeof(text));
     ok = ok && cJSON_AddStringToObject(r, "extent", text) &&

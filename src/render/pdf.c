@@ -320,7 +320,11 @@ job_part(struct pr_pdf_doc *d, const struct pr_job_set *set,
                              "export_memory_timeline_raw), shown on its own");
     else {
         pr_sget_job_extent(job, line, sizeof(line));
-        pr_pdf_doc_info_line(d, "Ranks", line);
+        /* "Ranks 1 run": no rank is named (review 19 #9) */
+        if (pr_sget_len(pr_sget(job, PR_K_RANKS)) == 0)
+            pr_pdf_doc_info_line(d, "Runs", line);
+        else
+            pr_pdf_doc_info_line(d, "Ranks", line);
     }
     pr_pdf_doc_skip(d, 10);
     snprintf(prefix, sizeof(prefix), "%s %zu: ", parts ? "Part" : "Job", k + 1);

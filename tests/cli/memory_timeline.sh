@@ -294,7 +294,8 @@ i = h.index('id=\"jobs\"')
 idx = html.unescape(re.sub(r'<[^>]*>', ' ', h[i:h.index('</section>', i)]))
 idx = re.sub(r'\s+', ' ', idx)
 assert 'Kind' in idx and 'memory timeline – 1' in idx, idx
-assert 'traces 1 run 1' in idx, idx
+# review 19 #9: the trace names no rank; its Ranks cell said '1 run'
+assert 'traces none named 1' in idx, idx
 assert 'export_memory_timeline_raw' in idx, idx
 assert 'are its own' not in idx, idx
 # review 19 #9: the timeline is no run; every part counted alike, named
@@ -322,6 +323,7 @@ assert re.search(r'Runs +1 run and 1 memory timeline\n', t), t[:600]
 assert re.search(r'Parts +2: 1 job and 1 memory timeline\n', t), t[:600]
 assert 'one part each' not in t and 'Job 1 of' not in t, t[:600]
 assert 'Part 2 of 2: worker_a.raw' in t, 'part heading'
+assert not re.search(r'Ranks +1 run', t), 'no rank is named'
 " "$T_DIR/bt2.txt"
 else
     skip "beside a trace: the PDF's jobs line" "no pdftotext"
