@@ -28,3 +28,18 @@ PY
     want=$(echo "$2" | sed 's/\[\]/[0]/g').$3
     [ $rc -eq 2 ] && grep -qF "$want" "$T_DIR/err"
 }
+
+# two_steps: $T_DIR/one.json, the summary of tests/cli/lib/two_steps.py's
+# hand-made two-step trace, checked written and loadable as a diff's
+# baseline (two checks)
+two_steps() {
+    python3 "$PR_SRCDIR/tests/cli/lib/two_steps.py" "$T_DIR/one.pt.trace.json"
+    "$PR_BIN" -q --input "$T_DIR/one.pt.trace.json" --json "$T_DIR/one.json"
+    check "two hand-made steps: summary written (exit $?)" \
+        [ -s "$T_DIR/one.json" ]
+    "$PR_BIN" diff -q -b "$T_DIR/one.json" -i "$T_DIR/one.json" \
+        > /dev/null 2>&1
+    rc=$?
+    check "  the saved summary loads as a diff's baseline (exit $rc)" \
+        [ "$rc" -eq 0 ]
+}
