@@ -1088,7 +1088,7 @@ reread_free(struct reread *r)
 static void
 warn_older(const struct pr_options *o, const cJSON *sum)
 {
-    const cJSON *run, *d;
+    const cJSON *run;
     char label[256];
     int n = 0;
 
@@ -1096,15 +1096,11 @@ warn_older(const struct pr_options *o, const cJSON *sum)
         return;
     cJSON_ArrayForEach(run, pr_sget(sum, PR_K_RUNS))
     {
-        cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
-        {
-            if (!pr_sget_is(pr_sget_str(d, PR_K_KIND), "older_summary"))
-                continue;
-            if (n++ < 3)
-                pr_term_printf(stderr, "profreport: warning: run %s: %s\n",
-                               pr_fig_run_label(run, label, sizeof(label)),
-                               pr_sget_str_or(d, PR_K_TEXT, ""));
-        }
+        const char *note = pr_sget_older_note(run);
+
+        if (note != NULL && n++ < 3)
+            pr_term_printf(stderr, "profreport: warning: run %s: %s\n",
+                           pr_fig_run_label(run, label, sizeof(label)), note);
     }
     if (n > 3)
         pr_term_printf(stderr,

@@ -61,6 +61,13 @@ int pr_sget_spans_matter(const cJSON *runs);
 /* 1 when s (may be NULL) equals want, else 0. */
 int pr_sget_is(const char *s, const char *want);
 
+/* The diagnostics row a run read from a summary an older profreport wrote
+ * gets (contract.h), and its text's first sentence. */
+#define PR_SGET_OLDER_KIND "older_summary"
+#define PR_SGET_OLDER_LEAD "The summary was written by an older profreport."
+/* run's note of that kind: its text, or NULL for any other run. */
+const char *pr_sget_older_note(const cJSON *run);
+
 /* The name of the entry of `jobs` (summary["jobs"]) whose runs hold run
  * index i; "" when none does (a summary of one job).  O(runs). */
 const char *pr_sget_job_of(const cJSON *jobs, size_t i);

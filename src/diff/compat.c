@@ -405,21 +405,20 @@ check_device_ids(cJSON *notes, const char *run, const cJSON *rb,
 static int
 check_older(cJSON *notes, const char *run, const cJSON *rb, const cJSON *rc)
 {
-    const cJSON *side[2] = {rb, rc}, *d;
+    const cJSON *side[2] = {rb, rc};
     char text[4000];
     int i;
 
-    for (i = 0; i < 2; i++)
-        cJSON_ArrayForEach(d, pr_sget(side[i], PR_K_DIAGNOSTICS))
-        {
-            if (!pr_sget_is(pr_sget_str(d, PR_K_KIND), "older_summary"))
-                continue;
-            snprintf(text, sizeof(text), "run %s (%s): %s", run,
-                     i == 0 ? "baseline" : "current",
-                     pr_sget_str_or(d, PR_K_TEXT, ""));
-            if (!add_warning(notes, text))
-                return 0;
-        }
+    for (i = 0; i < 2; i++) {
+        const char *note = pr_sget_older_note(side[i]);
+
+        if (note == NULL)
+            continue;
+        snprintf(text, sizeof(text), "run %s (%s): %s", run,
+                 i == 0 ? "baseline" : "current", note);
+        if (!add_warning(notes, text))
+            return 0;
+    }
     return 1;
 }
 
@@ -787,33 +786,26 @@ static int
 check_older_side(cJSON *list, const cJSON *diff, const cJSON *sum,
                  const char *side)
 {
-    static const char lead[] = "The summary was written by an older "
-                               "profreport.";
-    const cJSON *run, *d, *first = NULL, *first_run = NULL;
+    const cJSON *run, *first_run = NULL;
     size_t runs = 0;
-    const char *text;
+    const char *text = NULL, *note;
     char line[4000], first_label[256];
 
     cJSON_ArrayForEach(run, pr_sget(sum, PR_K_RUNS))
     {
-        cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
-        {
-            if (!pr_sget_is(pr_sget_str(d, PR_K_KIND), "older_summary"))
-                continue;
-            if (first == NULL) {
-                first = d;
-                first_run = run;
-            }
-            runs++;
-            break;
+        if ((note = pr_sget_older_note(run)) == NULL)
+            continue;
+        if (first_run == NULL) {
+            first_run = run;
+            text = note;
         }
+        runs++;
     }
-    if (first == NULL)
+    if (first_run == NULL)
         return 1;
     /* the note without its first sentence, which the line says */
-    text = pr_sget_str_or(first, PR_K_TEXT, "");
-    if (strncmp(text, lead, sizeof(lead) - 1) == 0)
-        text += sizeof(lead) - 1;
+    if (strncmp(text, PR_SGET_OLDER_LEAD, sizeof(PR_SGET_OLDER_LEAD) - 1) == 0)
+        text += sizeof(PR_SGET_OLDER_LEAD) - 1;
     while (*text == ' ')
         text++;
     pr_sget_run_name(pr_sget(sum, PR_K_RUNS), first_run, first_label,

@@ -987,13 +987,10 @@ pr_fig_job_without_view(const cJSON *summary, char *buf, size_t n)
 void
 pr_fig_older_note(struct pr_figs *f, const cJSON *run)
 {
-    const cJSON *d;
+    const char *note = pr_sget_older_note(run);
 
-    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
-    {
-        if (pr_sget_is(pr_sget_str(d, PR_K_KIND), "older_summary"))
-            pr_figs_note(f, pr_sget_str_or(d, PR_K_TEXT, ""));
-    }
+    if (note != NULL)
+        pr_figs_note(f, note);
 }
 
 int

@@ -563,8 +563,8 @@ note_older(cJSON *run, const struct older *top, const struct older *w,
     snprintf(keys, sizeof(keys), "%s%s%s", top->keys,
              top->keys[0] && w->keys[0] ? ", " : "", w->keys);
     snprintf(text, sizeof(text),
-             "The summary was written by an older profreport.%s%s%s%s%s%s%s%s"
-             "%s%s%s",
+             PR_SGET_OLDER_LEAD "%s%s%s%s%s%s%s%s"
+                                "%s%s%s",
              unknown[0] ? " Keys it did not write read as unknown: " : "",
              unknown, unknown[0] ? "." : "",
              parts[0] ? " Left out of this report and of any diff: " : "",
@@ -577,7 +577,7 @@ note_older(cJSON *run, const struct older *top, const struct older *w,
         snprintf(text + strlen(text), sizeof(text) - strlen(text),
                  " Run profreport on the trace again for the whole report.");
     memset(&row, 0, sizeof(row));
-    row.kind = "older_summary";
+    row.kind = PR_SGET_OLDER_KIND;
     row.count = top->n + w->n;
     row.text = text;
     return pr_rows_write(d, PR_RO_RUNS_DIAGNOSTICS, &row, 1);

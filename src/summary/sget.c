@@ -112,6 +112,19 @@ pr_sget_is(const char *s, const char *want)
     return s != NULL && strcmp(s, want) == 0;
 }
 
+const char *
+pr_sget_older_note(const cJSON *run)
+{
+    const cJSON *d;
+
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
+    {
+        if (pr_sget_is(pr_sget_str(d, PR_K_KIND), PR_SGET_OLDER_KIND))
+            return pr_sget_str_or(d, PR_K_TEXT, "");
+    }
+    return NULL;
+}
+
 /* Another run of runs than `run` with the same worker? */
 static int
 worker_repeats(const cJSON *runs, const cJSON *run, const char *worker)
