@@ -643,26 +643,6 @@ static const struct def_change def_changes[] = {
     {2, NULL, 1, "Ascend devices are named by their device id"},
 };
 
-/* A summary's version of the figures' definitions: tool.definitions; a
- * summary without it that records a step basis was written this week by
- * a build that had version 2's definitions before the key (step_summary.
- * basis came with them), one without either is version 1. */
-static int
-definitions_of(const cJSON *sum)
-{
-    double v = pr_dj_num(pr_sget(sum, PR_K_TOOL), PR_K_DEFINITIONS);
-    const cJSON *run;
-
-    if (isfinite(v) && v >= 1)
-        return (int)v;
-    cJSON_ArrayForEach(run, pr_sget(sum, PR_K_RUNS))
-    {
-        if (basis_of(run) != NULL)
-            return 2;
-    }
-    return 1;
-}
-
 /* Whether a run is an Ascend run (an older summary names its devices
  * "Ascend NPU"; a newer one says device_kind npu). */
 static int
@@ -694,22 +674,118 @@ has_ascend(const cJSON *sum, const char *label)
     return 0;
 }
 
-/* The figures whose definitions changed between the two sides' versions:
- * not compared, with the reason (a warning: the verdict is marked); two
- * builds with the same definitions are a note, not a warning, so a
- * nightly that rebuilds every night is not "may not be comparable" every
- * night (review 19 #2, #7). */
+/* The version of the definitions that summaries wrote before they
+ * recorded it (tool.definitions came at version 2). */
+#define DEFS_BEFORE_KEY 2
+
+/* A summary's version of the figures' definitions, 0 where it cannot be
+ * told: tool.definitions; without it, by its step basis, which every
+ * run's step_summary has recorded since the whole-capture window of
+ * version 2 came (7bd138b5, 28 November): no basis on any run is
+ * version 1 (every summary an older build saved, /tmp/oldsum's 38).  A
+ * basis is version 2's windows, and version 2 for a summary without an
+ * Ascend run; on an Ascend run the Cube share and device names changed
+ * hours after the basis came (4a6ecc7f), so its version cannot be told:
+ * 0.  A summary without runs tells nothing either. */
+static int
+definitions_of(const cJSON *sum)
+{
+    double v = pr_dj_num(pr_sget(sum, PR_K_TOOL), PR_K_DEFINITIONS);
+    const cJSON *run;
+
+    if (isfinite(v) && v >= 1)
+        return (int)v;
+    if (pr_sget_len(pr_sget(sum, PR_K_RUNS)) == 0)
+        return 0;
+    cJSON_ArrayForEach(run, pr_sget(sum, PR_K_RUNS))
+    {
+        if (basis_of(run) != NULL)
+            return has_ascend(sum, NULL) ? 0 : 2;
+    }
+    return 1;
+}
+
+/* "version 2", or "version unknown" for 0. */
+static const char *
+version_text(int v, char *buf, size_t n)
+{
+    if (v > 0)
+        snprintf(buf, n, "version %d", v);
+    else
+        snprintf(buf, n,
+                 "version unknown (the summary records none, and "
+                 "its step basis does not tell)");
+    return buf;
+}
+
+/* Whether the definition that change c made may differ between sides of
+ * versions vb and vc.  An unknown side (0) wrote some version before
+ * summaries recorded it: its windows are version 2's (it records a
+ * basis), its Ascend definitions any version up to then. */
+static int
+may_differ(const struct def_change *c, int vb, int vc)
+{
+    int lo_u = c->ascend ? 1 : DEFS_BEFORE_KEY;
+    int lo_b = vb > 0 ? vb : lo_u, hi_b = vb > 0 ? vb : DEFS_BEFORE_KEY;
+    int lo_c = vc > 0 ? vc : lo_u, hi_c = vc > 0 ? vc : DEFS_BEFORE_KEY;
+    int d = c->version;
+
+    return !(lo_b >= d && lo_c >= d) && !(hi_b < d && hi_c < d);
+}
+
+/* Whether a pair's rows of metric `prefix` have a value on either side:
+ * a changed definition of a figure neither run has changes nothing
+ * (review 20: ms_fixtures' Ascend ranks have no Cube share on either
+ * side). */
+static int
+has_value(const cJSON *pair, const char *prefix)
+{
+    const cJSON *row;
+
+    cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
+    {
+        const char *m = pr_dj_str(row, "metric");
+        if (m != NULL && strncmp(m, prefix, strlen(prefix)) == 0 &&
+            (isfinite(pr_dj_num(row, "baseline")) ||
+             isfinite(pr_dj_num(row, "current"))))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether definition change d applies to a pair: an Ascend change to a
+ * pair with an Ascend side (a GPU run beside Ascend ones keeps its
+ * share: ms_fixtures), with a value of its figure on either side. */
+static int
+change_applies(const struct def_change *d, const cJSON *pair, const cJSON *base,
+               const cJSON *cur)
+{
+    if (d->ascend && !has_ascend(base, pr_dj_str(pair, "baseline")) &&
+        !has_ascend(cur, pr_dj_str(pair, "current")))
+        return 0;
+    return has_value(pair, d->prefix);
+}
+
+/* The figures whose definitions changed (or, a side's version unknown,
+ * may have changed) between the two sides' versions: not compared, with
+ * the reason (a warning: the verdict is marked), where a pair has a value
+ * of the figure on either side; two builds with the same definitions are
+ * a note, not a warning, so a nightly that rebuilds every night is not
+ * "may not be comparable" every night (review 19 #2, #7). */
 static int
 check_definitions(cJSON *c, cJSON *diff, const cJSON *base, const cJSON *cur)
 {
     const char *b = pr_sget_str(pr_sget(base, PR_K_TOOL), PR_K_BUILD);
     const char *k = pr_sget_str(pr_sget(cur, PR_K_TOOL), PR_K_BUILD);
     int vb = definitions_of(base), vc = definitions_of(cur);
-    int lo = vb < vc ? vb : vc, hi = vb < vc ? vc : vb;
+    int lo = vb < vc ? vb : vc;
+    int known = vb > 0 && vc > 0;
     int ascend = has_ascend(base, NULL) || has_ascend(cur, NULL);
+    /* the older side is the one to regenerate: the lower or unknown */
+    int old_base = vb == 0 || (vc > 0 && vb < vc);
     cJSON *o = cJSON_AddObjectToObject(c, "builds");
     cJSON *pair;
-    char text[1200];
+    char text[1200], tb[120], tc[120], nb[16], nc[16];
     size_t i;
 
     if (o == NULL ||
@@ -717,11 +793,16 @@ check_definitions(cJSON *c, cJSON *diff, const cJSON *base, const cJSON *cur)
                    : cJSON_AddNullToObject(o, "baseline")) == NULL ||
         (k != NULL ? cJSON_AddStringToObject(o, "current", k)
                    : cJSON_AddNullToObject(o, "current")) == NULL ||
-        !pr_dj_add_num(o, "baseline_definitions", (double)vb) ||
-        !pr_dj_add_num(o, "current_definitions", (double)vc))
+        !pr_dj_add_num(o, "baseline_definitions", vb > 0 ? (double)vb : NAN) ||
+        !pr_dj_add_num(o, "current_definitions", vc > 0 ? (double)vc : NAN))
         return 0;
-    if (vb == vc && ((b != NULL && k != NULL && strcmp(b, k) != 0) ||
-                     (b == NULL) != (k == NULL))) {
+    version_text(vb, tb, sizeof(tb));
+    version_text(vc, tc, sizeof(tc));
+    snprintf(nb, sizeof(nb), "%d", vb);
+    snprintf(nc, sizeof(nc), "%d", vc);
+    if (known && vb == vc &&
+        ((b != NULL && k != NULL && strcmp(b, k) != 0) ||
+         (b == NULL) != (k == NULL))) {
         snprintf(text, sizeof(text),
                  "the summaries were written by different builds of "
                  "profreport (baseline: %s; current: %s) with the same "
@@ -729,48 +810,57 @@ check_definitions(cJSON *c, cJSON *diff, const cJSON *base, const cJSON *cur)
                  build_text(b), build_text(k), vb);
         return add_warning(cJSON_GetObjectItemCaseSensitive(c, "notes"), text);
     }
-    if (vb != vc) {
+    if (vb != vc || !known) {
         size_t at = 0;
         at += (size_t)snprintf(
             text, sizeof(text),
-            "the summaries follow different definitions of the figures "
-            "(baseline: version %d, build %s; current: version %d, build %s); "
-            "changed since version %d:",
-            vb, build_text(b), vc, build_text(k), lo);
+            "the summaries %s definitions of the figures (baseline: %s, "
+            "build %s; current: %s, build %s); changed since version %d:",
+            known ? "follow different" : "may follow different", tb,
+            build_text(b), tc, build_text(k), known ? lo : 1);
         for (i = 0; i < sizeof(def_changes) / sizeof(def_changes[0]); i++)
-            if (def_changes[i].version > lo && def_changes[i].version <= hi &&
+            if (may_differ(&def_changes[i], vb, vc) &&
                 (ascend || !def_changes[i].ascend) && at < sizeof(text))
                 at += (size_t)snprintf(text + at, sizeof(text) - at, "%s %s",
                                        at > 0 && text[at - 1] != ':' ? ";" : "",
                                        def_changes[i].what);
-        if (!add_warning(cJSON_GetObjectItemCaseSensitive(c, "notes"), text))
+        /* no change between them applies (two unknowns of one kind) */
+        if (text[at > 0 ? at - 1 : 0] != ':' &&
+            !add_warning(cJSON_GetObjectItemCaseSensitive(c, "notes"), text))
             return 0;
     }
     for (i = 0; i < sizeof(def_changes) / sizeof(def_changes[0]); i++) {
         const struct def_change *d = &def_changes[i];
-        if (d->version <= lo || d->version > hi || d->prefix == NULL ||
+        int any = 0;
+        if (!may_differ(d, vb, vc) || d->prefix == NULL ||
             (d->ascend && !ascend))
             continue;
+        cJSON_ArrayForEach(pair,
+                           cJSON_GetObjectItemCaseSensitive(diff, PR_K_RUNS))
+        {
+            any |= change_applies(d, pair, base, cur);
+        }
+        if (!any)
+            continue; /* neither side of any pair has the figure */
         snprintf(text, sizeof(text),
-                 "%s is not compared: its definition changed between the "
-                 "summaries (baseline: definitions %d, build %s; current: "
-                 "definitions %d, build %s): at version %d %s; to compare "
+                 "%s is not compared: its definition %s between the "
+                 "summaries (baseline: definitions %s, build %s; current: "
+                 "definitions %s, build %s): at version %d %s; to compare "
                  "it, regenerate the %s summary with this profreport "
                  "(`profreport --input <%s traces> --json %s.json`)",
-                 d->prefix, vb, build_text(b), vc, build_text(k), d->version,
-                 d->what, vb < vc ? "baseline's" : "current",
-                 vb < vc ? "baseline" : "current",
-                 vb < vc ? "baseline" : "current");
+                 d->prefix, known ? "changed" : "may have changed",
+                 vb > 0 ? nb : "unknown", build_text(b),
+                 vc > 0 ? nc : "unknown", build_text(k), d->version, d->what,
+                 old_base ? "baseline's" : "current",
+                 old_base ? "baseline" : "current",
+                 old_base ? "baseline" : "current");
         if (!add_warning(cJSON_GetObjectItemCaseSensitive(c, "warnings"), text))
             return 0;
         cJSON_ArrayForEach(pair,
                            cJSON_GetObjectItemCaseSensitive(diff, PR_K_RUNS))
         {
-            /* a GPU run beside Ascend ones keeps its share (ms_fixtures) */
-            if (d->ascend && !has_ascend(base, pr_dj_str(pair, "baseline")) &&
-                !has_ascend(cur, pr_dj_str(pair, "current")))
-                continue;
-            if (!mark_rows(cJSON_GetObjectItemCaseSensitive(pair, "metrics"),
+            if (change_applies(d, pair, base, cur) &&
+                !mark_rows(cJSON_GetObjectItemCaseSensitive(pair, "metrics"),
                            d->prefix, text))
                 return 0;
         }

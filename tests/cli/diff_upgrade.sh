@@ -103,6 +103,24 @@ q["tool"].pop("definitions", None)
 for w in q["runs"][0].get("temporal_breakdown") or []:
     del w["window"]
 json.dump(q, open("older.json", "w"))
+# review 20 #3: an Ascend run whose Cube share is null on both sides
+# (MindSpore's ranks): a changed definition of a figure neither side has
+for name, src in (("ascend_null", a), ("ascend_null_old", ao)):
+    x = json.loads(json.dumps(src))
+    x["runs"][0]["tensor_cores"]["tc_kernel_time_pct"] = None
+    json.dump(x, open(name + ".json", "w"))
+# review 20 #4: written after the step basis came and before
+# tool.definitions: an Ascend summary's Cube share cannot be told (the
+# Ascend definitions came hours after the basis), a GPU summary's can (2)
+ab = json.loads(json.dumps(a))
+del ab["tool"]["build"]
+ab["tool"].pop("definitions", None)
+ab["runs"][0]["tensor_cores"]["tc_kernel_time_pct"] = 12.0
+json.dump(ab, open("ascend_basis.json", "w"))
+gb = json.loads(json.dumps(s))
+del gb["tool"]["build"]
+gb["tool"].pop("definitions", None)
+json.dump(gb, open("gpu_basis.json", "w"))
 PY
 check "the summary names its build (tool.build)" grep -q "^build True$" made.txt
 check "  steps on the device basis, the capture on its own" \
@@ -126,6 +144,8 @@ check "  the reason says the older build cut it first to last event" \
 check "  the definitions differ, a note" \
     grep -q "the summaries follow different definitions of the figures (baseline: version 1, build an older one that records no" oc.txt
 check "  and in the headline" grep -q "may not be comparable" oc.txt
+check "  a baseline without a basis is version 1" \
+    grep -q "baseline: version 1, build" oc.txt
 check "  the reason gives the remedy" \
     grep -q "regenerate the baseline's summary with this profreport (.profreport --input <baseline traces> --json baseline.json.)" oc.err
 check "  the table says not compared, not a change" \
@@ -159,6 +179,31 @@ check "  the JUnit output carries the warning" \
 "$PR_BIN" diff -q --no-default-gate --fail-on 'tc.share>+5pp' \
     ascend.json ascend.json > aa.txt 2> aa.err
 check "  one definitions version: compared (exit 0)" [ $? -eq 0 ]
+# review 20 #3: no value on either side, no warning
+"$PR_BIN" diff ascend_null_old.json ascend_null.json > an.txt 2> an.err
+check "a redefined Cube share null on both sides: no regression (exit 0)" \
+    [ $? -eq 0 ]
+check "  no tc.share warning" sh -c '! grep -q "tc.share is not compared" an.txt an.err'
+check "  the headline is not marked" sh -c '! grep -q "may not be comparable" an.txt'
+check "  the definitions still differ, a note" \
+    grep -q "^Note: the summaries follow different definitions" an.txt
+# review 20 #4: a basis but no tool.definitions
+"$PR_BIN" diff --no-default-gate --fail-on 'tc.share>+5pp' \
+    ascend_basis.json ascend.json > ab.txt 2> ab.err
+check "an Ascend summary with a basis, no definitions: tc.share skipped (exit 4)" \
+    [ $? -eq 4 ]
+"$PR_BIN" diff -q --no-default-gate --fail-on 'tc.share>+5pp' --json ab.json \
+    ascend_basis.json ascend.json
+check "  its version is unknown, not guessed" \
+    python3 -c 'import json,sys; d=json.load(open("ab.json")); n=[x for x in d["comparability"]["notes"] if "baseline: version unknown (the summary records none, and its step basis does not tell)" in x]; sys.exit(not n or "whole capture" in n[0] or "fp32 Cube" not in n[0])'
+check "  tc.share may have changed" \
+    grep -q "tc.share is not compared: its definition may have changed between the summaries (baseline: definitions unknown" ab.err
+check "  the JSON's baseline definitions are null" \
+    python3 -c 'import json,sys; d=json.load(open("ab.json")); sys.exit(d["comparability"]["builds"]["baseline_definitions"] is not None)'
+"$PR_BIN" diff gpu_basis.json steps.json > gb.txt 2> gb.err
+check "a GPU summary with a basis, no definitions: version 2 (exit 0)" [ $? -eq 0 ]
+check "  the same definitions (version 2), a note" \
+    grep -q "with the same definitions of the figures (version 2)" gb.txt
 
 # --- a CPU-only run against a device run: the device leads (review 19 #6)
 "$PR_BIN" diff cpu_host.json steps.json > ch.txt 2> ch.err
@@ -212,5 +257,31 @@ check "  one stderr line names it and its parts" \
 check "  the JUnit output has it as a property" \
     grep -q '<property name="older_summary" value="older.json (baseline) was written by an older profreport' o.xml
 check "  and the builds" grep -q '<property name="build.baseline" value="none recorded"/>' o.xml
+
+# --- on a shared trace: MindSpore's fixtures, an older summary of them
+# (no build, definitions or basis; rank0-gpu's one window cut from its
+# first event to its last, as the older build did: 304 us of 4.47 s)
+if have_shared && shared_summary msf mindspore/fixtures; then
+    python3 - <<'PY'
+import json
+d = json.load(open("msf.json"))
+o = json.loads(json.dumps(d))
+o["tool"].pop("build", None)
+o["tool"].pop("definitions", None)
+for r in o["runs"]:
+    r["step_summary"].pop("basis", None)
+    if r.get("worker") == "rank0-gpu":
+        r["steps"][0]["duration_us"] = 303.84
+        r["step_summary"]["mean_us"] = 303.84
+json.dump(o, open("msf_old.json", "w"))
+PY
+    "$PR_BIN" diff msf_old.json msf.json > msf.txt 2> msf.err
+    check "MindSpore fixtures, older vs current: no regression (exit 0)" \
+        [ $? -eq 0 ]
+    check "  no tc.share warning: its Ascend ranks have no Cube share either side" \
+        sh -c '! grep -q "tc.share is not compared" msf.txt msf.err'
+else
+    skip "MindSpore fixtures, older vs current" "no ../shared mindspore/fixtures"
+fi
 
 echo "1..$T_N"
