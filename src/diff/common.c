@@ -371,6 +371,24 @@ pr_dmethod_text(const cJSON *diff, char *before, size_t nb, char *after,
         snprintf(intervals, ni, "%s", "");
 }
 
+const char *
+pr_dshort_why(const char *why)
+{
+    if (why == NULL)
+        return "see Comparability";
+    if (strstr(why, "CPU-only") != NULL)
+        return "a CPU-only run";
+    if (strstr(why, "definition changed") != NULL)
+        return "definition changed";
+    if (strstr(why, "definition may have changed") != NULL)
+        return "definition may have changed";
+    if (strstr(why, "different windows") != NULL)
+        return "different windows";
+    if (strstr(why, "whole capture against a step") != NULL)
+        return "steps against a whole capture";
+    return "see Comparability";
+}
+
 /* Count the gates of list into v, and v's word and class from verdict;
  * returns 1 when the verdict is inconclusive. */
 static int
@@ -393,13 +411,44 @@ verdict_words(const cJSON *list, const char *verdict, struct pr_dverdict *v)
     return pr_sget_is(verdict, "inconclusive");
 }
 
+/* "3 of 4 runs compared, 1 not compared: different windows" when a
+ * gate that compared something could not compare some runs (gate.c's
+ * "runs_compared" of "runs_matched"; the fewest runs compared of such
+ * gates), else "": a pass over part of the runs says so where the
+ * verdict is read, not only in the gate's detail (review 19 #6). */
+static void
+partial_text(const cJSON *gates, char *buf, size_t n)
+{
+    const cJSON *g, *least = NULL;
+    double c, m;
+
+    buf[0] = '\0';
+    cJSON_ArrayForEach(g, gates)
+    {
+        if (isfinite(pr_dj_num(g, "runs_compared")) &&
+            (least == NULL ||
+             pr_dj_num(g, "runs_compared") < pr_dj_num(least, "runs_compared")))
+            least = g;
+    }
+    if (least == NULL)
+        return;
+    c = pr_dj_num(least, "runs_compared");
+    m = pr_dj_num(least, "runs_matched");
+    snprintf(buf, n, "%.0f of %.0f runs compared, %.0f not compared: %s", c, m,
+             m - c, pr_dshort_why(pr_dj_str(least, "not_comparable")));
+}
+
 void
 pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
 {
     const char *verdict = pr_dj_str(diff, PR_K_VERDICT);
-    char skipped[48] = "", marked[80] = "";
+    char skipped[48] = "", marked[80] = "", partial[160] = "";
 
     memset(v, 0, sizeof(*v));
+    partial_text(pr_sget(diff, "gates"), v->runs, sizeof(v->runs));
+    v->partial = v->runs[0] != '\0';
+    if (v->partial)
+        snprintf(partial, sizeof(partial), " in %s", v->runs);
     v->warnings =
         pr_sget_len(pr_sget(pr_sget(diff, "comparability"), "warnings"));
     if (v->warnings > 0)
@@ -414,7 +463,10 @@ pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
     }
     if (v->skipped > 0)
         snprintf(skipped, sizeof(skipped), "; %zu skipped", v->skipped);
-    snprintf(v->counts, sizeof(v->counts), "%zu of %zu gate%s tripped%s%s",
+    snprintf(v->counts, sizeof(v->counts), "%zu of %zu gate%s tripped%s%s%s",
+             v->failed, v->total, v->total == 1 ? "" : "s", partial, skipped,
+             marked);
+    snprintf(v->bare, sizeof(v->bare), "%zu of %zu gate%s tripped%s%s",
              v->failed, v->total, v->total == 1 ? "" : "s", skipped, marked);
 }
 

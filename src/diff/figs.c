@@ -49,6 +49,8 @@ pr_dfigs_table(struct pr_figs *f, struct pr_dtable *t, int built)
     ft.sub_key = PR_DTABLE_SUB;
     pr_figs_table_own(f, &ft, t->rows, "None.");
     t->rows = NULL;
+    if (t->note[0] != '\0')
+        pr_figs_note(f, t->note);
 }
 
 /* One callout {"sev", "text"} appended to items (sticky out-of-memory). */
@@ -135,7 +137,7 @@ gates(struct pr_figs *f, const cJSON *diff, size_t top)
 {
     struct pr_dtable t;
     struct pr_dverdict v;
-    char line[260];
+    char line[360];
 
     (void)top;
     pr_dverdict(diff, &v);

@@ -301,6 +301,16 @@ gate_fields(cJSON *gate, struct gate *g, int is_default, int failed,
              !skipped                    ? NULL
              : g->not_comparable != NULL ? "not_comparable"
                                          : "no_figure");
+    /* a partial comparison, for the verdict's headline (pr_dverdict):
+       only where some runs were not compared, so that a diff whose runs
+       all compared writes what it always wrote */
+    if (g->runs_compared > 0 && g->runs_compared < g->runs_matched &&
+        (!pr_dj_add_num(gate, "runs_compared", (double)g->runs_compared) ||
+         !pr_dj_add_num(gate, "runs_matched", (double)g->runs_matched) ||
+         cJSON_AddStringToObject(gate, "not_comparable",
+                                 g->not_comparable != NULL ? g->not_comparable
+                                                           : "") == NULL))
+        g->oom = 1;
 }
 
 static enum pr_status

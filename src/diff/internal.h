@@ -199,6 +199,12 @@ PR_NODISCARD enum pr_status pr_dmd_code(struct pr_buf *b, const char *s,
  * noise test ran. */
 PR_NODISCARD enum pr_status pr_ddescribe(struct pr_buf *b, const cJSON *it);
 
+/* Why a figure or row is not compared, in short, from its reason
+ * ("not_comparable", compat.c): "different windows", "definition
+ * changed", "a CPU-only run", ...; the reason itself is under
+ * Comparability (static). */
+const char *pr_dshort_why(const char *why);
+
 /* The verdict of a gated diff (or trend) tree as every report states it:
  * word "REGRESSION", "no regression" or "INCONCLUSIVE", its class
  * ("fail", "pass", "inconclusive": CSS and colours), and `counts`, e.g.
@@ -208,7 +214,12 @@ struct pr_dverdict {
     const char *word, *cls;
     size_t failed, skipped, total;
     size_t warnings; /* comparability warnings: the verdict is marked */
-    char counts[200];
+    int partial;     /* a gate compared only some runs (counts says so) */
+    char counts[300];
+    /* a partial comparison's "3 of 4 runs compared, 1 not compared:
+       different windows" (in counts after "tripped in"), and counts
+       without it, for a layout that gives it a line of its own */
+    char runs[140], bare[300];
 };
 void pr_dverdict(const cJSON *diff, struct pr_dverdict *v);
 
@@ -290,12 +301,16 @@ struct pr_dtable {
     const cJSON *names_from; /* borrowed: the change list whose "name"s
                                 the table's names are told apart from
                                 (its other tables too), or NULL */
+    char note[240];          /* shown under the table, or "": the rows a
+                                top list left out as not compared */
 };
 
 /* Build a table: the gates of a diff tree; the figures of one pair of its
  * "runs" (with their noise tests); the rows of a change list ("operators",
- * "kernels", ...) that pr_drow_wanted(want) keeps, top at most; the nights
- * of a trend tree.  0, or -1 on out-of-memory; pr_dtable_free() either
+ * "kernels", ...) that pr_drow_wanted(want) keeps, top at most (a top
+ * regression or improvement only where it was compared: those marked
+ * "comparable": false are left out and counted in the table's note); the
+ * nights of a trend tree.  0, or -1 on out-of-memory; pr_dtable_free() either
  * way. */
 PR_NODISCARD int pr_dtable_gates(struct pr_dtable *t, const cJSON *diff);
 PR_NODISCARD int pr_dtable_figures(struct pr_dtable *t, const cJSON *pair);

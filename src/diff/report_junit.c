@@ -52,11 +52,12 @@ warnings_text(struct pr_buf *b, const cJSON *warnings, const char *lead,
     }
 }
 
-/* The suite's properties: the builds that wrote the two summaries and,
+/* The suite's properties: the verdict where a gate compared only some
+ * runs, the builds that wrote the two summaries and,
  * for a side an older profreport wrote, the parts left out (review 18
  * #3: a CI page shows these, not the text report's notes). */
 static void
-properties(struct pr_buf *b, const cJSON *diff)
+properties(struct pr_buf *b, const cJSON *diff, const struct pr_dverdict *v)
 {
     const cJSON *c = pr_sget(diff, "comparability");
     const cJSON *builds = pr_sget(c, "builds"), *w;
@@ -64,6 +65,15 @@ properties(struct pr_buf *b, const cJSON *diff)
     size_t i;
 
     pr_dadd(b, "    <properties>\n");
+    /* the verdict of a pass over some of the runs, as the other reports'
+       headlines say it: a CI page shows the properties, not the counts */
+    if (v->partial) {
+        pr_dadd(b, "      <property name=\"verdict\" value=\"");
+        pr_desc(b, v->word);
+        pr_dadd(b, " (");
+        pr_desc(b, v->counts);
+        pr_dadd(b, ")\"/>\n");
+    }
     for (i = 0; i < 2; i++) {
         pr_dadd(b, "      <property name=\"build.");
         pr_dadd(b, sides[i]);
@@ -158,7 +168,7 @@ pr_diff_junit(const cJSON *diff, struct pr_buf *out, struct pr_error *err)
                       n, v.failed, errors, n, v.failed, errors,
                       v.skipped) != PR_OK)
         out->failed = 1;
-    properties(out, diff);
+    properties(out, diff, &v);
     if (errors > 0)
         inconclusive_case(out, &v, "profreport.diff");
     cJSON_ArrayForEach(g, pr_sget(diff, "gates"))

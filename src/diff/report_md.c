@@ -139,6 +139,11 @@ pr_dtable_md(struct pr_buf *b, const struct pr_dtable *t)
         pr_dadd(b, "|\n");
     }
     pr_dadd(b, "\n");
+    if (t->note[0] != '\0') {
+        pr_dadd(b, "_");
+        md_text(b, t->note);
+        pr_dadd(b, "_\n\n");
+    }
 }
 
 static void

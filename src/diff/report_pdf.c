@@ -76,7 +76,11 @@ diff_title(struct pr_pdf_doc *d, const cJSON *diff, const char *version)
     pr_pdf_doc_skip(d, 16);
     side_line(d, "Baseline", pr_sget(diff, "baseline"));
     side_line(d, "Current", pr_sget(diff, "current"));
-    pr_pdf_doc_info_line(d, "Gates", v.counts);
+    /* a partial comparison on a line of its own: the page's one line
+       would cut it */
+    pr_pdf_doc_info_line(d, "Gates", v.partial ? v.bare : v.counts);
+    if (v.partial)
+        pr_pdf_doc_info_line(d, "Runs", v.runs);
     snprintf(line, sizeof(line), "%s, profreport %s",
              pr_pdf_doc_iso_date(d, when, sizeof(when)), version);
     pr_pdf_doc_info_line(d, "Generated", line);

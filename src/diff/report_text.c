@@ -150,22 +150,27 @@ rows_with_sub(const struct pr_dtable *tb)
     return rows;
 }
 
-/* Lay a table out as a terminal table, "(none)" when it has no rows. */
+/* Lay a table out as a terminal table, "(none)" when it has no rows, its
+ * note under it. */
 static void
 table(struct pr_buf *b, const struct pr_dtable *tb)
 {
     struct pr_error err = {PR_OK, ""};
     cJSON *rows;
 
-    if (pr_sget_len(tb->rows) == 0) {
-        pr_dadd(b, "(none)\n\n");
-        return;
+    if (pr_sget_len(tb->rows) == 0)
+        pr_dadd(b, "(none)\n");
+    else {
+        rows = rows_with_sub(tb);
+        if (rows == NULL || pr_table_render_cells(rows, tb->cols, tb->n_cols, 0,
+                                                  b, &err) != PR_OK)
+            b->failed = 1;
+        cJSON_Delete(rows);
     }
-    rows = rows_with_sub(tb);
-    if (rows == NULL ||
-        pr_table_render_cells(rows, tb->cols, tb->n_cols, 0, b, &err) != PR_OK)
-        b->failed = 1;
-    cJSON_Delete(rows);
+    if (tb->note[0] != '\0') {
+        pr_dadd(b, tb->note);
+        pr_dadd(b, "\n");
+    }
     pr_dadd(b, "\n");
 }
 

@@ -73,6 +73,7 @@ table_init(struct pr_dtable *t, const struct pr_col *cols, size_t n)
     t->cols = cols;
     t->n_cols = n;
     t->names_from = NULL;
+    t->note[0] = '\0';
     t->rows = cJSON_CreateArray();
     return t->rows != NULL ? 0 : -1;
 }
@@ -218,24 +219,6 @@ figure_name(const cJSON *row, char *buf, size_t n)
         snprintf(buf, n, "%s", m);
 }
 
-/* Why a figure is not compared, in short, for its Change cell: the
- * reason itself is under Comparability (review 19 #5). */
-static const char *
-short_why(const char *why)
-{
-    if (why == NULL)
-        return "see Comparability";
-    if (strstr(why, "CPU-only") != NULL)
-        return "a CPU-only run";
-    if (strstr(why, "definition changed") != NULL)
-        return "definition changed";
-    if (strstr(why, "different windows") != NULL)
-        return "different windows";
-    if (strstr(why, "whole capture against a step") != NULL)
-        return "steps against a whole capture";
-    return "see Comparability";
-}
-
 static int
 figure_row(struct pr_dtable *t, const cJSON *row)
 {
@@ -266,7 +249,7 @@ figure_row(struct pr_dtable *t, const cJSON *row)
     if (cJSON_IsFalse(pr_sget(row, "comparable"))) {
         /* no change shown for a figure the gates refused to compare */
         snprintf(change, sizeof(change), "not compared (%s)",
-                 short_why(pr_sget_str(row, "not_comparable")));
+                 pr_dshort_why(pr_sget_str(row, "not_comparable")));
         pr_dfmt_p(NAN, p, sizeof(p));
         pr_dfmt_pct(NAN, ci, sizeof(ci));
         snprintf(txt, sizeof(txt), "not compared");
@@ -305,12 +288,7 @@ change_row(struct pr_dtable *t, const cJSON *row, int want)
     pr_dfmt_delta(pr_sget_num(row, "delta_us"), "us", dl, sizeof(dl));
     if (want == 0)
         vals[4] = pr_sget_str(row, "status");
-    else if (cJSON_IsFalse(pr_sget(row, "comparable"))) {
-        /* a whole capture against a step: no change to show (#5) */
-        pr_dfmt_delta(NAN, "us", dl, sizeof(dl));
-        snprintf(pct, sizeof(pct), "not compared (%s)",
-                 short_why(pr_sget_str(row, "not_comparable")));
-    } else
+    else
         pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct));
     return add_row(t, vals, pr_sget_str(row, PR_K_INPUT_SHAPES));
 }
@@ -365,7 +343,8 @@ int
 pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
 {
     const cJSON *row;
-    size_t n = 0;
+    const char *why = NULL;
+    size_t n = 0, left = 0;
 
     if (want == 0 ? table_init(t, status_cols, N_OF(status_cols))
                   : table_init(t, change_cols, N_OF(change_cols)))
@@ -373,14 +352,29 @@ pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
     t->names_from = arr; /* a name reads as in the list's other tables */
     cJSON_ArrayForEach(row, arr)
     {
-        if (n == top)
-            break;
         if (!pr_drow_wanted(row, want))
+            continue;
+        /* a change the diff did not compare (a whole capture against a
+           step, different windows) is no top regression or improvement:
+           counted, not listed (review 20) */
+        if (want != 0 && cJSON_IsFalse(pr_sget(row, "comparable"))) {
+            if (why == NULL)
+                why = pr_sget_str(row, "not_comparable");
+            left++;
+            continue;
+        }
+        if (n == top)
             continue;
         if (change_row(t, row, want) != 0)
             return -1;
         n++;
     }
+    if (left > 0)
+        snprintf(t->note, sizeof(t->note),
+                 "%zu row%s not compared (%s) left out of this list; the JSON "
+                 "diff keeps %s.",
+                 left, left == 1 ? "" : "s", pr_dshort_why(why),
+                 left == 1 ? "it" : "them");
     return 0;
 }
 

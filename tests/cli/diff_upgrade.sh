@@ -150,10 +150,20 @@ check "  the reason gives the remedy" \
     grep -q "regenerate the baseline's summary with this profreport (.profreport --input <baseline traces> --json baseline.json.)" oc.err
 check "  the table says not compared, not a change" \
     grep -q "step.mean .*not compared (different windows)" oc.txt
+"$PR_BIN" diff -q capture.json steps.json --markdown cs.md --html cs.html \
+    --json cs.json
 "$PR_BIN" diff capture.json steps.json > cs.txt 2> cs.err
-check "a whole capture against steps: an operator row shows no change" \
-    grep -q "^aten::mm .* not compared (steps against a whole capture)" cs.txt
-check "  and no percentage" sh -c '! grep "^aten::mm " cs.txt | grep -q "%"'
+check "a whole capture against steps: the operator's -83% is in no top list" \
+    sh -c '! grep -q "^aten::mm " cs.txt'
+check "  nor the kernel's" sh -c '! grep -q "^ampere_sgemm" cs.txt'
+check "  the top improvements say one row was left out, and why" \
+    grep -q "^1 row not compared (steps against a whole capture) left out of this list" cs.txt
+check "  Markdown: not listed, the same note" \
+    sh -c '! grep -q "^| .aten::mm" cs.md && grep -q "^_1 row not compared (steps against a whole capture) left out" cs.md'
+check "  HTML: not listed, the same note" \
+    sh -c '! grep -q ">aten::mm<" cs.html && grep -q "1 row not compared (steps against a whole capture) left out" cs.html'
+check "  the JSON keeps the row, marked" \
+    python3 -c 'import json,sys; d=json.load(open("cs.json")); r=[o for o in d["operators"] if o["name"]=="aten::mm"]; sys.exit(not r or r[0].get("comparable") is not False)'
 check "  and shows no percentage for step.mean" \
     sh -c '! grep "^step.mean " oc.txt | grep -q "%"'
 
@@ -218,6 +228,14 @@ check "one of two ranks on another basis: the other still gated (exit 0)" \
     [ $? -eq 0 ]
 check "  the gate line says 1 of 2 runs compared" \
     grep -q "^diff: pass step.mean>+5%: .*(1 of 2 runs compared: run .*different windows" tw.err
+"$PR_BIN" diff two_host.json two.json > tw.txt 2> /dev/null
+check "  and the headline (review 20 #2)" \
+    grep -q "^profreport diff: no regression (0 of 1 gate tripped in 1 of 2 runs compared, 1 not compared: different windows; the runs may" tw.txt
+check "  the JUnit output carries that verdict" \
+    grep -q '<property name="verdict" value="no regression (0 of 1 gate tripped in 1 of 2 runs compared, 1 not compared: different windows' tw.xml
+"$PR_BIN" diff -q two_host.json two.json --markdown tw.md --html tw.html
+check "  Markdown and HTML headlines too" \
+    sh -c 'grep -q "^## profreport diff: no regression (0 of 1 gate tripped in 1 of 2 runs compared" tw.md && grep -q "gate tripped in 1 of 2 runs compared, 1 not compared: different windows" tw.html'
 check "  the JUnit output carries the window warning" \
     grep -q '<property name="comparability" value="run .*different windows' tw.xml
 
@@ -226,6 +244,7 @@ check "  the JUnit output carries the window warning" \
 check "one build, one basis: no regression (exit 0)" [ $? -eq 0 ]
 check "  step.mean compared" grep -q "step.mean \[.*\] 0.0%" ss.err
 check "  no warning" sh -c '! grep -q "warning" ss.err'
+check "  every run compared: no runs clause" sh -c '! grep -q "runs compared" ss.txt'
 "$PR_BIN" diff capture.json capture.json > cc.txt 2> cc.err
 check "two whole captures of one build: no regression (exit 0)" [ $? -eq 0 ]
 
@@ -280,6 +299,8 @@ PY
         [ $? -eq 0 ]
     check "  no tc.share warning: its Ascend ranks have no Cube share either side" \
         sh -c '! grep -q "tc.share is not compared" msf.txt msf.err'
+    check "  the headline: 3 of 4 runs compared, rank0-gpu's windows differ" \
+        grep -q "^profreport diff: no regression (0 of 1 gate tripped in 3 of 4 runs compared, 1 not compared: different windows; the runs may not be comparable: 1 warning)" msf.txt
 else
     skip "MindSpore fixtures, older vs current" "no ../shared mindspore/fixtures"
 fi

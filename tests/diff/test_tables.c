@@ -166,6 +166,55 @@ test_changes(void **state)
     cJSON_Delete(a);
 }
 
+/* A change the diff did not compare is no top regression or improvement:
+ * left out and counted in the table's note, which every layout shows
+ * (review 20 #1); new and vanished rows stay. */
+static void
+test_not_compared(void **state)
+{
+    cJSON *a = parse(
+        "[{\"name\":\"aten::mm\",\"status\":\"both\",\"baseline_us\":"
+        "2400,\"current_us\":400,\"delta_us\":-2000,\"delta_pct\":-83.3,"
+        "\"comparable\":false,\"not_comparable\":\"run r: the baseline has "
+        "no step markers (its whole capture is one step), the current run 6 "
+        "ProfilerSteps: a whole capture against a step is no step-time "
+        "comparison\"},{\"name\":\"aten::add\",\"status\":\"both\","
+        "\"baseline_us\":20,\"current_us\":10,\"delta_us\":-10,"
+        "\"delta_pct\":-50},{\"name\":\"aten::relu\",\"status\":\"new\","
+        "\"baseline_us\":0,\"current_us\":5,\"delta_us\":5,"
+        "\"comparable\":false}]");
+    struct pr_dtable t;
+    struct pr_buf md, html;
+
+    (void)state;
+    assert_int_equal(pr_dtable_changes(&t, a, -1, 15), 0);
+    assert_int_equal(cJSON_GetArraySize(t.rows), 1);
+    assert_string_equal(cell(&t, 0, PR_K_NAME), "aten::add");
+    assert_string_equal(t.note, "1 row not compared (steps against a whole "
+                                "capture) left out of this list; the JSON "
+                                "diff keeps it.");
+    both(&t, &md, &html);
+    assert_null(strstr(md.data, "aten::mm"));
+    assert_non_null(strstr(md.data, "_1 row not compared (steps against a "
+                                    "whole capture) left out"));
+    assert_null(strstr(html.data, "aten::mm"));
+    assert_non_null(strstr(html.data, "1 row not compared (steps against a "
+                                      "whole capture) left out"));
+    pr_buf_free(&md);
+    pr_buf_free(&html);
+    pr_dtable_free(&t);
+    /* nothing grew: no note under the regressions */
+    assert_int_equal(pr_dtable_changes(&t, a, 1, 15), 0);
+    assert_int_equal(cJSON_GetArraySize(t.rows), 0);
+    assert_string_equal(t.note, "");
+    pr_dtable_free(&t);
+    assert_int_equal(pr_dtable_changes(&t, a, 0, 15), 0);
+    assert_int_equal(cJSON_GetArraySize(t.rows), 1);
+    assert_string_equal(cell(&t, 0, "status"), "new");
+    pr_dtable_free(&t);
+    cJSON_Delete(a);
+}
+
 static void
 test_nights(void **state)
 {
@@ -190,9 +239,8 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gates),
-        cmocka_unit_test(test_figures),
-        cmocka_unit_test(test_changes),
+        cmocka_unit_test(test_gates),   cmocka_unit_test(test_figures),
+        cmocka_unit_test(test_changes), cmocka_unit_test(test_not_compared),
         cmocka_unit_test(test_nights),
     };
 
