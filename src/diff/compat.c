@@ -682,7 +682,7 @@ has_ascend(const cJSON *sum, const char *label)
  * told: tool.definitions; without it, by its step basis, which every
  * run's step_summary has recorded since the whole-capture window of
  * version 2 came (7bd138b5, 28 November): no basis on any run is
- * version 1 (every summary an older build saved, /tmp/oldsum's 38).  A
+ * version 1 (every summary 08619121 saved of the 38 samples).  A
  * basis is version 2's windows, and version 2 for a summary without an
  * Ascend run; on an Ascend run the Cube share and device names changed
  * hours after the basis came (4a6ecc7f), so its version cannot be told:
