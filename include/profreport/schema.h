@@ -48,9 +48,17 @@ enum pr_schema_flag {
                           (names, families), each value of the row's types */
     PR_SF_ALWAYS = 32, /* written on every run: null where no pass wrote it
                           (the run's row, rows.def) */
-    PR_SF_RANK = 64    /* kept in a job's rank form (rank_form.h): a run's
+    PR_SF_RANK = 64,   /* kept in a job's rank form (rank_form.h): a run's
                           member, whole or its table cut; a table's column,
                           which the "(other)" row folds by its unit */
+    PR_SF_EVERY = 128, /* a run's part written on every run this version
+                          analyses (null where it has nothing to say): a
+                          run that lacks it was written by an older
+                          profreport, before the part existed (contract.c) */
+    PR_SF_WHERE = 256  /* a run's part written only where it applies (a
+                          producer's file, a host CPU track): its absence
+                          says nothing of the writer's age; every part of a
+                          run is EVERY or WHERE (test_schema.c) */
 };
 
 /* The objects of the tree.  PR_SO_TOP is the summary itself. */

@@ -19,5 +19,7 @@
 #define MAP PR_SF_MAP
 #define ALWAYS PR_SF_ALWAYS
 #define RANK PR_SF_RANK
+#define EVERY PR_SF_EVERY
+#define WHERE PR_SF_WHERE
 
 #endif

@@ -3,7 +3,8 @@
 # Every keys.h constant is a row's key; every key docs/summary-json.md and
 # the shared spec name in their annotated trees is a row, and every row is
 # named there; every key the tool writes is a row of its object, with a
-# value of the row's types, in the order of the rows: checked here on
+# value of the row's types, in the order of the rows, and every run has
+# each part flagged EVERY (a rank form, those it keeps): checked here on
 # generated jobs (read whole, with rank forms, merged from the ranks'
 # summaries, several jobs) and the examples, and by golden_shared.sh on
 # every shared trace.  The checker finds what it should: a doctored
@@ -67,11 +68,13 @@ s["runs"][0]["steps"][0]["no_such_key"] = 1
 s["runs"][0]["steps"][0]["duration_us"] = "12"
 r = s["runs"][0]
 r["steps"] = r.pop("steps")  # now after every other key of the run
+del r["verdict"]  # a part every run has (EVERY): an older writer's run
 json.dump(s, open(sys.argv[2], "w"))
 PY
 out=$(python3 "$PY" json "$DEF" "$KEYS" bad.json 2>&1)
 check "a doctored summary fails: $(echo "$out" | tr '\n' ';' | head -c 300)" \
     sh -c 'echo "$1" | grep -q "runs\[\].steps\[\].no_such_key: no row" &&
            echo "$1" | grep -q "runs\[\].steps\[\].duration_us: a string" &&
-           echo "$1" | grep -q "runs\[\]: \"steps\" is written after"' _ "$out"
+           echo "$1" | grep -q "runs\[\]: \"steps\" is written after" &&
+           echo "$1" | grep -q "runs\[\]: no \"verdict\", a part schema.def flags EVERY"' _ "$out"
 echo "1..$T_N"

@@ -70,11 +70,25 @@ def check_order(rows, obj, v, path, out):
             last, last_key = order[k], k
 
 
+def check_every(rows, run, path, out):
+    """A run holds every part flagged EVERY (a rank form those it keeps,
+    RANK): the loader takes a run without one for an older writer's."""
+    rank = run.get("form") == "rank"
+    for k, row in rows["RUNS"].items():
+        if "EVERY" in row["flags"] and k not in run and \
+                (not rank or "RANK" in row["flags"]):
+            out.add("%s: no \"%s\", a part schema.def flags EVERY (written "
+                    "on every run%s)" % (path, k, " a rank form keeps" if rank
+                                         else ""))
+
+
 def walk(rows, obj, v, path, out):
     if not isinstance(v, dict):
         return
     if "*" not in rows[obj]:
         check_order(rows, obj, v, path, out)
+    if obj == "RUNS":
+        check_every(rows, v, path, out)
     for k, x in v.items():
         if k.startswith("_"):
             continue  # a run's private members are never written

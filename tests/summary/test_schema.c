@@ -60,6 +60,21 @@ test_rows(void **state)
             assert_true(r->types & (PR_ST_OBJ | PR_ST_ARR));
             assert_true(r->child < PR_SO_N);
         }
+        /* a run's part says whether every run has it (its absence marks
+           an older writer: contract.c) or only a run it applies to; a
+           new part that says neither is caught here */
+        if (r->object == PR_SO_RUNS && r->child != PR_SO_NONE &&
+            !(r->flags & PR_SF_EVERY) == !(r->flags & PR_SF_WHERE))
+            fail_msg("runs[].%s: a run's part is EVERY or WHERE (one of "
+                     "them), schema.def",
+                     r->key);
+        if ((r->flags & (PR_SF_EVERY | PR_SF_WHERE)) &&
+            (r->object != PR_SO_RUNS || r->child == PR_SO_NONE))
+            fail_msg("%s.%s: EVERY and WHERE are for a run's parts",
+                     pr_schema_object(r->object).path, r->key);
+        /* a part the writer fills with null is on every run */
+        if (r->object == PR_SO_RUNS && (r->flags & PR_SF_ALWAYS))
+            assert_true(r->flags & PR_SF_EVERY);
         for (j = i + 1; j < PR_SR_N && pr_schema_rows[j].object == r->object;
              j++)
             if (strcmp(pr_schema_rows[j].key, r->key) == 0)
