@@ -9,15 +9,13 @@
 #include <cjson/cJSON.h>
 
 #include "profreport/analysis.h"
+#include "profreport/contract.h"
 #include "profreport/error.h"
 #include "profreport/trace.h"
 
 #define PR_SCHEMA_VERSION 1
-/* The version of the figures' definitions (tool.definitions): bumped only
- * when a figure's definition changes, so that diff can tell a changed
- * definition from a rebuild (review 19 #2, #7); an older summary without
- * it is version 1.  src/diff/compat.c lists what changed at each. */
-#define PR_DEFINITIONS 2
+/* PR_DEFINITIONS, the version of the figures' definitions: contract.h,
+ * which reads a saved summary's. */
 
 /* New summary with schema_version, tool, empty inputs and runs, and
  * "distributed": null.  NULL on out-of-memory. */

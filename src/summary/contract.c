@@ -366,15 +366,18 @@ list_add(char *list, size_t cap, const char *item)
 
 /* What was done to an older summary's parts, for its note. */
 #define OLDER_GROUPS 12
+#define OLDER_PARTS 64
 struct older {
     struct {
         char parent[160];    /* "communication.ops[]" */
         char keys[400];      /* "wall_us, in_flight_max" */
     } unknown[OLDER_GROUPS]; /* keys it did not write, read as null */
     size_t n_unknown;
-    char parts[300]; /* parts left out (or null) */
-    char keys[600];  /* the key each lacks */
-    int n;           /* keys read as null + parts left out */
+    const struct pr_schema_row *left[OLDER_PARTS]; /* parts left out (or
+                                                      null) */
+    size_t n_left;
+    char keys[600]; /* the key each lacks */
+    int n;          /* keys read as null + parts left out */
 };
 
 /* "prefix" + "rel" as one generic path ("synchronization" + ".calls[0]"
@@ -451,7 +454,8 @@ mend_part(cJSON *o, cJSON *v, const struct pr_schema_row *f, int run,
             add_unknown(w, item, key);
             continue;
         }
-        list_add(w->parts, sizeof(w->parts), prefix);
+        if (w->n_left < OLDER_PARTS)
+            w->left[w->n_left++] = f;
         snprintf(item + strlen(item), sizeof(item) - strlen(item), ".%s", key);
         list_add(w->keys, sizeof(w->keys), item);
         w->n++;
@@ -513,43 +517,218 @@ unknown_text(const struct older *a, const struct older *b, char *out,
         }
 }
 
-/* The parts this build writes on every run (null where they do not
- * apply) that run lacks: views added since an older profreport wrote it
- * (its verdict, its critical path), into out, ", "-separated.  The parts
- * written only where they apply are no sign of age. */
+/* Where the report shows a part of a run (run 1) or of the summary (0):
+ * its section and what of it, in the report's order of sections, for the
+ * note's list of views (review 19 #4, #10: views, not keys).  A part not
+ * here is named by its key, its "_" read as spaces. */
+enum part_family {
+    ANY_RUN,  /* written on every run */
+    ASCEND,   /* null but on an Ascend run (from its producer's files) */
+    MINDSPORE /* null but on a MindSpore run */
+};
+
+static const struct part_view {
+    const char *key;
+    int run;
+    const char *view, *what; /* what: NULL for the whole view */
+    enum part_family family;
+} part_views[] = {
+    {PR_K_VERDICT, 1, "Verdict", NULL, ANY_RUN},
+    {PR_K_JOB, 0, "Job overview", NULL, ANY_RUN},
+    {PR_K_STEP_PHASES, 1, "Overview", "step phases", ASCEND},
+    {PR_K_STEP_TRACE, 1, "Overview", "MindSpore's step trace", MINDSPORE},
+    {PR_K_CRITICAL_PATH, 1, "Critical path", NULL, ANY_RUN},
+    {PR_K_LATE_PEER, 1, "Critical path", "the late peer", ANY_RUN},
+    {PR_K_KERNEL_CLASSES, 1, "Kernels", "kernel classes", ANY_RUN},
+    {PR_K_TEMPORAL_BREAKDOWN, 1, "Host and device", "temporal breakdown",
+     ANY_RUN},
+    {PR_K_SYNCHRONIZATION, 1, "Host and device", "synchronization", ANY_RUN},
+    {PR_K_COPIES, 1, "Host and device", "copies", ANY_RUN},
+    {PR_K_LAUNCHES, 1, "Host and device", "launches", ANY_RUN},
+    {PR_K_HOST_COVERAGE, 1, "Host and device", "host coverage", ANY_RUN},
+    {PR_K_OP_COMPILE, 1, "Host and device", "CANN's operator compilation",
+     ASCEND},
+    {PR_K_NPU_MEMORY, 1, "Memory", "NPU memory", ASCEND},
+    {PR_K_DISTRIBUTED, 0, "Distributed", NULL, ANY_RUN},
+    {PR_K_HCCL, 1, "Distributed", "HCCL's communication", ASCEND},
+    {PR_K_LAYERS, 1, "Layers", NULL, ANY_RUN},
+    {PR_K_LAYER_VIEW, 1, "Layers", NULL, ANY_RUN},
+    /* parts written only where they apply (WHERE) */
+    {PR_K_OBSERVATIONS, 1, "Recommendations", "observations", ANY_RUN},
+    {PR_K_OPERATOR_TYPES, 1, "Operators", "op_statistic's operator types",
+     ASCEND},
+    {PR_K_HOST_CPU, 1, "Host and device", "host CPU", ANY_RUN},
+    {PR_K_DATA_PIPELINE, 1, "Host and device", "MindSpore's data pipeline",
+     MINDSPORE},
+    {PR_K_MEMORY_TIMELINE, 1, "Memory timeline", NULL, ANY_RUN},
+    {PR_K_BLOCK_DIM, 1, "Ascend AI Core block dims", NULL, ASCEND},
+};
+
+#define N_PART_VIEWS (sizeof(part_views) / sizeof(part_views[0]))
+
+/* The views of rows (parts of a run, or of the summary) into out:
+ * "Verdict, Critical path, Host and device (temporal breakdown, copies)",
+ * each view once, in the report's order, then the parts no view names. */
 static void
-absent_views(const cJSON *run, char *out, size_t cap)
+views_text(const struct pr_schema_row *const *rows, size_t n, char *out,
+           size_t cap)
 {
-    static const char *const where_applies[] = {
-        PR_K_OBSERVATIONS,  PR_K_BLOCK_DIM, PR_K_MEMORY_TIMELINE, PR_K_HOST_CPU,
-        PR_K_DATA_PIPELINE, PR_K_LATE_PEER, PR_K_OPERATOR_TYPES};
-    struct pr_schema_objinfo obj = pr_schema_object(PR_SO_RUNS);
-    size_t i, k;
+    char whats[300], item[400], name[96];
+    size_t v, u, i;
+    int whole;
 
     out[0] = '\0';
-    for (i = obj.first; i < obj.first + obj.n; i++) {
-        const struct pr_schema_row *f = &pr_schema_rows[i];
-        int skip = f->child == PR_SO_NONE ||
-                   cJSON_GetObjectItemCaseSensitive(run, f->key) != NULL;
-
-        for (k = 0; !skip && k < sizeof(where_applies) / sizeof(*where_applies);
-             k++)
-            skip = strcmp(f->key, where_applies[k]) == 0;
-        if (!skip)
-            list_add(out, cap, f->key);
+    for (v = 0; v < N_PART_VIEWS; v++) {
+        /* the first row of each view leads it */
+        for (u = 0; u < v && strcmp(part_views[u].view, part_views[v].view);
+             u++)
+            ;
+        if (u < v)
+            continue;
+        whats[0] = '\0';
+        whole = 0;
+        for (i = 0; i < n; i++)
+            for (u = v; u < N_PART_VIEWS; u++) {
+                const struct part_view *p = &part_views[u];
+                if (strcmp(p->view, part_views[v].view) != 0 ||
+                    strcmp(p->key, rows[i]->key) != 0 ||
+                    p->run != (rows[i]->object == PR_SO_RUNS))
+                    continue;
+                if (p->what == NULL)
+                    whole = 1;
+                else if (strstr(whats, p->what) == NULL)
+                    list_add(whats, sizeof(whats), p->what);
+            }
+        if (!whole && whats[0] == '\0')
+            continue;
+        snprintf(item, sizeof(item), "%s%s%s%s", part_views[v].view,
+                 whole || !whats[0] ? "" : " (", whole ? "" : whats,
+                 whole || !whats[0] ? "" : ")");
+        list_add(out, cap, item);
+    }
+    for (i = 0; i < n; i++) {
+        char *c;
+        for (v = 0; v < N_PART_VIEWS; v++)
+            if (strcmp(part_views[v].key, rows[i]->key) == 0 &&
+                part_views[v].run == (rows[i]->object == PR_SO_RUNS))
+                break;
+        if (v < N_PART_VIEWS)
+            continue;
+        snprintf(name, sizeof(name), "%s%s",
+                 rows[i]->object == PR_SO_RUNS ? "" : "the summary's ",
+                 rows[i]->key);
+        for (c = name; *c != '\0'; c++)
+            if (*c == '_')
+                *c = ' ';
+        list_add(out, cap, name);
     }
 }
 
-/* A data-quality note on run: what was read as unknown and what was
- * left out of it (and of the summary: top), the views it does not have,
- * and why. */
+/* The format its worker's input was read as ("ascend", "kineto"), or
+ * NULL. */
+static const char *
+input_format(const cJSON *sum, const cJSON *run)
+{
+    const char *worker = pr_sget_str(run, PR_K_WORKER);
+    const cJSON *in;
+
+    cJSON_ArrayForEach(in, pr_sget(sum, PR_K_INPUTS))
+    {
+        if (worker != NULL && pr_sget_is(pr_sget_str(in, PR_K_WORKER), worker))
+            return pr_sget_str(in, PR_K_FORMAT);
+    }
+    return NULL;
+}
+
+/* Whether run is of family: an Ascend run says device_kind npu (an older
+ * writer named its devices "Ascend NPU", or none, from an Ascend
+ * producer's files); a MindSpore run was read from MindSpore's folder. */
+static int
+run_of(const cJSON *sum, const cJSON *run, enum part_family family)
+{
+    const char *format = input_format(sum, run);
+    const char *name = pr_sget_str(
+        cJSON_GetArrayItem(pr_sget(run, PR_K_DEVICES), 0), PR_K_NAME);
+    const char *kind = pr_sget_str(run, PR_K_DEVICE_KIND);
+
+    if (family == MINDSPORE)
+        return pr_sget_is(format, "mindspore");
+    if (kind != NULL)
+        return strcmp(kind, "npu") == 0;
+    if (name != NULL)
+        return strncmp(name, "Ascend", 6) == 0;
+    return pr_sget_is(format, "ascend") || pr_sget_is(format, "msprof") ||
+           pr_sget_is(format, "mindspore");
+}
+
+/* The parts flagged `flag` that run lacks (of a rank form, those it
+ * keeps), of its family (an NPU memory view is no part of a GPU run's):
+ * with PR_SF_EVERY, those this build writes on every run (null where they
+ * do not apply), views added since an older profreport wrote it; with
+ * PR_SF_WHERE, those written only where they apply, whose absence is no
+ * sign of age.  How many, in rows. */
+static size_t
+absent_parts(const cJSON *sum, const cJSON *run, unsigned flag,
+             const struct pr_schema_row **rows, size_t cap)
+{
+    struct pr_schema_objinfo obj = pr_schema_object(PR_SO_RUNS);
+    int rank = pr_sget_is(pr_sget_str(run, PR_K_FORM), "rank");
+    size_t i, v, n = 0;
+
+    for (i = obj.first; i < obj.first + obj.n && n < cap; i++) {
+        const struct pr_schema_row *f = &pr_schema_rows[i];
+
+        if (!(f->flags & flag) || (rank && !(f->flags & PR_SF_RANK)) ||
+            cJSON_GetObjectItemCaseSensitive(run, f->key) != NULL)
+            continue;
+        /* a part only an Ascend (MindSpore) run has anything in is no
+           view a GPU (PyTorch) run's summary misses */
+        for (v = 0; v < N_PART_VIEWS; v++)
+            if (part_views[v].run && strcmp(part_views[v].key, f->key) == 0)
+                break;
+        if (v < N_PART_VIEWS && part_views[v].family != ANY_RUN &&
+            !run_of(sum, run, part_views[v].family))
+            continue;
+        rows[n++] = f;
+    }
+    return n;
+}
+
+/* The version of the figures' definitions the summary's writer had
+ * (tool.definitions, PR_DEFINITIONS): without the key, 2 where a run
+ * records its step basis (it came with version 2's definitions, a few
+ * days before the key), else 1 (src/diff/compat.c reads it alike). */
+static int
+definitions_of(const cJSON *sum)
+{
+    const cJSON *v = pr_sget(pr_sget(sum, PR_K_TOOL), PR_K_DEFINITIONS);
+    const cJSON *run;
+
+    if (cJSON_IsNumber(v) && v->valuedouble >= 1)
+        return (int)v->valuedouble;
+    cJSON_ArrayForEach(run, pr_sget(sum, PR_K_RUNS))
+    {
+        if (pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS) != NULL)
+            return 2;
+    }
+    return 1;
+}
+
+/* A data-quality note on run: the views it does not have, what was left
+ * out of it (and of the summary: top) and what was read as unknown, the
+ * definitions its figures follow (defs, the writer's version), and what
+ * to do. */
 static int
 note_older(cJSON *run, const struct older *top, const struct older *w,
-           const char *views)
+           const struct pr_schema_row *const *absent, size_t n_absent,
+           const struct pr_schema_row *const *maybe, size_t n_maybe, int defs)
 {
     cJSON *d = cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS);
-    char unknown[1400], parts[620], keys[1220], text[4000];
+    const struct pr_schema_row *left[2 * OLDER_PARTS];
+    char unknown[1400], views[700], parts[700], keys[1220], text[5400];
+    char maybes[700];
     struct pr_row_diagnostic row;
+    size_t n = 0, i;
 
     if (!cJSON_IsArray(d)) {
         cJSON_DeleteItemFromObjectCaseSensitive(run, PR_K_DIAGNOSTICS);
@@ -557,28 +736,46 @@ note_older(cJSON *run, const struct older *top, const struct older *w,
         if (d == NULL)
             return 0;
     }
+    for (i = 0; i < top->n_left; i++)
+        left[n++] = top->left[i];
+    for (i = 0; i < w->n_left; i++)
+        left[n++] = w->left[i];
+    views_text(absent, n_absent, views, sizeof(views));
+    views_text(left, n, parts, sizeof(parts));
+    views_text(maybe, n_maybe, maybes, sizeof(maybes));
     unknown_text(top, w, unknown, sizeof(unknown));
-    snprintf(parts, sizeof(parts), "%s%s%s", top->parts,
-             top->parts[0] && w->parts[0] ? ", " : "", w->parts);
     snprintf(keys, sizeof(keys), "%s%s%s", top->keys,
              top->keys[0] && w->keys[0] ? ", " : "", w->keys);
-    snprintf(text, sizeof(text),
-             PR_SGET_OLDER_LEAD "%s%s%s%s%s%s%s%s"
-                                "%s%s%s",
-             unknown[0] ? " Keys it did not write read as unknown: " : "",
-             unknown, unknown[0] ? "." : "",
-             parts[0] ? " Left out of this report and of any diff: " : "",
-             parts,
-             parts[0] ? " (they lack a key that cannot be unknown: " : "",
-             parts[0] ? keys : "", parts[0] ? ")." : "",
-             views[0] ? " Views this version adds are not in it: " : "", views,
-             views[0] ? "." : "");
-    if (parts[0] || views[0])
+    snprintf(text, sizeof(text), PR_SGET_OLDER_LEAD "%s%s%s",
+             views[0] ? " It was written before these views existed, so they "
+                        "are not in it: "
+                      : "",
+             views, views[0] ? "." : "");
+    if (maybes[0])
         snprintf(text + strlen(text), sizeof(text) - strlen(text),
-                 " Run profreport on the trace again for the whole report.");
+                 " It may lack more of what this version writes only where "
+                 "a trace has it, which the file cannot tell: %s.",
+                 maybes);
+    if (parts[0])
+        snprintf(text + strlen(text), sizeof(text) - strlen(text),
+                 " Left out of this report and of any diff: %s; they lack "
+                 "a key that cannot be unknown (%s).",
+                 parts, keys);
+    if (unknown[0])
+        snprintf(text + strlen(text), sizeof(text) - strlen(text),
+                 " Keys it did not write read as unknown: %s.", unknown);
+    if (defs < PR_DEFINITIONS)
+        snprintf(text + strlen(text), sizeof(text) - strlen(text),
+                 " Its figures follow version %d of their definitions (this "
+                 "build: %d): profreport diff names the figures whose "
+                 "definition changed since.",
+                 defs, PR_DEFINITIONS);
+    if (parts[0] || views[0] || defs < PR_DEFINITIONS)
+        snprintf(text + strlen(text), sizeof(text) - strlen(text),
+                 " Run profreport on the traces again for the whole report.");
     memset(&row, 0, sizeof(row));
     row.kind = PR_SGET_OLDER_KIND;
-    row.count = top->n + w->n;
+    row.count = top->n + w->n + (int)n_absent;
     row.text = text;
     return pr_rows_write(d, PR_RO_RUNS_DIAGNOSTICS, &row, 1);
 }
@@ -590,16 +787,21 @@ pr_contract_check_saved(cJSON *sum, struct pr_error *err)
     enum pr_status st = pr_contract_check(sum, &first);
     char path[192], key[64];
     struct older top;
-    int first_run = 1;
+    int first_run = 1, defs;
     cJSON *run;
 
-    if (st == PR_OK ||
-        !missing_at(first.msg, path, sizeof(path), key, sizeof(key)) ||
-        !cJSON_IsObject(sum)) {
-        if (st != PR_OK)
-            pr_error_set(err, st, "%s", first.msg);
+    if (st != PR_OK &&
+        (!missing_at(first.msg, path, sizeof(path), key, sizeof(key)) ||
+         !cJSON_IsObject(sum))) {
+        pr_error_set(err, st, "%s", first.msg);
         return st;
     }
+    /* older: a key missing, or older definitions though none is (review
+       19 #4: ms_run3's summary of 08619121 lacks no contract key, and
+       17 parts) */
+    defs = definitions_of(sum);
+    if (st == PR_OK && defs >= PR_DEFINITIONS)
+        return PR_OK;
     /* the summary's own parts (the job's distributed view ...): their
        note goes on the first run */
     memset(&top, 0, sizeof(top));
@@ -608,22 +810,28 @@ pr_contract_check_saved(cJSON *sum, struct pr_error *err)
     cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(sum, PR_K_RUNS))
     {
         struct older w, none;
-        char views[600];
+        const struct pr_schema_row *absent[OLDER_PARTS], *maybe[OLDER_PARTS];
+        size_t n_absent, n_maybe;
 
         if (!cJSON_IsObject(run))
             continue;
         memset(&w, 0, sizeof(w));
         memset(&none, 0, sizeof(none));
         /* what it lacks before any part is left out here */
-        absent_views(run, views, sizeof(views));
+        n_absent = absent_parts(sum, run, PR_SF_EVERY, absent, OLDER_PARTS);
+        n_maybe = defs < PR_DEFINITIONS
+                      ? absent_parts(sum, run, PR_SF_WHERE, maybe, OLDER_PARTS)
+                      : 0;
         if (mend_parts(run, 1, &w, err) < 0)
             return PR_E_NOMEM;
-        if ((w.n > 0 || (first_run && top.n > 0)) &&
-            !note_older(run, first_run ? &top : &none, &w, views))
+        if ((w.n > 0 || n_absent > 0 || defs < PR_DEFINITIONS ||
+             (first_run && top.n > 0)) &&
+            !note_older(run, first_run ? &top : &none, &w, absent, n_absent,
+                        maybe, n_maybe, defs))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
         first_run = 0;
     }
     /* what is still missing is a key every run has: refused, with its
        path, as before */
-    return pr_contract_check(sum, err);
+    return st == PR_OK ? PR_OK : pr_contract_check(sum, err);
 }

@@ -272,7 +272,7 @@ check "  not 'a CPU-only run compared with a device run'" \
 "$PR_BIN" diff older.json steps.json --junit o.xml > ol.txt 2> ol.err
 check "an older baseline diffs (exit 0: $(head -c 300 ol.err))" [ $? -eq 0 ]
 check "  one stderr line names it and its parts" \
-    grep -q "warning: older.json (baseline) was written by an older profreport: .*Left out of this report and of any diff: temporal_breakdown" ol.err
+    grep -q "warning: older.json (baseline) was written by an older profreport: .*Left out of this report and of any diff: Host and device (temporal breakdown)" ol.err
 check "  the JUnit output has it as a property" \
     grep -q '<property name="older_summary" value="older.json (baseline) was written by an older profreport' o.xml
 check "  and the builds" grep -q '<property name="build.baseline" value="none recorded"/>' o.xml
