@@ -175,6 +175,37 @@ subtitle(const cJSON *inputs, char *buf, size_t cap)
                  n == 0 ? "Profiler" : "");
 }
 
+/* A summary an older profreport wrote, on the cover, where page 1 is
+ * read (review 19 #10): the first run's note, which names the views it
+ * lacks and what to do; each run's own is in Data quality. */
+static void
+older_cover(struct pr_pdf_doc *d, const cJSON *runs)
+{
+    const cJSON *run;
+    const char *note = NULL;
+    char line[160];
+    size_t n = 0;
+
+    cJSON_ArrayForEach(run, runs)
+    {
+        const char *t = pr_sget_older_note(run);
+
+        if (t != NULL && n++ == 0)
+            note = t;
+    }
+    if (note == NULL)
+        return;
+    if (n > 1)
+        snprintf(line, sizeof(line),
+                 "written by an older profreport (%zu runs; the first's "
+                 "note below, each run's in Data quality)",
+                 n);
+    pr_pdf_doc_info_line(d, "Summary",
+                         n > 1 ? line : "written by an older profreport");
+    pr_pdf_doc_skip(d, 2);
+    pr_pdf_doc_paragraph(d, 90, note, PR_PDF_BODY_SIZE, PR_PDF_C_TEXT);
+}
+
 static void
 title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
 {
@@ -252,6 +283,7 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
     } else {
         pr_pdf_doc_info_line(d, "Distributed", "no");
     }
+    older_cover(d, runs);
     pr_pdf_doc_skip(d, 14);
     pr_pdf_doc_subheading(d, "Workers and devices", 60);
     t.hide = worker_dev_hidden(runs);

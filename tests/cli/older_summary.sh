@@ -96,6 +96,9 @@ if command -v pdftotext > /dev/null 2>&1; then
     pdftotext -l 1 ddp_re.pdf ddp_re.txt
     check "  the PDF's cover: distributed, no view" \
         grep -q "yes (world size 2): no distributed view in this summary" ddp_re.txt
+    tr '\n' ' ' < ddp_re.txt > ddp_re1.txt
+    check "  the PDF's cover: the note, before the workers (review 19 #10)" \
+        grep -q "Summary *written by an older profreport *The summary was written by an older profreport\..*Run profreport on the traces again for the whole report\. .*Workers and devices" ddp_re1.txt
 else
     skip "the PDF's cover" "no pdftotext"
 fi
