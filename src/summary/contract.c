@@ -517,16 +517,18 @@ unknown_text(const struct older *a, const struct older *b, char *out,
         }
 }
 
-/* Where the report shows a part of a run (run 1) or of the summary (0):
- * its section and what of it, in the report's order of sections, for the
- * note's list of views (review 19 #4, #10: views, not keys).  A part not
- * here is named by its key, its "_" read as spaces. */
+/* The runs a part has anything on. */
 enum part_family {
-    ANY_RUN,  /* written on every run */
+    ANY_RUN,  /* any run */
     ASCEND,   /* null but on an Ascend run (from its producer's files) */
     MINDSPORE /* null but on a MindSpore run */
 };
 
+/* Where the report shows a part of a run (run 1) or of the summary (0):
+ * its section and what of it, in the report's order of sections, for the
+ * note's list of views (review 19 #4, #10: views, not keys), and the
+ * runs it has anything on.  A part not here is named by its key, its "_"
+ * read as spaces. */
 static const struct part_view {
     const char *key;
     int run;

@@ -142,6 +142,26 @@ check "a current summary re-rendered gets no note" \
 "$PR_BIN" -q --input new.json --json re_new2.json 2> err
 check "  and is written as it was read" cmp -s re_new.json re_new2.json
 
+# an Ascend run's (torch_npu's, not MindSpore's) older summary: its note
+# names the Ascend views too, not MindSpore's step trace
+if have_shared && shared_summary npu0 torch_npu/text_level0; then
+    python3 - <<'PY'
+import json
+s = json.load(open("npu0.json"))
+del s["tool"]["definitions"]
+for r in s["runs"]:
+    r["step_summary"].pop("basis", None)
+    for k in ("verdict", "step_phases", "step_trace", "npu_memory", "hccl"):
+        r.pop(k, None)
+json.dump(s, open("npu0_v1.json", "w"))
+PY
+    "$PR_BIN" -q --input npu0_v1.json --json npu0_re.json 2> err
+    check "an Ascend run's older summary: its note names the NPU views" \
+        grep -q "so they are not in it: Verdict, Overview (step phases), Memory (NPU memory), Distributed (HCCL's communication)\." npu0_re.json
+else
+    skip "an Ascend run's older summary" "no $PR_SHARED/traces/torch_npu/text_level0"
+fi
+
 "$PR_BIN" diff damaged.json new.json > /dev/null 2> err
 check "a damaged value is still refused (exit 2)" [ $? -eq 2 ]
 check "  with its path" grep -q "runs\[0\].synchronization.calls\[0\].count" err
