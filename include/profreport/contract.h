@@ -30,6 +30,12 @@
 PR_NODISCARD enum pr_status pr_contract_check(const cJSON *sum,
                                               struct pr_error *err);
 
+/* The version of the figures' definitions sum's writer had
+ * (tool.definitions): without the key, 2 where a run records its step
+ * basis (it came with version 2's definitions, a few days before the
+ * key), else 1.  (src/diff/compat.c's definitions_of reads it alike.) */
+int pr_contract_definitions(const cJSON *sum);
+
 /* pr_contract_check for a summary read from a file, which an older
  * profreport may have written: one that lacks a key this build reads, or
  * records a lower PR_DEFINITIONS (none: version 1, or 2 with a step

@@ -696,12 +696,8 @@ absent_parts(const cJSON *sum, const cJSON *run, unsigned flag,
     return n;
 }
 
-/* The version of the figures' definitions the summary's writer had
- * (tool.definitions, PR_DEFINITIONS): without the key, 2 where a run
- * records its step basis (it came with version 2's definitions, a few
- * days before the key), else 1 (src/diff/compat.c reads it alike). */
-static int
-definitions_of(const cJSON *sum)
+int
+pr_contract_definitions(const cJSON *sum)
 {
     const cJSON *v = pr_sget(pr_sget(sum, PR_K_TOOL), PR_K_DEFINITIONS);
     const cJSON *run;
@@ -801,7 +797,7 @@ pr_contract_check_saved(cJSON *sum, struct pr_error *err)
     /* older: a key missing, or older definitions though none is (review
        19 #4: ms_run3's summary of 08619121 lacks no contract key, and
        17 parts) */
-    defs = definitions_of(sum);
+    defs = pr_contract_definitions(sum);
     if (st == PR_OK && defs >= PR_DEFINITIONS)
         return PR_OK;
     /* the summary's own parts (the job's distributed view ...): their
