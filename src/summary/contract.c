@@ -643,18 +643,21 @@ input_format(const cJSON *sum, const cJSON *run)
 }
 
 /* Whether run is of family: an Ascend run says device_kind npu (an older
- * writer named its devices "Ascend NPU", or none, from an Ascend
- * producer's files); a MindSpore run was read from MindSpore's folder. */
+ * writer's device says kind npu, or is named "Ascend NPU", or there is
+ * none, from an Ascend producer's files: ms_run3 of 08619121); a
+ * MindSpore run was read from MindSpore's folder. */
 static int
 run_of(const cJSON *sum, const cJSON *run, enum part_family family)
 {
     const char *format = input_format(sum, run);
-    const char *name = pr_sget_str(
-        cJSON_GetArrayItem(pr_sget(run, PR_K_DEVICES), 0), PR_K_NAME);
+    const cJSON *dev = cJSON_GetArrayItem(pr_sget(run, PR_K_DEVICES), 0);
+    const char *name = pr_sget_str(dev, PR_K_NAME);
     const char *kind = pr_sget_str(run, PR_K_DEVICE_KIND);
 
     if (family == MINDSPORE)
         return pr_sget_is(format, "mindspore");
+    if (kind == NULL) /* an older writer's: its device's kind */
+        kind = pr_sget_str(dev, PR_K_KIND);
     if (kind != NULL)
         return strcmp(kind, "npu") == 0;
     if (name != NULL)

@@ -120,6 +120,13 @@ for k in ("verdict", "critical_path", "kernel_classes", "host_coverage",
     r.pop(k, None)
 del r["step_summary"]["basis"]  # it came with version 2
 json.dump(s, open("v1.json", "w"))
+# MindSpore's GPU run as 08619121 wrote it (ms_fixtures' rank0-gpu): no
+# device name, its device's kind says gpu
+r["devices"][0]["name"] = None
+r["devices"][0]["kind"] = "gpu"
+for i in s["inputs"]:
+    i["format"] = "mindspore"
+json.dump(s, open("v1_msgpu.json", "w"))
 s = json.load(open("new.json"))
 del s["tool"]["definitions"], s["runs"][0]["step_summary"]["basis"]
 json.dump(s, open("v1_whole.json", "w"))
@@ -132,6 +139,9 @@ check "  none an Ascend run alone has (NPU memory, HCCL)" \
     sh -c '! grep -q "NPU memory\|HCCL" v1.err'
 check "  its definitions and what to do" \
     grep -q "Its figures follow version 1 of their definitions (this build: [0-9]*): .*Run profreport on the traces again for the whole report." v1.err
+"$PR_BIN" -q --input v1_msgpu.json --json v1g.json 2> err
+check "  a MindSpore GPU run's: none either (its device's kind), but MindSpore's step trace" \
+    sh -c 'grep -q "Overview (MindSpore.s step trace)" v1g.json && ! grep -q "NPU memory\|HCCL" v1g.json'
 "$PR_BIN" -q --input v1_whole.json --json v1w.json 2> err
 check "a version-1 summary lacking no view: a note on its definitions alone" \
     sh -c 'grep -q "The summary was written by an older profreport. It may lack more of what this version writes only where a trace has it, which the file cannot tell: [^.]*Memory timeline. Its figures follow version 1 of their definitions" v1w.json &&
