@@ -1084,30 +1084,65 @@ reread_free(struct reread *r)
  * into the job's store; the store re-reads traces through *r. */
 /* A saved summary an older profreport wrote (contract.h): say so on
  * stderr, where a CI log shows it, as well as on the report's first
- * screen: its runs' notes, three at most. */
+ * screen: its runs' notes, three at most, a run whose note is the one
+ * just said named with it rather than saying it again (review 18 #4:
+ * ms_cluster4's four runs, three the same). */
 static void
 warn_older(const struct pr_options *o, const cJSON *sum)
 {
     const cJSON *run;
-    char label[256];
-    int n = 0;
+    const char *last = NULL;
+    char label[256], prev[256] = "", same[512] = "";
+    int said = 0, more = 0, n_same = 0;
 
     if (o->quiet)
         return;
     cJSON_ArrayForEach(run, pr_sget(sum, PR_K_RUNS))
     {
         const char *note = pr_sget_older_note(run);
+        size_t len = strlen(same);
 
-        if (note != NULL && n++ < 3)
-            pr_term_printf(stderr, "profreport: warning: run %s: %s\n",
-                           pr_fig_run_label(run, label, sizeof(label)), note);
+        if (note == NULL)
+            continue;
+        pr_fig_run_label(run, label, sizeof(label));
+        if (last != NULL && strcmp(note, last) == 0) {
+            if (len + 8 < sizeof(same) && /* a long list ends in "..." */
+                !(len >= 3 && strcmp(same + len - 3, "...") == 0))
+                snprintf(
+                    same + len, sizeof(same) - len, "%s%s", len ? ", " : "",
+                    len + strlen(label) + 12 < sizeof(same) ? label : "...");
+            n_same++;
+            continue;
+        }
+        if (same[0] != '\0')
+            pr_term_printf(stderr,
+                           "profreport: warning: run%s %s: the same note as "
+                           "run %s\n",
+                           n_same > 1 ? "s" : "", same, prev);
+        same[0] = '\0';
+        n_same = 0;
+        last = note;
+        snprintf(prev, sizeof(prev), "%s", label);
+        if (said < 3) {
+            said++;
+            pr_term_printf(stderr, "profreport: warning: run %s: %s\n", label,
+                           note);
+        } else {
+            more++;
+            last = NULL; /* not said: none is "the same" as it */
+        }
     }
-    if (n > 3)
+    if (same[0] != '\0')
+        pr_term_printf(stderr,
+                       "profreport: warning: run%s %s: the same note as run "
+                       "%s\n",
+                       n_same > 1 ? "s" : "", same, prev);
+    if (more > 0)
         pr_term_printf(stderr,
                        "profreport: warning: and %d more runs of a summary "
                        "an older profreport wrote (Data quality names "
                        "what each lacks)\n",
-                       n - 3);
+                       more);
 }
 
 static enum pr_status

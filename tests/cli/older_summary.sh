@@ -172,6 +172,19 @@ else
     skip "an Ascend run's older summary" "no $PR_SHARED/traces/torch_npu/text_level0"
 fi
 
+# two runs with the same note: said once on stderr (review 18 #4)
+python3 -c '
+import json
+s = json.load(open("ddp.json"))
+del s["tool"]["definitions"]
+for r in s["runs"]:
+    r["step_summary"].pop("basis", None)
+json.dump(s, open("ddp_v1.json", "w"))'
+"$PR_BIN" --input ddp_v1.json > /dev/null 2> ddp_v1.err
+check "runs with the same note: said once on stderr, the others named" \
+    sh -c '[ "$(grep -c "The summary was written by an older profreport" ddp_v1.err)" -eq 1 ] &&
+        grep -q "^profreport: warning: run .*: the same note as run " ddp_v1.err'
+
 "$PR_BIN" diff damaged.json new.json > /dev/null 2> err
 check "a damaged value is still refused (exit 2)" [ $? -eq 2 ]
 check "  with its path" grep -q "runs\[0\].synchronization.calls\[0\].count" err
