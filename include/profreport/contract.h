@@ -31,9 +31,14 @@ PR_NODISCARD enum pr_status pr_contract_check(const cJSON *sum,
                                               struct pr_error *err);
 
 /* The version of the figures' definitions sum's writer had
- * (tool.definitions): without the key, 2 where a run records its step
- * basis (it came with version 2's definitions, a few days before the
- * key), else 1.  (src/diff/compat.c's definitions_of reads it alike.) */
+ * (tool.definitions); without the key, by its step basis, which every
+ * run's step_summary has recorded since version 2's whole-capture window
+ * came (7bd138b5, 28 November): no basis on any run is version 1 (every
+ * summary 08619121 saved of the 38 samples); a basis is version 2 for a
+ * summary without an Ascend run, and 0 (cannot be told) with one: the
+ * Cube share and device names changed hours after the basis came
+ * (4a6ecc7f).  A summary without runs: 0.  The one reader of it (the
+ * older-summary note, the diff's definitions check). */
 int pr_contract_definitions(const cJSON *sum);
 
 /* pr_contract_check for a summary read from a file, which an older

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "profreport/contract.h"
 #include "profreport/diff_match.h"
 #include "profreport/sget.h"
 
@@ -678,33 +679,6 @@ has_ascend(const cJSON *sum, const char *label)
  * recorded it (tool.definitions came at version 2). */
 #define DEFS_BEFORE_KEY 2
 
-/* A summary's version of the figures' definitions, 0 where it cannot be
- * told: tool.definitions; without it, by its step basis, which every
- * run's step_summary has recorded since the whole-capture window of
- * version 2 came (7bd138b5, 28 November): no basis on any run is
- * version 1 (every summary 08619121 saved of the 38 samples).  A
- * basis is version 2's windows, and version 2 for a summary without an
- * Ascend run; on an Ascend run the Cube share and device names changed
- * hours after the basis came (4a6ecc7f), so its version cannot be told:
- * 0.  A summary without runs tells nothing either. */
-static int
-definitions_of(const cJSON *sum)
-{
-    double v = pr_dj_num(pr_sget(sum, PR_K_TOOL), PR_K_DEFINITIONS);
-    const cJSON *run;
-
-    if (isfinite(v) && v >= 1)
-        return (int)v;
-    if (pr_sget_len(pr_sget(sum, PR_K_RUNS)) == 0)
-        return 0;
-    cJSON_ArrayForEach(run, pr_sget(sum, PR_K_RUNS))
-    {
-        if (basis_of(run) != NULL)
-            return has_ascend(sum, NULL) ? 0 : 2;
-    }
-    return 1;
-}
-
 /* "version 2", or "version unknown" for 0. */
 static const char *
 version_text(int v, char *buf, size_t n)
@@ -777,7 +751,7 @@ check_definitions(cJSON *c, cJSON *diff, const cJSON *base, const cJSON *cur)
 {
     const char *b = pr_sget_str(pr_sget(base, PR_K_TOOL), PR_K_BUILD);
     const char *k = pr_sget_str(pr_sget(cur, PR_K_TOOL), PR_K_BUILD);
-    int vb = definitions_of(base), vc = definitions_of(cur);
+    int vb = pr_contract_definitions(base), vc = pr_contract_definitions(cur);
     int lo = vb < vc ? vb : vc;
     int known = vb > 0 && vc > 0;
     int ascend = has_ascend(base, NULL) || has_ascend(cur, NULL);

@@ -703,14 +703,24 @@ int
 pr_contract_definitions(const cJSON *sum)
 {
     const cJSON *v = pr_sget(pr_sget(sum, PR_K_TOOL), PR_K_DEFINITIONS);
-    const cJSON *run;
+    const cJSON *run, *r;
 
     if (cJSON_IsNumber(v) && v->valuedouble >= 1)
         return (int)v->valuedouble;
+    if (pr_sget_len(pr_sget(sum, PR_K_RUNS)) == 0)
+        return 0;
     cJSON_ArrayForEach(run, pr_sget(sum, PR_K_RUNS))
     {
-        if (pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS) != NULL)
-            return 2;
+        if (pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS) == NULL)
+            continue;
+        /* a basis: version 2's windows; an Ascend run's Cube share and
+           device names changed hours after the basis came (4a6ecc7f) */
+        cJSON_ArrayForEach(r, pr_sget(sum, PR_K_RUNS))
+        {
+            if (run_of(sum, r, ASCEND))
+                return 0;
+        }
+        return 2;
     }
     return 1;
 }
@@ -727,7 +737,7 @@ note_older(cJSON *run, const struct older *top, const struct older *w,
     cJSON *d = cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS);
     const struct pr_schema_row *left[2 * OLDER_PARTS];
     char unknown[1400], views[700], parts[700], keys[1220], text[5400];
-    char maybes[700];
+    char maybes[700], defs_text[32];
     struct pr_row_diagnostic row;
     size_t n = 0, i;
 
@@ -765,12 +775,16 @@ note_older(cJSON *run, const struct older *top, const struct older *w,
     if (unknown[0])
         snprintf(text + strlen(text), sizeof(text) - strlen(text),
                  " Keys it did not write read as unknown: %s.", unknown);
+    if (defs > 0)
+        snprintf(defs_text, sizeof(defs_text), "version %d", defs);
+    else /* not recorded, and its step basis does not tell which */
+        snprintf(defs_text, sizeof(defs_text), "an earlier version");
     if (defs < PR_DEFINITIONS)
         snprintf(text + strlen(text), sizeof(text) - strlen(text),
-                 " Its figures follow version %d of their definitions (this "
+                 " Its figures follow %s of their definitions (this "
                  "build: %d): profreport diff names the figures whose "
                  "definition changed since.",
-                 defs, PR_DEFINITIONS);
+                 defs_text, PR_DEFINITIONS);
     if (parts[0] || views[0] || defs < PR_DEFINITIONS)
         snprintf(text + strlen(text), sizeof(text) - strlen(text),
                  " Run profreport on the traces again for the whole report.");
