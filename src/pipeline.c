@@ -1682,16 +1682,24 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
 }
 
 /* A run as the terminal names it: its worker (and span), and its job's
- * name first when the input held several jobs ("a / rank3"). */
+ * name first when the input held several jobs ("a / rank3"); a memory
+ * timeline's entry is its file, named once, with the trace it is named
+ * after ("host_100.raw, named after host_100's trace (rank 0)"). */
 static void
 run_label(const cJSON *sum, const cJSON *runs, const cJSON *run, long idx,
           char *buf, size_t n)
 {
-    const char *job = pr_sget_job_of(pr_sget(sum, PR_K_JOBS), (size_t)idx);
-    char who[256];
+    const cJSON *e = pr_sget_job_entry_of(pr_sget(sum, PR_K_JOBS), (size_t)idx);
+    const char *job = e != NULL ? pr_sget_str_or(e, PR_K_NAME, "?") : "";
+    char who[256], tie[300];
 
     pr_sget_run_name(runs, run, who, sizeof(who));
-    if (job[0] != '\0')
+    if (e != NULL && pr_sget_job_is_memtl(sum, e)) {
+        if (pr_sget_memtl_tie(sum, e, tie, sizeof(tie)))
+            snprintf(buf, n, "%s, named after %s", who, tie);
+        else
+            snprintf(buf, n, "%s", who);
+    } else if (job[0] != '\0')
         snprintf(buf, n, "%s / %s", job, who);
     else
         snprintf(buf, n, "%s", who);
@@ -1830,7 +1838,7 @@ static void
 print_brief(const cJSON *sum, int quiet)
 {
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, PR_K_RUNS), *run;
-    char name[320];
+    char name[600];
     long idx = 0;
 
     if (quiet)

@@ -266,6 +266,7 @@
 #define PR_K_SPANS "spans"
 #define PR_K_DIAGNOSTICS "diagnostics"
 #define PR_K_KIND "kind"
+#define PR_K_TRACE_WORKER "trace_worker"
 #define PR_K_DATA_QUALITY "data_quality"
 
 /* ---- source view (sources.h, issue #16) */

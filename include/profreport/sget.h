@@ -71,6 +71,8 @@ const char *pr_sget_older_note(const cJSON *run);
 /* The name of the entry of `jobs` (summary["jobs"]) whose runs hold run
  * index i; "" when none does (a summary of one job).  O(runs). */
 const char *pr_sget_job_of(const cJSON *jobs, size_t i);
+/* That entry itself; NULL when none does. */
+const cJSON *pr_sget_job_entry_of(const cJSON *jobs, size_t i);
 
 /* Whether entry `job` of summary["jobs"] is torch.profiler's raw memory
  * timeline (export_memory_timeline_raw) shown on its own, not a job of
@@ -83,6 +85,14 @@ int pr_sget_job_is_memtl(const cJSON *summary, const cJSON *job);
 size_t pr_sget_memtl_jobs(const cJSON *summary);
 /* The runs those entries hold: one per memory timeline file. */
 size_t pr_sget_memtl_runs(const cJSON *summary);
+
+/* What ties memory timeline entry `job` to a trace beside it: its
+ * file's name begins with that trace's worker (trace_worker), as
+ * torch.profiler's tutorial names both: "host_100's trace (rank 0)" (the
+ * rank when that worker's run gives one) into buf; returns 1, or 0 with
+ * buf "" when nothing does (or a summary older than the key). */
+int pr_sget_memtl_tie(const cJSON *summary, const cJSON *job, char *buf,
+                      size_t cap);
 
 /* What one entry of summary["jobs"] holds, for a heading or a message:
  * "ranks 0-1 of 128", "rank 34 of 300", "3 ranks", "2 runs". */

@@ -631,7 +631,7 @@ job_heading(struct pr_html_view *v, const cJSON *summary, size_t k, size_t n)
 {
     const cJSON *job = cJSON_GetArrayItem(pr_sget(summary, PR_K_JOBS), (int)k);
     cJSON *s = push_obj(v, v->sections);
-    char text[600], ext[96], id[32];
+    char text[800], ext[400], tie[300], id[32];
 
     snprintf(id, sizeof(id), "job%zu", k + 1);
     add_str(v, s, "s_jid", id);
@@ -641,10 +641,14 @@ job_heading(struct pr_html_view *v, const cJSON *summary, size_t k, size_t n)
              pr_sget_memtl_jobs(summary) > 0 ? "Part" : "Job", k + 1, n,
              pr_sget_str_or(job, PR_K_NAME, "?"));
     add_str(v, s, "s_job", text);
-    if (pr_sget_job_is_memtl(summary, job))
+    if (pr_sget_job_is_memtl(summary, job)) /* its own part: memtl13 */
         snprintf(ext, sizeof(ext),
                  "a memory timeline (torch.profiler's "
-                 "export_memory_timeline_raw)");
+                 "export_memory_timeline_raw)%s%s",
+                 pr_sget_memtl_tie(summary, job, tie, sizeof(tie))
+                     ? " named after "
+                     : "",
+                 tie);
     else
         pr_sget_job_extent(job, ext, sizeof(ext));
     snprintf(text, sizeof(text), "%s, from %s", ext,

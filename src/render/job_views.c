@@ -474,7 +474,7 @@ static cJSON *
 index_row(const cJSON *summary, const cJSON *job, size_t k)
 {
     cJSON *r = cJSON_CreateObject();
-    char text[600];
+    char text[600], kind[400], tie[300];
     double step = mean_step(summary, job);
     int ok = r != NULL;
 
@@ -487,11 +487,15 @@ index_row(const cJSON *summary, const cJSON *job, size_t k)
         snprintf(text, sizeof(text), "none named"); /* Runs says how many */
     else
         pr_sget_job_extent(job, text, sizeof(text));
+    /* the trace a timeline's file is named after (memtl13) */
+    if (!pr_sget_job_is_memtl(summary, job))
+        snprintf(kind, sizeof(kind), "traces");
+    else if (pr_sget_memtl_tie(summary, job, tie, sizeof(tie)))
+        snprintf(kind, sizeof(kind), "memory timeline, named after %s", tie);
+    else
+        snprintf(kind, sizeof(kind), "memory timeline");
     ok = ok && cJSON_AddStringToObject(r, "extent", text) &&
-         cJSON_AddStringToObject(r, PR_K_KIND,
-                                 pr_sget_job_is_memtl(summary, job)
-                                     ? "memory timeline"
-                                     : "traces") &&
+         cJSON_AddStringToObject(r, PR_K_KIND, kind) &&
          cJSON_AddNumberToObject(
              r, PR_K_RUNS, (double)pr_sget_len(pr_sget(job, PR_K_RUNS))) &&
          (isnan(step) ? cJSON_AddNullToObject(r, PR_K_STEP_US)
@@ -512,11 +516,14 @@ pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary)
     size_t k = 0;
     size_t n_tl = pr_sget_memtl_jobs(summary);
     size_t n_jobs = pr_sget_len(pr_sget(summary, PR_K_JOBS)) - n_tl;
-    char text[900];
+    char text[900], tie[300];
+    int tied = 0;
 
     /* a memory timeline is no job: said apart, and the clause on the
        jobs' own figures only where jobs of traces are several (review
        18 #6) */
+    cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS)) tied |=
+        pr_sget_memtl_tie(summary, job, tie, sizeof(tie));
     snprintf(text, sizeof(text), "%s%s%s",
              n_jobs > 1    ? "The inputs hold several jobs: traces of one "
                              "folder are one job, unless their "
@@ -527,13 +534,21 @@ pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary)
                              "own."
              : n_jobs == 1 ? "The traces are one job."
                            : "",
-             n_tl > 0 ? " A memory timeline (torch.profiler's "
-                        "export_memory_timeline_raw) is shown on its own, "
-                        "in full: it is not a rank of a job, because "
-                        "the file does not say which run or device it "
-                        "belongs to"
-                      : "",
-             n_tl > 0 ? "." : "");
+             n_tl > 1   ? " Each memory timeline (torch.profiler's "
+                          "export_memory_timeline_raw) is a part of its own, "
+                          "in full (its curve, peak and categories): none "
+                          "is a rank of a job, because a file does not say "
+                          "which run or device it belongs to"
+             : n_tl > 0 ? " A memory timeline (torch.profiler's "
+                          "export_memory_timeline_raw) is shown on its own, "
+                          "in full: it is not a rank of a job, because "
+                          "the file does not say which run or device it "
+                          "belongs to"
+                        : "",
+             n_tl == 0 ? ""
+             : tied    ? " (one named after a trace is that trace's by its "
+                         "name alone)."
+                       : ".");
     pr_figs_text(f, text);
     cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS))
     {

@@ -346,11 +346,14 @@ job_part(struct pr_pdf_doc *d, const struct pr_job_set *set,
              k + 1, n, pr_sget_str_or(job, PR_K_NAME, "?"));
     pr_pdf_doc_section(d, line);
     pr_pdf_doc_info_line(d, "Folder", pr_sget_str_or(job, PR_K_PATH, "?"));
-    if (tl)
+    if (tl) {
         pr_pdf_doc_info_line(d, "Kind",
                              "memory timeline (torch.profiler's "
                              "export_memory_timeline_raw), shown on its own");
-    else {
+        /* the trace its file is named after, by name alone (memtl13) */
+        if (pr_sget_memtl_tie(summary, job, line, sizeof(line)))
+            pr_pdf_doc_info_line(d, "Named after", line);
+    } else {
         pr_sget_job_extent(job, line, sizeof(line));
         /* "Ranks 1 run": no rank is named (review 19 #9) */
         if (pr_sget_len(pr_sget(job, PR_K_RANKS)) == 0)

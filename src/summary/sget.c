@@ -227,6 +227,33 @@ pr_sget_memtl_runs(const cJSON *summary)
     return n;
 }
 
+int
+pr_sget_memtl_tie(const cJSON *summary, const cJSON *job, char *buf, size_t cap)
+{
+    const char *w = pr_sget_str(job, PR_K_TRACE_WORKER);
+    const cJSON *run;
+    double rank = NAN;
+
+    if (cap > 0)
+        buf[0] = '\0';
+    if (w == NULL || cap == 0)
+        return 0;
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        if (strcmp(pr_sget_str_or(run, PR_K_WORKER, ""), w) == 0 &&
+            !cJSON_IsObject(pr_sget(run, PR_K_MEMORY_TIMELINE)) &&
+            !isnan(pr_sget_num(run, PR_K_RANK))) {
+            rank = pr_sget_num(run, PR_K_RANK);
+            break;
+        }
+    }
+    if (isnan(rank))
+        snprintf(buf, cap, "%s's trace", w);
+    else
+        snprintf(buf, cap, "%s's trace (rank %.0f)", w, rank);
+    return 1;
+}
+
 /* "ranks 0-1 of 128", "rank 34 of 300", "3 ranks", "2 runs" */
 void
 pr_sget_job_extent(const cJSON *job, char *buf, size_t cap)
@@ -252,6 +279,14 @@ pr_sget_job_extent(const cJSON *job, char *buf, size_t cap)
 const char *
 pr_sget_job_of(const cJSON *jobs, size_t i)
 {
+    const cJSON *job = pr_sget_job_entry_of(jobs, i);
+
+    return job != NULL ? pr_sget_str_or(job, "name", "?") : "";
+}
+
+const cJSON *
+pr_sget_job_entry_of(const cJSON *jobs, size_t i)
+{
     const cJSON *job, *e;
 
     cJSON_ArrayForEach(job, jobs)
@@ -259,10 +294,10 @@ pr_sget_job_of(const cJSON *jobs, size_t i)
         cJSON_ArrayForEach(e, pr_sget(job, "runs"))
         {
             if (cJSON_IsNumber(e) && e->valuedouble == (double)i)
-                return pr_sget_str_or(job, "name", "?");
+                return job;
         }
     }
-    return "";
+    return NULL;
 }
 
 int

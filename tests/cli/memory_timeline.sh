@@ -293,7 +293,11 @@ h = open(sys.argv[1]).read()
 i = h.index('id=\"jobs\"')
 idx = html.unescape(re.sub(r'<[^>]*>', ' ', h[i:h.index('</section>', i)]))
 idx = re.sub(r'\s+', ' ', idx)
-assert 'Kind' in idx and 'memory timeline – 1' in idx, idx
+# memtl13: its file is named after the trace's worker (worker_a.raw.json
+# beside worker_a.pt.trace.json), by its name alone
+assert 'Kind' in idx and \
+    \"memory timeline, named after worker_a's trace – 1\" in idx, idx
+assert \"that trace's by its name alone\" in idx, idx
 # review 19 #9: the trace names no rank; its Ranks cell said '1 run'
 assert 'traces none named 1' in idx, idx
 assert 'export_memory_timeline_raw' in idx, idx
@@ -310,7 +314,7 @@ assert '(memory timeline)' not in u, 'folder-named timeline'
 e = open(sys.argv[2]).read()
 assert 'read 1 job and 1 memory timeline from' in e, e
 assert 'worker_a.raw: a memory timeline (torch.profiler' in e, e
-assert 'export_memory_timeline_raw), shown on its own' in e, e
+assert \"export_memory_timeline_raw) named after worker_a's trace, shown on its own\" in e, e
 assert 'each job' not in e and '(memory timeline) (1 run)' not in e, e
 " "$T_DIR/bt2.html" "$T_DIR/bt2.err"
 if command -v pdftotext > /dev/null 2>&1; then

@@ -974,10 +974,11 @@ test_row_from(void **state)
     o = pr_rows_row_from(PR_RO_JOBS, &row, work);
     assert_non_null(o);
     s = cJSON_PrintUnformatted(o);
-    assert_string_equal(s, "{\"name\":\"a\",\"kind\":\"traces\","
-                           "\"path\":\".\",\"runs\":[0],"
-                           "\"world_size\":null,\"distributed\":{},"
-                           "\"job\":null,\"extra\":1}");
+    assert_string_equal(
+        s, "{\"name\":\"a\",\"kind\":\"traces\",\"trace_worker\":null,"
+           "\"path\":\".\",\"runs\":[0],"
+           "\"world_size\":null,\"distributed\":{},"
+           "\"job\":null,\"extra\":1}");
     free(s);
     assert_ptr_equal(cJSON_GetObjectItem(o, "runs"), runs);
     assert_null(work->child);

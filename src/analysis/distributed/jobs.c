@@ -253,6 +253,10 @@ place(struct jr *v, const size_t *order, size_t done, size_t i, size_t *n_grp,
 {
     size_t j, g, best = SIZE_MAX;
 
+    /* each memory timeline is a part of its own: its curve, peak and
+       categories never summed with another file's (memtl13) */
+    if (v[i].memtl)
+        return (*n_grp)++;
     memset(bad, 0, *n_grp);
     for (g = 0; g < *n_grp; g++)
         dist[g] = INFINITY;
@@ -261,7 +265,7 @@ place(struct jr *v, const size_t *order, size_t done, size_t i, size_t *n_grp,
         if (strcmp(b->dir, v[i].dir) != 0)
             continue;
         if (strcmp(b->worker, v[i].worker) == 0 &&
-            strcmp(b->span, v[i].span) != 0 && b->memtl == v[i].memtl)
+            strcmp(b->span, v[i].span) != 0 && !b->memtl)
             return b->group; /* two spans of one process */
         bad[b->group] |= conflicts(&v[i], b);
         if (known(v[i].t0) && known(b->t0))
@@ -558,6 +562,34 @@ job_memtl(const struct jr *v, size_t n, size_t k)
     return 0;
 }
 
+/* The worker of a trace beside memory timeline job k (same folder) whose
+ * name the timeline's starts with, up to a '.' ("worker_a" for
+ * worker_a.raw.json beside worker_a.pt.trace.json or
+ * worker_a.1714521600000.pt.trace.json: torch.profiler's memory tutorial
+ * names the trace and the timeline by one prefix, tensorboard_trace_handler
+ * names a trace "{worker}.{time}.pt.trace.json"); the longest such, NULL
+ * none.  A name is the only tie: the file holds no process or device. */
+static const char *
+trace_worker(const struct jr *v, size_t n, size_t k)
+{
+    const struct jr *tl = NULL;
+    const char *best = NULL;
+    size_t i, len;
+
+    for (i = 0; i < n && tl == NULL; i++)
+        if (v[i].group == k && v[i].memtl)
+            tl = &v[i];
+    for (i = 0; tl != NULL && i < n; i++) {
+        if (v[i].memtl || strcmp(v[i].dir, tl->dir) != 0)
+            continue;
+        len = strlen(v[i].worker);
+        if (len > 0 && strncmp(tl->worker, v[i].worker, len) == 0 &&
+            tl->worker[len] == '.' && (best == NULL || len > strlen(best)))
+            best = v[i].worker;
+    }
+    return best;
+}
+
 /* A job's name: its folder below the common one (the folder's own name
  * when it is the common one); "#2" and on when one folder holds several
  * jobs of traces.  Memory timelines are named by their files, as stderr
@@ -712,6 +744,11 @@ emit_job(const struct jr *v, size_t n, size_t k, const char *name,
     row.name = name;
     /* a consumer filters on it (review 19 #9) */
     row.kind = job_memtl(v, n, k) ? "memory_timeline" : "traces";
+    /* a memory timeline's only: a job of traces keeps its keys */
+    if (job_memtl(v, n, k))
+        row.trace_worker = trace_worker(v, n, k);
+    else if (!pr_rows_omit(PR_RO_JOBS, &row, PR_SR_JOBS_PR_K_TRACE_WORKER))
+        ok = 0;
     row.path = path;
     row.world_size = NAN;
     job_members(v, n, k, work, &row.world_size, &ok);
@@ -793,6 +830,18 @@ drop_origins(cJSON *summary)
         cJSON_DeleteItemFromObjectCaseSensitive(run, PR_JOBS_ORIGIN);
 }
 
+/* Whether every run is a memory timeline (none beside a trace). */
+static int
+all_memtl(const struct jr *v, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (!v[i].memtl)
+            return 0;
+    return n > 0;
+}
+
 enum pr_status
 pr_jobs_build(cJSON *summary, struct pr_error *err)
 {
@@ -803,16 +852,16 @@ pr_jobs_build(cJSON *summary, struct pr_error *err)
     if (v == NULL || !collect(summary, v, n) ||
         (n > 1 && (n_jobs = group(v, n)) == 0))
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-    if (st == PR_OK && n_jobs > 1) {
+    if (st == PR_OK && all_memtl(v, n)) {
+        /* memory timelines alone (each a part of its own): no ranks, no
+           world size, no job (review 18 #5: two read as "2 ranks, world
+           size 2") */
+        cJSON_DeleteItemFromObjectCaseSensitive(summary, PR_K_JOBS);
+        st = null_views(summary, err);
+    } else if (st == PR_OK && n_jobs > 1) {
         st = null_views(summary, err);
         if (st == PR_OK)
             st = emit_jobs(summary, v, n, n_jobs, err);
-    } else if (st == PR_OK && n > 0 && v[0].memtl) {
-        /* memory timelines alone (a group holds them alone): no ranks,
-           no world size, no job (review 18 #5: two read as "2 ranks,
-           world size 2") */
-        cJSON_DeleteItemFromObjectCaseSensitive(summary, PR_K_JOBS);
-        st = null_views(summary, err);
     } else if (st == PR_OK) {
         cJSON_DeleteItemFromObjectCaseSensitive(summary, PR_K_JOBS);
         st = pr_distributed_build(summary, err);
@@ -862,7 +911,8 @@ pr_jobs_describe(const cJSON *summary, const char *saved_from, char *buf,
     const char *first;
     size_t k = 0, len, common = common_path(jobs, &first);
     size_t n_tl = pr_sget_memtl_jobs(summary), n_jobs;
-    char ext[96], what[96];
+    char ext[96], what[96], tie[320];
+    int tied = 0;
 
     buf[0] = '\0';
     if (pr_sget_len(jobs) < 2 || n < 64)
@@ -896,16 +946,19 @@ pr_jobs_describe(const cJSON *summary, const char *saved_from, char *buf,
             break;
         }
         if (pr_sget_job_is_memtl(summary, j)) {
+            int t = pr_sget_memtl_tie(summary, j, tie, sizeof(tie));
+            tied |= t;
             snprintf(
                 buf + len, n - len,
                 "%s %s: a memory timeline (torch.profiler's "
-                "export_memory_timeline_raw), shown on its own",
+                "export_memory_timeline_raw)%s%s, shown on its own",
                 k > 1 ? "," : "",
                 pr_sget_run_name(
                     pr_sget(summary, PR_K_RUNS),
                     cJSON_GetArrayItem(pr_sget(summary, PR_K_RUNS),
                                        pr_sget_first(j, PR_K_RUNS)->valueint),
-                    ext, sizeof(ext)));
+                    ext, sizeof(ext)),
+                t ? " named after " : "", tie);
             continue;
         }
         pr_sget_job_extent(j, ext, sizeof(ext));
@@ -921,6 +974,9 @@ pr_jobs_describe(const cJSON *summary, const char *saved_from, char *buf,
         len = strlen(buf);
         snprintf(buf + len, n - len,
                  "; a memory timeline is no rank of a job: its file does "
-                 "not say which run or device it belongs to");
+                 "not say which run or device it belongs to%s",
+                 tied ? " (one named after a trace is that trace's by its "
+                        "name alone)"
+                      : "");
     }
 }
