@@ -1,0 +1,179 @@
+#!/bin/sh
+# memtl_parts.sh - several torch.profiler raw memory timelines beside
+# traces (memtl13): each timeline is a part of its own, its curve, peak and
+# categories its file's alone (two shared one part, "a.raw, b.raw"), never
+# summed with another's; a timeline whose file is named after a trace
+# beside it (worker_a.raw.json by worker_a.pt.trace.json, as torch.profiler's
+# memory tutorial names both by one prefix) says so in the summary
+# (jobs[].trace_worker), stderr, the terminal, the HTML and the PDF.  The
+# fixtures are tests/data/memtl/two_beside and two_ranks (README.md); each
+# file's peak is recomputed here from the raw rows, as HTA sums them.
+. "$PR_SRCDIR/tests/lib.sh"
+
+data=$PR_SRCDIR/tests/data/memtl
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "memory timeline parts" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+# peaks.py RAW...: "name peak_bytes peak_at_us" per file, HTA's
+# _process_raw_events (times from the first positive one)
+cat > "$T_DIR/peaks.py" << 'EOF'
+import json, os, sys
+for p in sys.argv[1:]:
+    rows = json.load(open(p))
+    times, sizes, t_min = [], [], -1
+    for t, _, b, c in rows:
+        if t_min == -1 or (0 < t < t_min):
+            t_min = t
+        if not times or t != times[-1]:
+            times.append(t)
+            sizes.append(sizes[-1][:] if sizes else [0] * 8)
+        sizes[-1][c] += b
+    times = [t_min if t < 0 else t for t in times]
+    tot = [sum(s) for s in sizes]
+    i = max(range(len(tot)), key=lambda k: (tot[k], -k))
+    name = os.path.basename(p)[:-len('.json')]
+    print(name, tot[i], (times[i] - t_min) / 1e3)
+EOF
+
+# check.py SUMMARY PEAKS HTML TERM PDFTEXT TRACE_WORKERS: every timeline a
+# part of its own, its peak its file's, the parts counted alike
+cat > "$T_DIR/check.py" << 'EOF'
+import html, json, re, sys
+s = json.load(open(sys.argv[1]))
+want = {l.split()[0]: (int(l.split()[1]), float(l.split()[2]))
+        for l in open(sys.argv[2])}
+ties = dict(kv.split('=') for kv in sys.argv[6].split(',') if kv)
+runs = s['runs']
+tl = [j for j in s['jobs'] if j['kind'] == 'memory_timeline']
+# one part per file, named by it, holding its run alone
+assert sorted(j['name'] for j in tl) == sorted(want), [j['name'] for j in tl]
+for j in tl:
+    assert len(j['runs']) == 1, j
+    r = runs[j['runs'][0]]
+    assert r['worker'] == j['name'], (r['worker'], j['name'])
+    m = r['memory_timeline']
+    assert (m['peak_bytes'], m['peak_at_us']) == want[j['name']], \
+        (j['name'], m['peak_bytes'], m['peak_at_us'], want[j['name']])
+    assert j['trace_worker'] == (ties.get(j['name']) or None), j
+    assert j['ranks'] == [] and j['world_size'] is None, j
+assert all('trace_worker' not in j for j in s['jobs']
+           if j['kind'] == 'traces'), 'a job of traces keeps its keys'
+n = len(s['jobs'])
+h = html.unescape(open(sys.argv[3]).read())
+heads = re.findall(r'Part [0-9]+ of [0-9]+: [^<]*', h)
+assert heads == ['Part %d of %d: %s' % (k + 1, n, j['name'])
+                 for k, j in enumerate(s['jobs'])], heads
+# each timeline's Memory timeline section: its own peak, no other's
+for k, j in enumerate(s['jobs']):
+    if j['kind'] != 'memory_timeline':
+        continue
+    i = h.index('id="job%d-memory_timeline"' % (k + 1))
+    sec = h[i:h.index('<section', i)]
+    peaks = re.findall(r'Peak ([0-9.]+ [KMG]iB|[0-9]+ B) at', sec)
+    assert len(peaks) == 1, (j['name'], peaks)
+    tie = ties.get(j['name'])
+    sub = re.findall(r'Part %d of %d: [^<]*</[^>]*>\s*<[^>]*>([^<]*)' %
+                     (k + 1, n), h)
+    assert sub and (("named after %s's trace" % tie in sub[0]) if tie
+                    else 'named after' not in sub[0]), sub
+assert h.count('-memory_timeline"') == len(tl), h.count('-memory_timeline"')
+t = open(sys.argv[4]).read()
+for name, (peak, at) in want.items():
+    tie = ties.get(name)
+    line = [l for l in t.splitlines() if l.startswith(name + ':') or
+            l.startswith(name + ', named after ')]
+    assert len(line) == 1, (name, line)
+    assert ("named after %s's trace" % tie in line[0]) if tie else \
+        'named after' not in line[0], line
+p = open(sys.argv[5]).read() if sys.argv[5] != '-' else None
+if p is not None:
+    for k, j in enumerate(s['jobs']):
+        assert 'Part %d of %d: %s' % (k + 1, n, j['name']) in p, j['name']
+    assert p.count('Named after') == len(ties), p.count('Named after')
+EOF
+
+peaks() { # FOLDER: its timelines' peaks, recomputed
+    python3 "$T_DIR/peaks.py" "$1"/*.raw.json > "$T_DIR/$2.peaks"
+}
+run_all() { # FOLDER NAME
+    "$PR_BIN" --input "$1" --json "$T_DIR/$2.json" --html "$T_DIR/$2.html" \
+        --pdf "$T_DIR/$2.pdf" > /dev/null 2> "$T_DIR/$2.err"
+    "$PR_BIN" --input "$1" > "$T_DIR/$2.term" 2> /dev/null
+    if command -v pdftotext > /dev/null 2>&1; then
+        pdftotext -layout "$T_DIR/$2.pdf" "$T_DIR/$2.txt"
+    else
+        echo - > "$T_DIR/$2.txt"
+    fi
+}
+pdf_of() { # NAME: the PDF's text, or '-' when pdftotext is absent
+    if [ "$(cat "$T_DIR/$1.txt")" = "-" ]; then echo -; else
+        echo "$T_DIR/$1.txt"; fi
+}
+
+# two timelines beside one trace, neither named after it: two parts, a.raw
+# (peak 8500 B at 3 ms) and b.raw (8000 B at 1 ms); summed they would peak
+# at 15500 B at 1 ms
+peaks "$data/two_beside" tb
+run_all "$data/two_beside" tb
+check "two timelines beside a trace: each its own part, its own peak" \
+    python3 "$T_DIR/check.py" "$T_DIR/tb.json" "$T_DIR/tb.peaks" \
+    "$T_DIR/tb.html" "$T_DIR/tb.term" "$(pdf_of tb)" ""
+check "two timelines beside a trace: stderr counts 2 memory timelines" \
+    grep -q "read 1 job and 2 memory timelines from .*: a.raw: a memory timeline (torch.profiler's export_memory_timeline_raw), shown on its own, b.raw: " \
+    "$T_DIR/tb.err"
+check "two timelines beside a trace: the header counts 1 run and 2 timelines" \
+    grep -q "1 run in 1 job and 2 memory timelines: a.raw, b.raw, two_beside<" \
+    "$T_DIR/tb.html"
+
+# one per rank of a 2-rank job, each named after its rank's trace
+# (host_100.raw.json by host_100.1714521600000.pt.trace.json)
+peaks "$data/two_ranks" tr
+run_all "$data/two_ranks" tr
+check "a timeline per rank: each its own part, named after its rank's trace" \
+    python3 "$T_DIR/check.py" "$T_DIR/tr.json" "$T_DIR/tr.peaks" \
+    "$T_DIR/tr.html" "$T_DIR/tr.term" "$(pdf_of tr)" \
+    "host_100.raw=host_100,host_400.raw=host_400"
+check "a timeline per rank: the trace's rank is named beside it" python3 -c "
+import html, re, sys
+h = html.unescape(open(sys.argv[1]).read())
+assert \"memory timeline, named after host_100's trace (rank 0)\" in h
+assert \"memory timeline, named after host_400's trace (rank 1)\" in h
+t = open(sys.argv[2]).read()
+assert \"host_400.raw, named after host_400's trace (rank 1): torch.profiler\" in t, t
+e = open(sys.argv[3]).read()
+assert \"host_100.raw: a memory timeline (torch.profiler's export_memory_timeline_raw) named after host_100's trace (rank 0), shown on its own\" in e, e
+assert \"that trace's by its name alone\" in e, e
+" "$T_DIR/tr.html" "$T_DIR/tr.term" "$T_DIR/tr.err"
+check "a timeline per rank: the job of traces keeps its 2 ranks" python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+j = [j for j in s['jobs'] if j['kind'] == 'traces']
+assert len(j) == 1 and j[0]['ranks'] == [0, 1] and j[0]['world_size'] == 2, j
+" "$T_DIR/tr.json"
+# the saved summary keeps the parts and the ties
+"$PR_BIN" --input "$T_DIR/tr.json" --json "$T_DIR/tr2.json" \
+    --html "$T_DIR/tr2.html" --pdf "$T_DIR/tr2.pdf" > /dev/null 2>&1
+"$PR_BIN" --input "$T_DIR/tr.json" > "$T_DIR/tr2.term" 2> /dev/null
+[ "$(cat "$T_DIR/tr.txt")" = "-" ] || pdftotext -layout "$T_DIR/tr2.pdf" \
+    "$T_DIR/tr2.txt"
+[ "$(cat "$T_DIR/tr.txt")" = "-" ] && echo - > "$T_DIR/tr2.txt"
+check "a timeline per rank, re-drawn from its summary: the same parts" \
+    python3 "$T_DIR/check.py" "$T_DIR/tr2.json" "$T_DIR/tr.peaks" \
+    "$T_DIR/tr2.html" "$T_DIR/tr2.term" "$(pdf_of tr2)" \
+    "host_100.raw=host_100,host_400.raw=host_400"
+
+# a name that only begins alike is no tie: worker_ab.raw is not worker_a's
+mkdir "$T_DIR/ab"
+cp "$data/beside_trace/worker_a.pt.trace.json" "$T_DIR/ab/"
+cp "$data/small.json" "$T_DIR/ab/worker_ab.raw.json"
+cp "$data/two_beside/b.raw.json" "$T_DIR/ab/worker_a.raw.json"
+peaks "$T_DIR/ab" ab
+run_all "$T_DIR/ab" ab
+check "worker_ab.raw is not named after worker_a's trace, worker_a.raw is" \
+    python3 "$T_DIR/check.py" "$T_DIR/ab.json" "$T_DIR/ab.peaks" \
+    "$T_DIR/ab.html" "$T_DIR/ab.term" "$(pdf_of ab)" "worker_a.raw=worker_a"
+
+echo "1..$T_N"
