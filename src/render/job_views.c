@@ -474,7 +474,7 @@ static cJSON *
 index_row(const cJSON *summary, const cJSON *job, size_t k)
 {
     cJSON *r = cJSON_CreateObject();
-    char text[600], kind[400], tie[300];
+    char text[600];
     double step = mean_step(summary, job);
     int ok = r != NULL;
 
@@ -487,15 +487,11 @@ index_row(const cJSON *summary, const cJSON *job, size_t k)
         snprintf(text, sizeof(text), "none named"); /* Runs says how many */
     else
         pr_sget_job_extent(job, text, sizeof(text));
-    /* the trace a timeline's file is named after (memtl13) */
-    if (!pr_sget_job_is_memtl(summary, job))
-        snprintf(kind, sizeof(kind), "traces");
-    else if (pr_sget_memtl_tie(summary, job, tie, sizeof(tie)))
-        snprintf(kind, sizeof(kind), "memory timeline, named after %s", tie);
-    else
-        snprintf(kind, sizeof(kind), "memory timeline");
     ok = ok && cJSON_AddStringToObject(r, "extent", text) &&
-         cJSON_AddStringToObject(r, PR_K_KIND, kind) &&
+         cJSON_AddStringToObject(r, PR_K_KIND,
+                                 pr_sget_job_is_memtl(summary, job)
+                                     ? "memory timeline"
+                                     : "traces") &&
          cJSON_AddNumberToObject(
              r, PR_K_RUNS, (double)pr_sget_len(pr_sget(job, PR_K_RUNS))) &&
          (isnan(step) ? cJSON_AddNullToObject(r, PR_K_STEP_US)
@@ -516,14 +512,27 @@ pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary)
     size_t k = 0;
     size_t n_tl = pr_sget_memtl_jobs(summary);
     size_t n_jobs = pr_sget_len(pr_sget(summary, PR_K_JOBS)) - n_tl;
-    char text[900], tie[300];
-    int tied = 0;
+    char text[2400], tie[300], ties[1200];
+    size_t n_tied = 0, len = 0;
 
     /* a memory timeline is no job: said apart, and the clause on the
        jobs' own figures only where jobs of traces are several (review
        18 #6) */
-    cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS)) tied |=
-        pr_sget_memtl_tie(summary, job, tie, sizeof(tie));
+    /* the traces the timelines' files are named after (memtl13): a
+       sentence, where a table cell would be cut */
+    ties[0] = '\0';
+    cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS))
+    {
+        if (!pr_sget_memtl_tie(summary, job, tie, sizeof(tie)))
+            continue;
+        if (n_tied++ < 8 && len < sizeof(ties))
+            len += (size_t)snprintf(
+                ties + len, sizeof(ties) - len, "%s%s %s %s",
+                n_tied > 1 ? "; " : "", pr_sget_str_or(job, PR_K_NAME, "?"),
+                n_tied > 1 ? "after" : "is named after", tie);
+    }
+    if (n_tied > 8 && len < sizeof(ties))
+        snprintf(ties + len, sizeof(ties) - len, "; and %zu more", n_tied - 8);
     snprintf(text, sizeof(text), "%s%s%s",
              n_jobs > 1    ? "The inputs hold several jobs: traces of one "
                              "folder are one job, unless their "
@@ -545,10 +554,14 @@ pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary)
                           "the file does not say which run or device it "
                           "belongs to"
                         : "",
-             n_tl == 0 ? ""
-             : tied    ? " (one named after a trace is that trace's by its "
-                         "name alone)."
-                       : ".");
+             n_tl == 0 ? "" : ".");
+    if (n_tied > 0) {
+        len = strlen(text);
+        snprintf(text + len, sizeof(text) - len,
+                 " By its file's name alone (the file holds no process or "
+                 "device), %s.",
+                 ties);
+    }
     pr_figs_text(f, text);
     cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS))
     {

@@ -295,9 +295,9 @@ idx = html.unescape(re.sub(r'<[^>]*>', ' ', h[i:h.index('</section>', i)]))
 idx = re.sub(r'\s+', ' ', idx)
 # memtl13: its file is named after the trace's worker (worker_a.raw.json
 # beside worker_a.pt.trace.json), by its name alone
-assert 'Kind' in idx and \
-    \"memory timeline, named after worker_a's trace – 1\" in idx, idx
-assert \"that trace's by its name alone\" in idx, idx
+assert 'Kind' in idx and 'memory timeline – 1' in idx, idx
+assert \"name alone (the file holds no process or device), worker_a.raw \" \\
+    \"is named after worker_a's trace.\" in idx, idx
 # review 19 #9: the trace names no rank; its Ranks cell said '1 run'
 assert 'traces none named 1' in idx, idx
 assert 'export_memory_timeline_raw' in idx, idx

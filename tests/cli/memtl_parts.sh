@@ -139,8 +139,10 @@ check "a timeline per rank: each its own part, named after its rank's trace" \
 check "a timeline per rank: the trace's rank is named beside it" python3 -c "
 import html, re, sys
 h = html.unescape(open(sys.argv[1]).read())
-assert \"memory timeline, named after host_100's trace (rank 0)\" in h
-assert \"memory timeline, named after host_400's trace (rank 1)\" in h
+i = h.index('id=\"jobs\"')
+idx = re.sub(r'\s+', ' ', re.sub(r'<[^>]*>', ' ', h[i:h.index('</section>', i)]))
+assert \"host_100.raw is named after host_100's trace (rank 0); host_400.raw \" \\
+    \"after host_400's trace (rank 1).\" in idx, idx
 t = open(sys.argv[2]).read()
 assert \"host_400.raw, named after host_400's trace (rank 1): torch.profiler\" in t, t
 e = open(sys.argv[3]).read()
