@@ -953,9 +953,17 @@ load_saved_list(const struct pr_options *o, cJSON **out, struct pr_merge **m,
                             "--kernel-rules needs the traces: a saved "
                             "summary's kernels were classified when it was "
                             "written");
-    if (n == 1)
-        return pr_saved_load(o->inputs[0], pr_pipeline_saved_max(o->max_input),
-                             out, err);
+    if (n == 1) {
+        st = pr_saved_load(o->inputs[0], pr_pipeline_saved_max(o->max_input),
+                           out, err);
+        /* an older summary's memory timelines, one entry for several
+           files named by their folder: one per file, by its name */
+        if (st == PR_OK && (st = pr_jobs_older_memtl(*out, err)) != PR_OK) {
+            cJSON_Delete(*out);
+            *out = NULL;
+        }
+        return st;
+    }
     st = pr_merge_load(o->inputs, n, pr_pipeline_saved_max(o->max_input), out,
                        m, err);
     /* the job views are read from the runs: rebuild them over the joined
@@ -1695,6 +1703,8 @@ run_label(const cJSON *sum, const cJSON *runs, const cJSON *run, long idx,
 
     pr_sget_run_name(runs, run, who, sizeof(who));
     if (e != NULL && pr_sget_job_is_memtl(sum, e)) {
+        if (who[0] == '\0') /* an older summary's run of no file name */
+            snprintf(who, sizeof(who), "%s", job);
         if (pr_sget_memtl_tie(sum, e, tie, sizeof(tie)))
             snprintf(buf, n, "%s, named after %s", who, tie);
         else

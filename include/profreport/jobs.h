@@ -16,8 +16,8 @@
  *   - what they are: a PyTorch memory timeline (export_memory_timeline,
  *     the memory_timeline format) beside traces is the companion of a
  *     trace, not one more process, so never a rank of the traces' job:
- *     it is a job of its own ("<folder> (memory timeline)"), drawn in
- *     full (issue #29).
+ *     each timeline is a part of its own, named by its file ("worker_a.raw"),
+ *     drawn in full (issue #29, memtl13).
  *
  * One job keeps the summary as it was ("job" and "distributed" over every
  * run).  Several add "jobs" (docs/summary-json.md) with each job's
@@ -50,6 +50,17 @@ PR_NODISCARD enum pr_status pr_jobs_note_origin(cJSON *run, const char *path,
  * top-level two null.  Removes every run's private origin.  Errors:
  * PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_jobs_build(cJSON *summary, struct pr_error *err);
+
+/* A saved summary an older profreport wrote (its jobs[] without "kind")
+ * kept its memory timelines in one entry "<folder> (memory timeline)"
+ * (runs of several files under one heading): split into one entry per
+ * file, named by its run's worker (the file's name) with kind
+ * "memory_timeline" and trace_worker, as pr_jobs_build names them now; an
+ * entry whose run names no file keeps its name but is still marked a
+ * memory timeline (never counted as a run or rank).  Entries of traces
+ * are kept as written.  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_jobs_older_memtl(cJSON *summary,
+                                                struct pr_error *err);
 
 /* One line for the user when the summary holds several jobs: "read 3 jobs
  * from DIR: a (ranks 0-1 of 2), b (1 run), ..."; "" for one job.  A

@@ -77,7 +77,8 @@ const cJSON *pr_sget_job_entry_of(const cJSON *jobs, size_t i);
 /* Whether entry `job` of summary["jobs"] is torch.profiler's raw memory
  * timeline (export_memory_timeline_raw) shown on its own, not a job of
  * traces: its first run's input (of its worker and span) has the format
- * "memory_timeline", or the run holds a memory_timeline. */
+ * "memory_timeline", or the run holds a memory_timeline, or (an older
+ * summary) its name ends " (memory timeline)". */
 int pr_sget_job_is_memtl(const cJSON *summary, const cJSON *job);
 
 /* How many entries of summary["jobs"] are memory timelines

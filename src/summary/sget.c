@@ -181,9 +181,13 @@ pr_sget_job_is_memtl(const cJSON *summary, const cJSON *job)
     const cJSON *e = pr_sget_first(job, PR_K_RUNS), *run, *in;
     const char *w, *span;
 
-    /* its kind; a summary older than review 19 #9 has none */
+    /* its kind; a summary older than review 19 #9 has none, and named
+       the entry "<folder> (memory timeline)" */
     if (cJSON_IsString(pr_sget(job, PR_K_KIND)))
         return pr_sget_is(pr_sget_str(job, PR_K_KIND), "memory_timeline");
+    w = pr_sget_str_or(job, PR_K_NAME, "");
+    if (strlen(w) > 18 && strcmp(w + strlen(w) - 18, " (memory timeline)") == 0)
+        return 1;
     run = cJSON_IsNumber(e)
               ? cJSON_GetArrayItem(pr_sget(summary, PR_K_RUNS), e->valueint)
               : NULL;

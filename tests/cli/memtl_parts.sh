@@ -47,7 +47,7 @@ want = {l.split()[0]: (int(l.split()[1]), float(l.split()[2]))
         for l in open(sys.argv[2])}
 ties = dict(kv.split('=') for kv in sys.argv[6].split(',') if kv)
 runs = s['runs']
-tl = [j for j in s['jobs'] if j['kind'] == 'memory_timeline']
+tl = [j for j in s['jobs'] if j.get('kind') == 'memory_timeline']
 # one part per file, named by it, holding its run alone
 assert sorted(j['name'] for j in tl) == sorted(want), [j['name'] for j in tl]
 for j in tl:
@@ -60,7 +60,7 @@ for j in tl:
     assert j['trace_worker'] == (ties.get(j['name']) or None), j
     assert j['ranks'] == [] and j['world_size'] is None, j
 assert all('trace_worker' not in j for j in s['jobs']
-           if j['kind'] == 'traces'), 'a job of traces keeps its keys'
+           if j.get('kind') != 'memory_timeline'), 'traces keep their keys'
 n = len(s['jobs'])
 h = html.unescape(open(sys.argv[3]).read())
 heads = re.findall(r'Part [0-9]+ of [0-9]+: [^<]*', h)
@@ -68,7 +68,7 @@ assert heads == ['Part %d of %d: %s' % (k + 1, n, j['name'])
                  for k, j in enumerate(s['jobs'])], heads
 # each timeline's Memory timeline section: its own peak, no other's
 for k, j in enumerate(s['jobs']):
-    if j['kind'] != 'memory_timeline':
+    if j.get('kind') != 'memory_timeline':
         continue
     i = h.index('id="job%d-memory_timeline"' % (k + 1))
     sec = h[i:h.index('<section', i)]
@@ -177,5 +177,47 @@ run_all "$T_DIR/ab" ab
 check "worker_ab.raw is not named after worker_a's trace, worker_a.raw is" \
     python3 "$T_DIR/check.py" "$T_DIR/ab.json" "$T_DIR/ab.peaks" \
     "$T_DIR/ab.html" "$T_DIR/ab.term" "$(pdf_of ab)" "worker_a.raw=worker_a"
+
+# an older summary (tests/data/memtl/older/two_beside.json, written by the
+# build before review 19 #9, fa320ece, of two_beside): its two timelines in
+# one entry "two_beside (memory timeline)", no kind; re-drawn, each is a
+# part named by its file, as from the traces
+O=$data/older/two_beside.json
+run_all "$O" old
+check "an older summary's shared timeline entry: one part per file, by name" \
+    python3 "$T_DIR/check.py" "$T_DIR/old.json" "$T_DIR/tb.peaks" \
+    "$T_DIR/old.html" "$T_DIR/old.term" "$(pdf_of old)" ""
+check "an older summary: no folder-named timeline, 2 timelines counted" \
+    python3 -c "
+import html, sys
+for f in sys.argv[1:]:
+    t = html.unescape(open(f).read())
+    assert '(memory timeline)' not in t, f
+e = open(sys.argv[3]).read()
+assert 'read 1 job and 2 memory timelines from' in e, e
+" "$T_DIR/old.html" "$T_DIR/old.term" "$T_DIR/old.err"
+# where the older summary does not name the file (a run of no worker), the
+# entry keeps its name, still a memory timeline: no run, no rank
+python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['runs'][0]['worker'] = s['inputs'][0]['worker'] = ''
+json.dump(s, open(sys.argv[2], 'w'))
+" "$O" "$T_DIR/noname.json"
+run_all "$T_DIR/noname.json" nn
+check "an older timeline of no file name keeps its name, counted as no run" \
+    python3 -c "
+import html, json, re, sys
+s = json.load(open(sys.argv[1]))
+jobs = [(j['name'], j.get('kind'), j['runs']) for j in s['jobs']]
+assert jobs == [('two_beside (memory timeline)', 'memory_timeline', [0]),
+                ('b.raw', 'memory_timeline', [1]),
+                ('two_beside', None, [2])], jobs
+h = html.unescape(open(sys.argv[2]).read())
+assert '1 run in 1 job and 2 memory timelines: two_beside (memory timeline), b.raw, two_beside<' in h, \
+    re.findall(r'Workers</dt><dd>[^<]*', h)
+t = open(sys.argv[3]).read()
+assert '\ntwo_beside (memory timeline): torch.profiler' in '\n' + t, t
+" "$T_DIR/nn.json" "$T_DIR/nn.html" "$T_DIR/nn.term"
 
 echo "1..$T_N"

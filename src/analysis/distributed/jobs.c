@@ -569,24 +569,29 @@ job_memtl(const struct jr *v, size_t n, size_t k)
  * names the trace and the timeline by one prefix, tensorboard_trace_handler
  * names a trace "{worker}.{time}.pt.trace.json"); the longest such, NULL
  * none.  A name is the only tie: the file holds no process or device. */
+static int
+named_after(const char *timeline, const char *worker, const char *best)
+{
+    size_t len = strlen(worker);
+
+    return len > 0 && strncmp(timeline, worker, len) == 0 &&
+           timeline[len] == '.' && (best == NULL || len > strlen(best));
+}
+
 static const char *
 trace_worker(const struct jr *v, size_t n, size_t k)
 {
     const struct jr *tl = NULL;
     const char *best = NULL;
-    size_t i, len;
+    size_t i;
 
     for (i = 0; i < n && tl == NULL; i++)
         if (v[i].group == k && v[i].memtl)
             tl = &v[i];
-    for (i = 0; tl != NULL && i < n; i++) {
-        if (v[i].memtl || strcmp(v[i].dir, tl->dir) != 0)
-            continue;
-        len = strlen(v[i].worker);
-        if (len > 0 && strncmp(tl->worker, v[i].worker, len) == 0 &&
-            tl->worker[len] == '.' && (best == NULL || len > strlen(best)))
+    for (i = 0; tl != NULL && i < n; i++)
+        if (!v[i].memtl && strcmp(v[i].dir, tl->dir) == 0 &&
+            named_after(tl->worker, v[i].worker, best))
             best = v[i].worker;
-    }
     return best;
 }
 
@@ -875,6 +880,102 @@ pr_jobs_build(cJSON *summary, struct pr_error *err)
     return st;
 }
 
+/* An older summary's trace_worker for timeline `tl`: among the runs of
+ * its entries of traces of the same folder (path), as trace_worker. */
+static const char *
+older_trace_worker(const cJSON *summary, const char *tl, const char *path)
+{
+    const cJSON *runs = pr_sget(summary, PR_K_RUNS), *j, *e;
+    const char *best = NULL, *w;
+
+    cJSON_ArrayForEach(j, pr_sget(summary, PR_K_JOBS))
+    {
+        if (pr_sget_job_is_memtl(summary, j) ||
+            strcmp(pr_sget_str_or(j, PR_K_PATH, ""), path) != 0)
+            continue;
+        cJSON_ArrayForEach(e, pr_sget(j, PR_K_RUNS))
+        {
+            w = pr_sget_str_or(
+                cJSON_GetArrayItem(runs, cJSON_IsNumber(e) ? e->valueint : -1),
+                PR_K_WORKER, "");
+            if (named_after(tl, w, best))
+                best = w;
+        }
+    }
+    return best;
+}
+
+/* One entry of an older summary's memory timeline job `old`: run `idx`
+ * alone, named by its worker (its file's name) when it has one. */
+static cJSON *
+older_entry(const cJSON *summary, const cJSON *old, int idx)
+{
+    const cJSON *run = cJSON_GetArrayItem(pr_sget(summary, PR_K_RUNS), idx);
+    const char *w = pr_sget_str_or(run, PR_K_WORKER, "");
+    const char *path = pr_sget_str_or(old, PR_K_PATH, "");
+    struct pr_row_job_entry row;
+    cJSON *work = cJSON_CreateObject(), *e = NULL;
+    int ok = work != NULL;
+
+    memset(&row, 0, sizeof(row));
+    row.name = w[0] ? w : pr_sget_str_or(old, PR_K_NAME, "?");
+    row.kind = "memory_timeline";
+    row.trace_worker = w[0] ? older_trace_worker(summary, w, path) : NULL;
+    row.path = path;
+    row.world_size = NAN;
+    pr_emit_num(pr_emit_arr(work, PR_K_RUNS, &ok), NULL, (double)idx, &ok);
+    (void)pr_emit_arr(work, PR_K_RANKS, &ok);
+    if (ok && cJSON_AddNullToObject(work, PR_K_DISTRIBUTED) != NULL &&
+        cJSON_AddNullToObject(work, PR_K_JOB) != NULL)
+        e = pr_rows_row_from(PR_RO_JOBS, &row, work);
+    cJSON_Delete(work);
+    return e;
+}
+
+enum pr_status
+pr_jobs_older_memtl(cJSON *summary, struct pr_error *err)
+{
+    cJSON *jobs = cJSON_GetObjectItemCaseSensitive(summary, PR_K_JOBS), *arr;
+    const cJSON *j, *e;
+    int older = 0;
+
+    cJSON_ArrayForEach(j, jobs) older |=
+        !cJSON_IsString(pr_sget(j, PR_K_KIND)) &&
+        pr_sget_job_is_memtl(summary, j);
+    if (!older)
+        return PR_OK;
+    if ((arr = cJSON_CreateArray()) == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    cJSON_ArrayForEach(j, jobs)
+    {
+        cJSON *c = NULL;
+        int ok = 1;
+
+        if (cJSON_IsString(pr_sget(j, PR_K_KIND)) ||
+            !pr_sget_job_is_memtl(summary, j) ||
+            pr_sget_len(pr_sget(j, PR_K_RUNS)) == 0) {
+            ok = (c = cJSON_Duplicate(j, 1)) != NULL &&
+                 cJSON_AddItemToArray(arr, c);
+        } else {
+            cJSON_ArrayForEach(e, pr_sget(j, PR_K_RUNS))
+            {
+                c = cJSON_IsNumber(e) ? older_entry(summary, j, e->valueint)
+                                      : NULL;
+                ok = ok && c != NULL && cJSON_AddItemToArray(arr, c);
+            }
+        }
+        if (!ok) {
+            cJSON_Delete(arr);
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+        }
+    }
+    if (!pr_sput(summary, PR_K_JOBS, arr)) {
+        cJSON_Delete(arr);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    return PR_OK;
+}
+
 /* The folder the jobs are named from: the common part of their paths. */
 static size_t
 common_path(const cJSON *jobs, const char **first)
@@ -948,17 +1049,12 @@ pr_jobs_describe(const cJSON *summary, const char *saved_from, char *buf,
         if (pr_sget_job_is_memtl(summary, j)) {
             int t = pr_sget_memtl_tie(summary, j, tie, sizeof(tie));
             tied |= t;
-            snprintf(
-                buf + len, n - len,
-                "%s %s: a memory timeline (torch.profiler's "
-                "export_memory_timeline_raw)%s%s, shown on its own",
-                k > 1 ? "," : "",
-                pr_sget_run_name(
-                    pr_sget(summary, PR_K_RUNS),
-                    cJSON_GetArrayItem(pr_sget(summary, PR_K_RUNS),
-                                       pr_sget_first(j, PR_K_RUNS)->valueint),
-                    ext, sizeof(ext)),
-                t ? " named after " : "", tie);
+            snprintf(buf + len, n - len,
+                     "%s %s: a memory timeline (torch.profiler's "
+                     "export_memory_timeline_raw)%s%s, shown on its own",
+                     k > 1 ? "," : "",
+                     pr_sget_str_or(j, PR_K_NAME, "?"), /* its file's */
+                     t ? " named after " : "", tie);
             continue;
         }
         pr_sget_job_extent(j, ext, sizeof(ext));
