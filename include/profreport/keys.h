@@ -752,6 +752,10 @@ const struct pr_category *pr_keys_category(const char *key);
  */
 #define PR_K_MEMORY_TIMELINE "memory_timeline"
 #define PR_K_POINTS "points"
+#define PR_K_ROWS_PREEXISTING "rows_preexisting"
+#define PR_K_ROWS_CREATE "rows_create"
+#define PR_K_ROWS_INCREMENT_VERSION "rows_increment_version"
+#define PR_K_ROWS_DESTROY "rows_destroy"
 #define PR_K_PEAK_BYTES "peak_bytes"
 #define PR_K_CURVE_T_US "curve_t_us"
 #define PR_K_CATEGORIES "categories"

@@ -35,6 +35,7 @@ struct pr_memtl_point {
 
 struct pr_memtl {
     uint64_t rows;              /* rows read */
+    uint64_t by_action[5];      /* rows read by action (1-4; 0 unused) */
     uint64_t points;            /* HTA's timestamps (changes of t) */
     int64_t t_min_ns, t_max_ns; /* HTA's t_min; the last point's time max */
     struct pr_memtl_point peak; /* the first point of the greatest total */

@@ -184,6 +184,50 @@ pr_sec_memtl_peak(const cJSON *mt, char *text, size_t cap)
         snprintf(text + len, cap - len, ".");
 }
 
+/* "N thing" or "1 one", counted with commas. */
+static void
+count_of(double n, const char *one, const char *many, char *buf, size_t cap)
+{
+    char a[32];
+
+    pr_fig_format(n, PR_FMT_COUNT, a, sizeof(a));
+    snprintf(buf, cap, "%s %s", a, n == 1 ? one : many);
+}
+
+/* "Rows by torch.profiler's action: ..." from the rows_* counts; 0 where
+ * a summary older than them has none. */
+static int
+by_action(const cJSON *mt, char *text, size_t cap)
+{
+    double pre = pr_sget_num(mt, PR_K_ROWS_PREEXISTING);
+    double cre = pr_sget_num(mt, PR_K_ROWS_CREATE);
+    double inc = pr_sget_num(mt, PR_K_ROWS_INCREMENT_VERSION);
+    double des = pr_sget_num(mt, PR_K_ROWS_DESTROY);
+    char a[64], b[64], c[200], d[64];
+
+    if (isnan(pre) || isnan(cre) || isnan(inc) || isnan(des))
+        return 0;
+    count_of(pre, "tensor", "tensors", a, sizeof(a));
+    count_of(cre, "allocation", "allocations", b, sizeof(b));
+    count_of(des, "free", "frees", d, sizeof(d));
+    /* torch writes two rows per version change; a file of an odd count
+       is not torch's pairing: its rows are given as rows */
+    if (fmod(inc, 2) == 0)
+        count_of(inc / 2, "version change", "version changes", c, sizeof(c));
+    else
+        count_of(inc, "row of version changes", "rows of version changes", c,
+                 sizeof(c));
+    snprintf(text, cap,
+             "Rows by torch.profiler's action: %s present before the profile "
+             "(time -1, placed at the first time), %s, %s and %s%s.",
+             a, b, d, c,
+             fmod(inc, 2) == 0 && inc > 0
+                 ? " (two rows per change: the old version's bytes out of its "
+                   "category, the new one's into its own)"
+                 : "");
+    return 1;
+}
+
 static void
 draw(struct pr_figs *f, const cJSON *mt, int only)
 {
@@ -201,10 +245,15 @@ draw(struct pr_figs *f, const cJSON *mt, int only)
     pr_figs_kpi(f, "Peak", pr_sget_num(mt, PR_K_PEAK_BYTES), PR_FMT_BYTES, sub);
     pr_figs_kpi(f, "Timeline span", pr_sget_num(mt, PR_K_SPAN_US), PR_FMT_US,
                 NULL);
+    /* a version change is two rows, and rows of tensors older than the
+       profile are none of these (memtl13: "16,845 allocations, frees and
+       version changes" counted 645 of the first and 4,755 changes twice) */
     pr_figs_kpi(f, "Rows", pr_sget_num(mt, PR_K_ROWS), PR_FMT_COUNT,
-                "allocations, frees and version changes");
+                "[time, action, bytes, category]");
     pr_sec_memtl_peak(mt, text, sizeof(text));
     pr_figs_text(f, text);
+    if (by_action(mt, text, sizeof(text)))
+        pr_figs_text(f, text);
     ch = stacked_curve(mt, &nomem);
     if (ch != NULL || nomem)
         pr_figs_chart(f, ch, 0);

@@ -25,6 +25,10 @@ r = s['runs'][0]
 assert r['framework'] == 'pytorch' and r['host_only'] is False, r
 m = r['memory_timeline']
 assert (m['rows'], m['points']) == (11, 7), m
+# memtl13: rows by torch's Action (README: 2 preexisting, 4 creates, one
+# version change as two rows, 3 destroys)
+assert (m['rows_preexisting'], m['rows_create'], m['rows_increment_version'],
+        m['rows_destroy']) == (2, 4, 2, 3), m
 assert (m['peak_bytes'], m['peak_at_us'], m['span_us']) == (8500, 3000, 5000), m
 assert m['device'] is None, m
 cats = {c['name']: c for c in m['categories']}
@@ -53,6 +57,13 @@ assert 'Memory timeline' in h and 'Memory by category (stacked)' in h
 assert 'Peak 8.30 KiB at 3.00 ms from the first row: Activation 47.1%' in h, \
     re.findall(r'Peak [^<]*', h)
 assert 'Devices</dt><dd>one, not named<' in h, 'one file, one device'
+# memtl13: the rows were \"allocations, frees and version changes\",
+# though 2 are tensors older than the profile and a change is two rows
+assert \"Rows by torch.profiler's action: 2 tensors present before the \" \\
+    \"profile (time -1, placed at the first time), 4 allocations, 3 frees \" \\
+    \"and 1 version change (two rows per change\" in h.replace('&#39;', \"'\"), \\
+    re.findall(r'Rows by[^<]*', h)
+assert 'allocations, frees and version changes' not in h
 for absent in ('id=\"overview\"', 'id=\"operators\"', 'id=\"verdict\"',
                'id=\"memory\"', 'CPU only', 'no GPU'):
     assert absent not in h, absent
@@ -189,6 +200,9 @@ tot = [sum(s) for s in sizes]
 i = max(range(len(tot)), key=lambda k: (tot[k], -k))
 m = json.load(open(sys.argv[1]))['runs'][0]['memory_timeline']
 assert m['rows'] == len(timeline) and m['points'] == len(times), m['points']
+acts = [sum(1 for r in timeline if r[1] == a) for a in (1, 2, 3, 4)]
+assert [m['rows_preexisting'], m['rows_create'], m['rows_increment_version'],
+        m['rows_destroy']] == acts, acts
 assert m['peak_bytes'] == tot[i], (m['peak_bytes'], tot[i])
 assert abs(m['peak_at_us'] - (times[i] - t_min) / 1e3) < 1e-3, m['peak_at_us']
 assert abs(m['span_us'] - (max(times) - t_min) / 1e3) < 1e-3, m['span_us']

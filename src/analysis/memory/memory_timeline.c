@@ -82,6 +82,11 @@ pr_memtl_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
         .device = NULL,
         .rows = (int64_t)m->rows,
         .points = (int64_t)m->points,
+        .rows_preexisting = (int64_t)m->by_action[PR_MEMTL_PREEXISTING],
+        .rows_create = (int64_t)m->by_action[PR_MEMTL_CREATE],
+        .rows_increment_version =
+            (int64_t)m->by_action[PR_MEMTL_INCREMENT_VERSION],
+        .rows_destroy = (int64_t)m->by_action[PR_MEMTL_DESTROY],
         .span_ns = m->t_max_ns - m->t_min_ns,
         .peak_bytes = m->peak.total,
         .peak_at_ns = m->peak.t_ns - m->t_min_ns,

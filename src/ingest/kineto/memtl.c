@@ -91,6 +91,7 @@ take_row(struct rd *r, struct pr_error *err)
             r->row, a == PR_MEMTL_DESTROY ? "a destroy" : "an allocation", b,
             a == PR_MEMTL_DESTROY ? "them negative" : "them positive");
     pr_memtl_add(r->m, t, b, (int)c);
+    r->m->by_action[a]++;
     r->row++;
     return PR_OK;
 }
