@@ -558,9 +558,8 @@ pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary)
     if (n_tied > 0) {
         len = strlen(text);
         snprintf(text + len, sizeof(text) - len,
-                 " By its file's name alone (the file holds no process or "
-                 "device), %s.",
-                 ties);
+                 " By %s alone (a file holds no process or device), %s.",
+                 n_tied > 1 ? "their files' names" : "its file's name", ties);
     }
     pr_figs_text(f, text);
     cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS))

@@ -347,9 +347,11 @@ job_part(struct pr_pdf_doc *d, const struct pr_job_set *set,
     pr_pdf_doc_section(d, line);
     pr_pdf_doc_info_line(d, "Folder", pr_sget_str_or(job, PR_K_PATH, "?"));
     if (tl) {
+        /* the line's width: ", shown on its own" was cut to "shown on
+           its o..." (the heading says it is a part of its own) */
         pr_pdf_doc_info_line(d, "Kind",
                              "memory timeline (torch.profiler's "
-                             "export_memory_timeline_raw), shown on its own");
+                             "export_memory_timeline_raw)");
         /* the trace its file is named after, by name alone (memtl13) */
         if (pr_sget_memtl_tie(summary, job, line, sizeof(line)))
             pr_pdf_doc_info_line(d, "Named after", line);

@@ -310,7 +310,7 @@ idx = re.sub(r'\s+', ' ', idx)
 # memtl13: its file is named after the trace's worker (worker_a.raw.json
 # beside worker_a.pt.trace.json), by its name alone
 assert 'Kind' in idx and 'memory timeline – 1' in idx, idx
-assert \"name alone (the file holds no process or device), worker_a.raw \" \\
+assert \"name alone (a file holds no process or device), worker_a.raw \" \\
     \"is named after worker_a's trace.\" in idx, idx
 # review 19 #9: the trace names no rank; its Ranks cell said '1 run'
 assert 'traces none named 1' in idx, idx
