@@ -280,6 +280,11 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
         snprintf(line, sizeof(line),
                  "yes (%.60s): no distributed view in this summary", sub);
         pr_pdf_doc_info_line(d, "Distributed", line);
+    } else if (pr_fig_memtl_only(summary)) {
+        /* not "no": the file names no rank or world size (memtl13) */
+        pr_pdf_doc_info_line(d, "Distributed",
+                             "not known: a memory timeline names no rank or "
+                             "world size");
     } else {
         pr_pdf_doc_info_line(d, "Distributed", "no");
     }

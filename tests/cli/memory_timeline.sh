@@ -413,6 +413,8 @@ import re, sys
 t = open(sys.argv[1]).read()
 assert re.search(r'Runs +2 memory timelines', t), t[:600]
 assert 'World size' not in t, t[:600]
+# memtl13: not \"Distributed no\": the files say nothing of it
+assert re.search(r'Distributed +not known: a memory timeline names no rank', t), t[:600]
 " "$T_DIR/two_tl.txt"
 else
     skip "two memory timelines: the PDF" "no pdftotext"
