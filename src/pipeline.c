@@ -1703,8 +1703,10 @@ run_label(const cJSON *sum, const cJSON *runs, const cJSON *run, long idx,
 
     pr_sget_run_name(runs, run, who, sizeof(who));
     if (e != NULL && pr_sget_job_is_memtl(sum, e)) {
-        if (who[0] == '\0') /* an older summary's run of no file name */
-            snprintf(who, sizeof(who), "%s", job);
+        /* its entry's name: its file's ("a/x.raw" where two folders
+           hold an x.raw; an older summary's entry name for a run of no
+           file name) */
+        snprintf(who, sizeof(who), "%s", job);
         if (pr_sget_memtl_tie(sum, e, tie, sizeof(tie)))
             snprintf(buf, n, "%s, named after %s", who, tie);
         else

@@ -220,4 +220,26 @@ t = open(sys.argv[3]).read()
 assert '\ntwo_beside (memory timeline): torch.profiler' in '\n' + t, t
 " "$T_DIR/nn.json" "$T_DIR/nn.html" "$T_DIR/nn.term"
 
+# timelines alone in two folders, one file name in both (a/x.raw,
+# b/x.raw): a part each (as each folder's were one part), named with its
+# folder where the file names are alike, each its own peak; alone in one
+# folder they stay no job (memory_timeline.sh)
+mkdir -p "$T_DIR/tf/a" "$T_DIR/tf/b"
+cp "$data/small.json" "$T_DIR/tf/a/x.raw.json"
+cp "$data/two_beside/b.raw.json" "$T_DIR/tf/b/x.raw.json"
+run_all "$T_DIR/tf" tf
+check "one file name in two folders: a part each, named by folder and file" \
+    python3 -c "
+import html, json, re, sys
+s = json.load(open(sys.argv[1]))
+jobs = [(j['name'], j['kind'], s['runs'][j['runs'][0]]['memory_timeline']['peak_bytes'])
+        for j in s['jobs']]
+assert jobs == [('a/x.raw', 'memory_timeline', 8500),
+                ('b/x.raw', 'memory_timeline', 8000)], jobs
+h = html.unescape(open(sys.argv[2]).read())
+assert '2 memory timelines: a/x.raw, b/x.raw<' in h, re.findall(r'Workers</dt><dd>[^<]*', h)
+t = open(sys.argv[3]).read()
+assert '\na/x.raw: torch.profiler' in '\n' + t and '\nb/x.raw: torch.profiler' in t, t
+" "$T_DIR/tf.json" "$T_DIR/tf.html" "$T_DIR/tf.term"
+
 echo "1..$T_N"

@@ -604,18 +604,22 @@ job_name(const struct jr *v, size_t n, char *const *paths, size_t n_jobs,
          size_t k, size_t common, char *buf, size_t cap)
 {
     const char *d = paths[k], *rel = d + common, *base = strrchr(d, '/');
-    size_t j, nth = 0, of = 0, len = 0;
+    size_t j, nth = 0, of = 0;
 
-    if (job_memtl(v, n, k)) {
-        buf[0] = '\0';
-        for (j = 0; j < n && len < cap; j++)
-            if (v[j].group == k) {
-                int w = snprintf(buf + len, cap - len, "%s%s",
-                                 len > 0 ? ", " : "", v[j].worker);
-                if (w < 0)
-                    break;
-                len += (size_t)w;
-            }
+    if (job_memtl(v, n, k)) { /* one run: its file, and its folder where
+                                  another timeline's file has its name */
+        const struct jr *tl = NULL;
+
+        for (j = 0; j < n && tl == NULL; j++)
+            if (v[j].group == k)
+                tl = &v[j];
+        for (j = 0; tl != NULL && j < n; j++)
+            of += v[j].memtl && v[j].group != k &&
+                  strcmp(v[j].worker, tl->worker) == 0;
+        while (*rel == '/')
+            rel++;
+        snprintf(buf, cap, "%s%s%s", of > 0 && *rel ? rel : "",
+                 of > 0 && *rel ? "/" : "", tl != NULL ? tl->worker : "?");
         return;
     }
     while (*rel == '/')
@@ -835,14 +839,16 @@ drop_origins(cJSON *summary)
         cJSON_DeleteItemFromObjectCaseSensitive(run, PR_JOBS_ORIGIN);
 }
 
-/* Whether every run is a memory timeline (none beside a trace). */
+/* Whether every run is a memory timeline of one folder (none beside a
+ * trace): no job.  Timelines of several folders are a part each, so
+ * that each says its folder, as when each folder's were one part. */
 static int
 all_memtl(const struct jr *v, size_t n)
 {
     size_t i;
 
     for (i = 0; i < n; i++)
-        if (!v[i].memtl)
+        if (!v[i].memtl || strcmp(v[i].dir, v[0].dir) != 0)
             return 0;
     return n > 0;
 }
