@@ -242,4 +242,26 @@ t = open(sys.argv[3]).read()
 assert '\na/x.raw: torch.profiler' in '\n' + t and '\nb/x.raw: torch.profiler' in t, t
 " "$T_DIR/tf.json" "$T_DIR/tf.html" "$T_DIR/tf.term"
 
+# the names torch.profiler's users give: tensorboard_trace_handler's
+# "{worker}.{time}.pt.trace.json" with a timeline "{worker}.{time}.raw.json",
+# and the memory tutorial's one prefix ("{prefix}.json.gz" and
+# "{prefix}.raw.json.gz")
+mkdir "$T_DIR/names"
+cp "$data/two_ranks/host_100.1714521600000.pt.trace.json" "$T_DIR/names/"
+cp "$data/small.json" "$T_DIR/names/host_100.1714521600000.raw.json"
+gzip -c "$data/beside_trace/worker_a.pt.trace.json" \
+    > "$T_DIR/names/localhost_Nov_30_14_00_00.json.gz"
+gzip -c "$data/two_beside/b.raw.json" \
+    > "$T_DIR/names/localhost_Nov_30_14_00_00.raw.json.gz"
+"$PR_BIN" -q --input "$T_DIR/names" --json "$T_DIR/names.json"
+check "tensorboard_trace_handler's and the tutorial's names tie a timeline to its trace" \
+    python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+ties = {j['name']: j['trace_worker'] for j in s['jobs']
+        if j['kind'] == 'memory_timeline'}
+assert ties == {'host_100.1714521600000.raw': 'host_100',
+                'localhost_Nov_30_14_00_00.raw': 'localhost_Nov_30_14_00_00'}, ties
+" "$T_DIR/names.json"
+
 echo "1..$T_N"
