@@ -67,8 +67,8 @@ void pr_memtl_free(struct pr_memtl *m);
 /* What a raw memory timeline lacks, said by the analyses that find
  * nothing in it (review 14 #6): not a profiler setting to change. */
 #define PR_MEMTL_ONLY_ALLOCS                                                   \
-    "A raw memory timeline (export_memory_timeline_raw) holds allocations "    \
-    "only: no operators, stacks, module frames, runtime calls or device "      \
-    "tasks."
+    "A raw memory timeline (export_memory_timeline_raw) holds tensor "         \
+    "memory only (allocations, frees and version changes by category): no "    \
+    "operators, stacks, module frames, runtime calls or device tasks."
 
 #endif
