@@ -61,15 +61,17 @@ enum pr_kind {
 };
 
 /* Whether an event of this kind widens the capture (the window of a run
- * without steps, 6.1's extent): what the program did, not the driver's
- * or the profiler's own records (driver calls, sync records, memory
- * records, unknown categories). */
+ * without steps, 6.1's extent): what the program did, its calls into the
+ * runtime and the driver included, not the profiler's own records (sync
+ * records, memory records, unknown categories).  A driver call is a call
+ * the process made: nsys_mock's first, cuModuleGetLoadingMode, came
+ * 22.8 ms before its first runtime call, and a window that left it out
+ * was a slice of the capture (review 20 finding 6). */
 static inline int
 pr_kind_in_capture(int kind)
 {
-    return kind != PR_KIND_OTHER && kind != PR_KIND_DRIVER_CALL &&
-           kind != PR_KIND_SYNC && kind != PR_KIND_DEVICE_SYNC &&
-           kind != PR_KIND_MEMORY_RECORD;
+    return kind != PR_KIND_OTHER && kind != PR_KIND_SYNC &&
+           kind != PR_KIND_DEVICE_SYNC && kind != PR_KIND_MEMORY_RECORD;
 }
 
 /* The compute unit a device task ran on, where the producer says so

@@ -155,6 +155,31 @@ PY
     else not_ok "ANALYSIS_DETAILS $dur ns: $(cat "$T_DIR/why") $(head -c 200 "$T_DIR/err")"; fi
 done
 
+# review 20 finding 6: without step ranges the window is the whole
+# capture, from the process's first event (capture.sql's driver call at
+# 1 us) to its last (the copy ending at 27 us), the kernel launched before
+# the host's record began inside it: 26 us from 0, 12 us of kernels
+python3 - "$PR_SRCDIR/tests/data/nsys/capture.sql" "$T_DIR/capture.sqlite" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[2])
+db.executescript(open(sys.argv[1]).read())
+db.commit()
+PY
+if "$PR_BIN" --quiet --input "$T_DIR/capture.sqlite" \
+        --json "$T_DIR/capture.json" 2> "$T_DIR/err" &&
+   python3 - "$T_DIR/capture.json" > "$T_DIR/why" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+s = r["steps"]
+got = [(x["name"], x["start_us"], x["duration_us"], x["breakdown_us"]["kernel"],
+        x["breakdown_us"]["memcpy"]) for x in s]
+want = [("capture", 0, 26, 12, 1)]
+print("" if got == want else "steps %s, want %s" % (got, want))
+sys.exit(0 if got == want else 1)
+PY
+then ok "no step ranges: the window is the whole capture, every kernel in it"
+else not_ok "no step ranges: $(cat "$T_DIR/why") $(head -c 200 "$T_DIR/err")"; fi
+
 if ! have_shared; then
     skip "real nsys exports" "no $PR_SHARED/traces (../shared is absent)"
     echo "1..$T_N"
@@ -251,6 +276,41 @@ for run in runs:
     if gaps.get("no_shapes", 0) != unsized:
         bad.append("%s: no_shapes %s, want %d"
                    % (run["worker"], gaps.get("no_shapes"), unsized))
+    # review 20 finding 6: a run without step ranges is one window, the
+    # whole capture: the process's first to last kernel, copy, fill, CUDA
+    # call or NVTX range, with all its kernel time (kernel + communication
+    # = the union of its kernels on the device)
+    if steps == 0 and len(run["steps"]) == 1:
+        ev = []
+        for tb, col in (("CUPTI_ACTIVITY_KIND_KERNEL", "globalPid"),
+                        ("CUPTI_ACTIVITY_KIND_MEMCPY", "globalPid"),
+                        ("CUPTI_ACTIVITY_KIND_MEMSET", "globalPid"),
+                        ("CUPTI_ACTIVITY_KIND_RUNTIME", "globalTid"),
+                        ("NVTX_EVENTS", "globalTid")):
+            if q("SELECT count(*) FROM sqlite_master WHERE name = '%s'" % tb)[0][0]:
+                ev += q("SELECT min(start), max(COALESCE(end, start)) FROM %s "
+                        "WHERE (%s >> 24) & %d = %d" % (tb, col, M, pid))
+        lo = min(e[0] for e in ev if e[0] is not None)
+        hi = max(e[1] for e in ev if e[1] is not None)
+        st = run["steps"][0]
+        if abs(st["duration_us"] - (hi - lo) / 1000.0) > 0.01:
+            bad.append("%s: window %.3f us, the capture %.3f us"
+                       % (run["worker"], st["duration_us"], (hi - lo) / 1000.0))
+        iv = sorted(q("SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                      "WHERE (globalPid >> 24) & %d = %d" % (M, pid)))
+        union, ce, cs = 0, None, None
+        for a0, a1 in iv:
+            if ce is None or a0 > ce:
+                union += (ce - cs) if ce is not None else 0
+                cs, ce = a0, a1
+            else:
+                ce = max(ce, a1)
+        union += (ce - cs) if ce is not None else 0
+        b = st["breakdown_us"]
+        if abs(b["kernel"] + b["communication"] - union / 1000.0) > 0.01:
+            bad.append("%s: kernel %.3f + communication %.3f us, the device's "
+                       "kernels %.3f us" % (run["worker"], b["kernel"],
+                                            b["communication"], union / 1000.0))
     a = run["attribution"]
     if ops and not (run["operators"] and a["operator_pct"] > 90):
         bad.append("%s: %d emit_nvtx ranges, but %d operators and %s%% of "
