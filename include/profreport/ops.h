@@ -47,6 +47,12 @@ struct pr_op_row {
      * copy has none) */
     int64_t host_copy_ns;
     double host_copy_bytes;
+    /* The same over the members' whole subtrees (aten::to's copies run
+     * under its aten::copy_): a row whose device_total is all of it is a
+     * host copy, no point of the device-memory roofline; bytes NaN when
+     * a copy's record has none */
+    int64_t host_copy_total_ns;
+    double host_copy_total_bytes;
     /* PR_OP_ROW_NO_*: columns the row's table did not give (written as
        null; their ns fields hold 0) */
     unsigned unknown;

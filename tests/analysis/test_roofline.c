@@ -373,6 +373,122 @@ test_cli_override(void **state)
  *   GB/s = 127%, but beyond one L2-full (6.29 MB) only 572 GB/s came from
  *   DRAM: the cache explains it -> cache_resident (tb_plugin resnet50's
  *   relu_ of [32, 256, 14, 14] at 126% was model_overcount). */
+/* Review 20 finding 9: host copies are no point of the device-memory
+ * roofline.  V100 (900 GB/s):
+ * - aten::to of the [32, 3, 224, 224] fp32 input whose 11,486 us of
+ *   device time are all its aten::copy_'s host-to-device copies of
+ *   19,267,584 bytes (tb_resnet50): roofline_mark host_copy, bytes the
+ *   copies' own, their 1.68 GB/s, no roofline_pct, bound unknown;
+ * - aten::to of [160] bools, 1.18 us on the device (a conversion): a
+ *   point; the name's row is that shape's alone, copies and
+ *   the calls without device time apart (npu_db1: 38.5 MB over 2.58 us
+ *   was 933% of HBM);
+ * - aten::div of a CPU tensor (no device time) and of [32, 2048, 7, 7] in
+ *   24 us: the name's bytes are the second's (tb_resnet50's div at 297%);
+ * - aten::copy_ whose device time is all host copies, its name's row too:
+ *   host_copy. */
+#define COPY_ROW(name, shapes, types, total, copy_us, copy_b)                  \
+    "{\"name\": \"" name "\", \"input_shapes\": \"" shapes "\", "              \
+    "\"input_types\": \"" types "\", \"calls\": 1, \"device_self_us\": 0, "    \
+    "\"device_total_us\": " #total ", \"host_copy_total_us\": " #copy_us       \
+    ", \"host_copy_total_bytes\": " #copy_b ", \"tc_eligible\": false, "       \
+    "\"tc_self_pct\": 0, \"tc_total_pct\": 0, \"flops\": null, "               \
+    "\"bytes\": null, \"bound\": \"unknown\"}"
+
+static void
+test_host_copies(void **state)
+{
+    struct pr_analysis_opts o = {0};
+    struct pr_error err = {PR_OK, ""};
+    cJSON *run = cJSON_Parse(
+        "{\"devices\": [{\"id\": 0, \"name\": \"Tesla V100-SXM2-16GB\", "
+        "\"compute_capability\": \"7.0\", \"vendor\": \"nvidia\"}], "
+        "\"gpu_metrics\": [{\"device\": 0, \"kernel_time_us\": 1000}], "
+        "\"operators\": [" COPY_ROW("aten::to", "", "", 11487.18, 11486, 19267584) ", " COPY_ROW(
+            "aten::div", "", "", 24, 0,
+            0) ", " COPY_ROW("aten::copy_", "", "", 11486, 11486,
+                             19267584) "], "
+                                       "\"operators_by_shape\": [" COPY_ROW(
+                                           "aten::to",
+                                           "[[32, 3, 224, 224], [], [], [], "
+                                           "[], [], [], []]",
+                                           "[float, Scalar, Scalar, None, "
+                                           "None, Scalar, Scalar, None]",
+                                           11486, 11486,
+                                           19267584) ", " COPY_ROW("aten::to",
+                                                                   "[[160], "
+                                                                   "[], [], "
+                                                                   "[], []]",
+                                                                   "[bool, "
+                                                                   "Scalar, "
+                                                                   "Scalar, "
+                                                                   "Scalar, "
+                                                                   "None]",
+                                                                   1.18, 0,
+                                                                   0) ","
+                                                                      " " COPY_ROW(
+                                                                          "aten"
+                                                                          "::"
+                                                                          "div",
+                                                                          "[[3,"
+                                                                          " 224"
+                                                                          ", "
+                                                                          "224]"
+                                                                          ", "
+                                                                          "[]]",
+                                                                          "[flo"
+                                                                          "at, "
+                                                                          "Scal"
+                                                                          "ar]",
+                                                                          0, 0,
+                                                                          0) ","
+                                                                             " " COPY_ROW("aten::div",
+                                                                                          "[[32, 2048, 7, 7], []]",
+                                                                                          "[float, Scalar]",
+                                                                                          24,
+                                                                                          0,
+                                                                                          0) ", " COPY_ROW("aten::copy_",
+                                                                                                           "[[32, 3, 224, 224], [32, 3, 224, 224], []]",
+                                                                                                           "[float, float, bool]",
+                                                                                                           11486,
+                                                                                                           11486,
+                                                                                                           19267584) "]}");
+    const cJSON *to, *bool_to, *div, *cpu_div;
+
+    (void)state;
+    assert_non_null(run);
+    assert_int_equal(tr_roofline(NULL, &o, run, &err), PR_OK);
+    /* the input copy: its bytes, their rate, no roofline point */
+    to = item(run, "operators_by_shape", 0);
+    assert_string_equal(str(to, "roofline_mark"), "host_copy");
+    near(num(to, "bytes"), 19267584.0);
+    near(num(to, "achieved_gbps"), 19267584.0 / 11486e-6 / 1e9);
+    is_null(to, "roofline_pct");
+    assert_string_equal(str(to, "bound"), "unknown");
+    /* aten::to by name: the [160] conversion alone */
+    bool_to = item(run, "operators_by_shape", 1);
+    assert_true(num(bool_to, "bytes") > 0);
+    near(num(item(run, "operators", 0), "bytes"), num(bool_to, "bytes"));
+    near(num(item(run, "operators", 0), "achieved_gbps"),
+         num(bool_to, "bytes") / 1.18e-6 / 1e9);
+    is_null(item(run, "operators", 0), "roofline_mark");
+    /* aten::div by name: the device's [32, 2048, 7, 7] alone */
+    cpu_div = item(run, "operators_by_shape", 2);
+    div = item(run, "operators_by_shape", 3);
+    assert_true(num(cpu_div, "bytes") > 0); /* not in the name's */
+    near(num(item(run, "operators", 1), "bytes"), num(div, "bytes"));
+    near(num(item(run, "operators", 1), "roofline_pct"),
+         num(div, "roofline_pct"));
+    /* a name whose device time is all host copies */
+    assert_string_equal(
+        str(item(run, "operators_by_shape", 4), "roofline_mark"), "host_copy");
+    assert_string_equal(str(item(run, "operators", 2), "roofline_mark"),
+                        "host_copy");
+    near(num(item(run, "operators", 2), "bytes"), 19267584.0);
+    is_null(item(run, "operators", 2), "roofline_pct");
+    cJSON_Delete(run);
+}
+
 static void
 test_marks(void **state)
 {
@@ -562,6 +678,7 @@ main(void)
         cmocka_unit_test(test_unknown_device),
         cmocka_unit_test(test_cli_override),
         cmocka_unit_test(test_marks),
+        cmocka_unit_test(test_host_copies),
         cmocka_unit_test(test_winograd_mark),
         cmocka_unit_test(test_npu_hf32),
     };

@@ -92,6 +92,11 @@ tr_ops(const cJSON *run, const char *key, struct pr_op_rows *rows)
                                           tr_num(o, "tc_total_pct") / 100.0);
         r->measured_flops = isfinite(measured) ? measured : 0.0;
         r->n_measured = isfinite(measured);
+        /* the host copies of its subtree, as ops.c sums them */
+        r->host_copy_total_ns = tr_ns(o, "host_copy_total_us");
+        r->host_copy_total_bytes = tr_num(o, "host_copy_total_bytes");
+        if (!isfinite(r->host_copy_total_bytes))
+            r->host_copy_total_bytes = 0.0;
     }
 }
 

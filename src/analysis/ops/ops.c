@@ -68,14 +68,17 @@ add_measured(struct pr_op_row *g, const struct pr_trace *t,
     }
 }
 
-/* Node n's own copies between the host and a device into g: their time
- * and the bytes their records give (-1 once a copy has none). */
+/* Node n's own copies between the host and a device: their time into
+ * *ns and the bytes their records give into *bytes (NaN once a copy has
+ * none). */
 static void
-add_host_copies(struct pr_op_row *g, const struct pr_trace *t,
-                const struct pr_tree *tree, const struct pr_tree_node *n)
+node_copies(const struct pr_trace *t, const struct pr_tree *tree,
+            const struct pr_tree_node *n, int64_t *ns, double *bytes)
 {
     size_t i, j;
 
+    *ns = 0;
+    *bytes = 0.0;
     for (i = 0; i < pr_tree_n_rts(tree, n); i++) {
         const struct pr_tree_rt *r = &tree->rts[pr_tree_rts(tree, n)[i]];
 
@@ -88,11 +91,8 @@ add_host_copies(struct pr_op_row *g, const struct pr_trace *t,
             if (!pr_hostdev_is_host_copy(t, e))
                 continue;
             gi = pr_trace_gpu(t, e, &gb);
-            g->host_copy_ns = pr_sat_add_i64(g->host_copy_ns, e->dur_ns);
-            if (gi == NULL || gi->bytes < 0 || g->host_copy_bytes < 0)
-                g->host_copy_bytes = -1;
-            else
-                g->host_copy_bytes += (double)gi->bytes;
+            *ns = pr_sat_add_i64(*ns, e->dur_ns);
+            *bytes += gi == NULL || gi->bytes < 0 ? NAN : (double)gi->bytes;
         }
     }
 }
@@ -100,6 +100,9 @@ add_host_copies(struct pr_op_row *g, const struct pr_trace *t,
 /* A node's times, read once for both tables. */
 struct figs {
     int64_t host_total, host_self, dev_total, dev_self, tc_total, tc_self;
+    /* host copies: the node's own, and its and its descendants' */
+    int64_t copy_ns, copy_total_ns;
+    double copy_bytes, copy_total_bytes; /* NaN: a copy has none */
 };
 
 static enum pr_status
@@ -137,7 +140,14 @@ add_member(struct table *tb, int64_t key, const struct pr_trace *t,
     g->tc_total_ns = pr_sat_add_i64(g->tc_total_ns, f->tc_total);
     g->tc_self_ns = pr_sat_add_i64(g->tc_self_ns, f->tc_self);
     add_measured(g, t, tree, n);
-    add_host_copies(g, t, tree, n);
+    g->host_copy_ns = pr_sat_add_i64(g->host_copy_ns, f->copy_ns);
+    if (!isfinite(f->copy_bytes) || g->host_copy_bytes < 0)
+        g->host_copy_bytes = -1;
+    else
+        g->host_copy_bytes += f->copy_bytes;
+    g->host_copy_total_ns =
+        pr_sat_add_i64(g->host_copy_total_ns, f->copy_total_ns);
+    g->host_copy_total_bytes += f->copy_total_bytes; /* NaN is sticky */
     return PR_OK;
 }
 
@@ -155,6 +165,20 @@ tc_total(const struct pr_tree_walk *w, int64_t tc_self, int64_t *below)
     return sum;
 }
 
+/* The host copies of the node the walk w just returned and of its
+ * descendants, summed as tc_total sums (below_ns / below_b by level). */
+static void
+copy_total(const struct pr_tree_walk *w, struct figs *f, int64_t *below_ns,
+           double *below_b)
+{
+    f->copy_total_ns = pr_sat_add_i64(below_ns[w->level + 1], f->copy_ns);
+    f->copy_total_bytes = below_b[w->level + 1] + f->copy_bytes;
+    below_ns[w->level + 1] = 0;
+    below_b[w->level + 1] = 0.0;
+    below_ns[w->level] = pr_sat_add_i64(below_ns[w->level], f->copy_total_ns);
+    below_b[w->level] += f->copy_total_bytes;
+}
+
 static enum pr_status
 collect(const struct pr_trace *t, const struct pr_tree *tree,
         struct table *by_name, struct table *by_shape, struct pr_error *err)
@@ -162,9 +186,12 @@ collect(const struct pr_trace *t, const struct pr_tree *tree,
     struct pr_tree_walk w;
     uint32_t ni;
     int64_t *below = calloc(tree->depth + 2, sizeof(*below));
+    int64_t *below_ns = calloc(tree->depth + 2, sizeof(*below_ns));
+    double *below_b = calloc(tree->depth + 2, sizeof(*below_b));
+    int have = below != NULL && below_ns != NULL && below_b != NULL;
     enum pr_status st =
-        below == NULL ? pr_error_set(err, PR_E_NOMEM, "out of memory (ops)")
-                      : pr_tree_walk_init(&w, tree, 0, err);
+        !have ? pr_error_set(err, PR_E_NOMEM, "out of memory (ops)")
+              : pr_tree_walk_init(&w, tree, 0, err);
 
     while (st == PR_OK && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         const struct pr_tree_node *n = &tree->nodes[ni];
@@ -175,6 +202,8 @@ collect(const struct pr_trace *t, const struct pr_tree *tree,
 
         f.tc_self = pr_tree_tc_self(t, tree, n);
         f.tc_total = tc_total(&w, f.tc_self, below);
+        node_copies(t, tree, n, &f.copy_ns, &f.copy_bytes);
+        copy_total(&w, &f, below_ns, below_b);
         if (!n->is_operator)
             continue;
         f.host_total = pr_tree_host_total(t, n);
@@ -189,9 +218,11 @@ collect(const struct pr_trace *t, const struct pr_tree *tree,
             add_member(by_shape, shape_key, t, tree, n, &f, err) != PR_OK)
             st = PR_E_NOMEM;
     }
-    if (below != NULL)
+    if (have)
         pr_tree_walk_free(&w);
     free(below);
+    free(below_ns);
+    free(below_b);
     return st;
 }
 
