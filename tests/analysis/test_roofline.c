@@ -442,17 +442,18 @@ test_host_copies(void **state)
                                                                           "ar]",
                                                                           0, 0,
                                                                           0) ","
-                                                                             " " COPY_ROW("aten::div",
-                                                                                          "[[32, 2048, 7, 7], []]",
-                                                                                          "[float, Scalar]",
-                                                                                          24,
-                                                                                          0,
-                                                                                          0) ", " COPY_ROW("aten::copy_",
-                                                                                                           "[[32, 3, 224, 224], [32, 3, 224, 224], []]",
-                                                                                                           "[float, float, bool]",
-                                                                                                           11486,
-                                                                                                           11486,
-                                                                                                           19267584) "]}");
+                                                                             " " COPY_ROW(
+                                                                                 "aten::div",
+                                                                                 "[[32, 2048, 7, 7], []]",
+                                                                                 "[float, Scalar]",
+                                                                                 24,
+                                                                                 0,
+                                                                                 0) ", " COPY_ROW("aten::copy_",
+                                                                                                  "[[32, 3, 224, 224], [32, 3, 224, 224], []]",
+                                                                                                  "[float, float, bool]",
+                                                                                                  11486,
+                                                                                                  11486,
+                                                                                                  19267584) "]}");
     const cJSON *to, *bool_to, *div, *cpu_div;
 
     (void)state;
@@ -486,6 +487,48 @@ test_host_copies(void **state)
                         "host_copy");
     near(num(item(run, "operators", 2), "bytes"), 19267584.0);
     is_null(item(run, "operators", 2), "roofline_pct");
+    cJSON_Delete(run);
+}
+
+/* A copy_ whose device time is partly host copies (hta_diff_test's
+ * [1024, 1705]): two calls of 13,967,360 formula bytes each (read and
+ * write), one a host-to-device copy of 6,983,680 bytes in 5,888 us: the
+ * point is the other call, 13,967,360 bytes in 260 us; the name's row
+ * the same. */
+static void
+test_partly_copies(void **state)
+{
+    struct pr_analysis_opts o = {0};
+    struct pr_error err = {PR_OK, ""};
+    cJSON *run = cJSON_Parse(
+        "{\"devices\": [{\"id\": 0, \"name\": \"Tesla V100-SXM2-16GB\", "
+        "\"compute_capability\": \"7.0\", \"vendor\": \"nvidia\"}], "
+        "\"gpu_metrics\": [{\"device\": 0, \"kernel_time_us\": 1000}], "
+        "\"operators\": [" COPY_ROW(
+            "aten::copy_", "", "", 6148, 5888,
+            6983680) "], "
+                     "\"operators_by_shape\": [" COPY_ROW(
+                         "aten::copy_", "[[1024, 1705], [1024, 1705], []]",
+                         "[float, float, bool]", 6148, 5888, 6983680) "]}");
+    const cJSON *r;
+    int i;
+
+    (void)state;
+    assert_non_null(run);
+    for (i = 0; i < 2; i++)
+        cJSON_ReplaceItemInObject(
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                                   run, i ? "operators" : "operators_by_shape"),
+                               0),
+            "calls", cJSON_CreateNumber(2));
+    assert_int_equal(tr_roofline(NULL, &o, run, &err), PR_OK);
+    for (i = 0; i < 2; i++) {
+        r = item(run, i ? "operators" : "operators_by_shape", 0);
+        near(num(r, "bytes"), 13967360.0);
+        near(num(r, "achieved_gbps"), 13967360.0 / 260e-6 / 1e9);
+        near(num(r, "roofline_pct"), 100.0 * 13967360.0 / 260e-6 / 1e9 / 900.0);
+        is_null(r, "roofline_mark");
+    }
     cJSON_Delete(run);
 }
 
@@ -679,6 +722,7 @@ main(void)
         cmocka_unit_test(test_cli_override),
         cmocka_unit_test(test_marks),
         cmocka_unit_test(test_host_copies),
+        cmocka_unit_test(test_partly_copies),
         cmocka_unit_test(test_winograd_mark),
         cmocka_unit_test(test_npu_hf32),
     };
