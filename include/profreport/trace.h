@@ -248,6 +248,12 @@ enum pr_copy_dir {
  * (pr_trace_add_gpu(), t->gpu[i]) until pr_trace_finish(), which keeps
  * it compactly from then on (struct pr_gpu_rec); analyses read a copy
  * with pr_trace_gpu(). */
+/* The dtype of a collective whose size is only what its rank sent over
+ * its links (communication.json's Transit Size, msprof's plane tasks):
+ * the message is that over the collective's link factor, which needs its
+ * group's size (analysis/distributed/comm.c). */
+#define PR_DTYPE_LINK_BYTES "link bytes"
+
 struct pr_gpu_info {
     int32_t device;  /* args.device; -1 absent */
     int32_t stream;  /* args.stream; -1 absent */
@@ -262,7 +268,10 @@ struct pr_gpu_info {
     int64_t in_nelems;   /* "In msg nelems"; -1 absent */
     int64_t out_nelems;  /* "Out msg nelems"; -1 absent */
     uint32_t collective; /* "Collective name" string id; PR_STR_NONE */
-    uint32_t dtype;      /* "dtype" string id ("Float"); PR_STR_NONE */
+    uint32_t dtype;      /* "dtype" string id ("Float"); PR_STR_NONE;
+                            PR_DTYPE_LINK_BYTES: in_nelems is not the
+                            message but the bytes this rank sent over its
+                            links (Ascend's Transit Size) */
     int32_t group_size;  /* "Group size"; -1 absent */
     /* what a producer states about the task (Ascend); absent for Kineto */
     uint32_t task_type; /* producer's task type ("AI_CORE", "SDMA");

@@ -82,16 +82,37 @@ for r in sorted(want):
             print('rank%d: peak allocated %s bytes (%s %s)'
                   % (r, dev['peak_allocated_bytes'], what, peak))
     # collectives without trace_view.json: sized by communication.json,
-    # SDMA + RDMA (msprof sums HCCS, PCIE and SIO into SDMA)
+    # SDMA + RDMA (msprof sums HCCS, PCIE and SIO into SDMA), what the
+    # rank sent over its links: the message is that over nccl-tests' link
+    # factor for the group communication_matrix.json shows (review 20 #1)
     cj = os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT', 'communication.json')
     tv = os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT', 'trace_view.json')
+    cm = os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT', 'communication_matrix.json')
     if os.path.exists(cj) and not os.path.exists(tv):
+        grp = {}
+        for st_ in json.load(open(cm)).values():
+            for kind in st_.values():
+                for k, links in kind.items():
+                    if '@' in k:
+                        g = k.split('@')[1]
+                        grp[g] = max([grp.get(g, 0)] + [int(x) + 1 for l in links for x in l.split('-')])
+        def factor(name, g):
+            n = grp.get(g, 0)
+            c = name.replace('hcom_', '').split('_')[0].lower()
+            if c in ('allreduce', 'allgather', 'reducescatter') and n < 2:
+                return None  # no group size: no message
+            if c == 'allreduce':
+                return Decimal(2 * (n - 1)) / n
+            if c in ('allgather', 'reducescatter'):
+                return Decimal(n - 1) / n
+            return 1
         ops = [(k.split('@')[0], Decimal(str(o['Communication Time Info']['Start Timestamp(us)'])),
                 sum(Decimal(str(o['Communication Bandwidth Info'].get(l, {}).get('Transit Size(MB)', 0)))
-                    for l in ('SDMA', 'RDMA')) * 1000000)
+                    for l in ('SDMA', 'RDMA')) * 1000000 / factor(k.split('@')[0], k.split('@')[1]))
                for st_ in json.load(open(cj)).values()
                for kind in ('p2p', 'collective') for k, o in st_.get(kind, {}).items()
-               if 'Start Timestamp(us)' in o.get('Communication Time Info', {})]
+               if 'Start Timestamp(us)' in o.get('Communication Time Info', {})
+               and factor(k.split('@')[0], k.split('@')[1])]
         by = {}
         for x in csv.DictReader(open(os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT',
                                                   'kernel_details.csv'))):

@@ -860,7 +860,8 @@ test_prof_links(void **state)
     g = pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "Default/AllReduce-op5"),
                      &(struct pr_gpu_info){0});
     assert_int_equal(g->in_nelems, 1000 + 500 + 2000); /* not 700: after */
-    assert_string_equal(s(t, g->dtype), "Byte");
+    /* what the rank sent over its links, not the message (review 20 #1) */
+    assert_string_equal(s(t, g->dtype), PR_DTYPE_LINK_BYTES);
     assert_false(has_gap(t, "no_comm_bytes", NULL));
     pr_trace_free(t);
     rm_tree(dir);

@@ -9,11 +9,14 @@
  * row did not, and the size of its group from communication_matrix.json.
  * trace_view.json gives each collective its element count and type; a
  * folder without it has its collectives only as kernel_details rows,
- * with no size, and takes their size from here: the bytes HCCL
- * transferred, SDMA + RDMA.  msprof sums HCCS, PCIE and SIO into SDMA
- * (its combine_sdma_info), so those entries are parts of SDMA, never
- * added to it; for a ring collective the bytes transferred exceed the
- * message (docs/differences.md).
+ * with no size, and takes from here the bytes HCCL transferred, SDMA +
+ * RDMA, marked as link bytes (PR_DTYPE_LINK_BYTES): msprof sums HCCS,
+ * PCIE and SIO into SDMA (its combine_sdma_info), so those entries are
+ * parts of SDMA, never added to it.  They are what this rank sent, not
+ * the message: an 8-rank all-reduce sends 2(n-1)/n = 1.75 times its
+ * message (text_level1, whose trace_view gives both), so the analysis
+ * divides by the collective's factor where the group's size is known
+ * (docs/differences.md).
  *
  * communication_matrix.json (spec §2.4): per step, per operation, the
  * traffic of each link "src-dst" (ranks within the operation's group)
@@ -267,7 +270,8 @@ tell_task(struct pr_asc *a, const struct comm_idx *ix,
 static enum pr_status
 comm_doc(struct pr_asc *a, const cJSON *doc, const struct comm_idx *ix)
 {
-    uint32_t byte_type = pr_strtab_intern(a->t->strs, "Byte", 4);
+    uint32_t byte_type = pr_strtab_intern(a->t->strs, PR_DTYPE_LINK_BYTES,
+                                          strlen(PR_DTYPE_LINK_BYTES));
     const cJSON *step, *kind, *op;
     struct pr_comm_stat *c;
 

@@ -893,7 +893,8 @@ add_comm(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
        all-reduce), which would change the bus bandwidth (issue #30,
        review-2 finding 13); algbw needs none */
     if ((!has_dt || x->count < 0) && k.bytes >= 0) { /* what it moved */
-        g->dtype = pr_strtab_intern(l->r->t->strs, "Byte", 4);
+        g->dtype = pr_strtab_intern(l->r->t->strs, PR_DTYPE_LINK_BYTES,
+                                    strlen(PR_DTYPE_LINK_BYTES));
         g->in_nelems = g->out_nelems = k.bytes;
     }
     l->r->n_tasks++;
