@@ -22,6 +22,7 @@
  * and say so in a note when the summary has nothing for them. */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -2155,6 +2156,16 @@ comm_readings(struct pr_figs *f, const cJSON *summary)
                      many ? ", " : "", pr_sget_str(o, PR_K_SIZE_NOTE));
             pr_figs_note(f, text);
         }
+        /* collectives the table cannot time, or a task list the
+           producer's operation list shows incomplete (review 20 #3) */
+        if (pr_sget_str_or(c, PR_K_NOTE, "")[0] != '\0') {
+            const char *n = pr_sget_str(c, PR_K_NOTE);
+
+            snprintf(text, sizeof(text), "%s%s%c%s.",
+                     many ? pr_sget_str_or(r, PR_K_WORKER, "?") : "",
+                     many ? ": " : "", toupper((unsigned char)n[0]), n + 1);
+            pr_figs_note(f, text);
+        }
         if (pr_sget_str(c, PR_K_PROTOCOL_NOTE) != NULL) {
             snprintf(text, sizeof(text), "%s%s%s",
                      many ? pr_sget_str_or(r, PR_K_WORKER, "?") : "",
@@ -2237,7 +2248,13 @@ world_text(const cJSON *d, char *text, size_t cap)
     double w = pr_sget_num(d, PR_K_WORLD_SIZE);
     const char *src = pr_sget_str(d, PR_K_WORLD_SIZE_SOURCE);
 
-    if (isnan(w))
+    if (isnan(w) && pr_sget_num(d, PR_K_WORLD_SIZE_AT_LEAST) > 0)
+        snprintf(text, cap,
+                 "The traces do not say the world size: at least %.0f, the "
+                 "ranks their communication links name. Times are per "
+                 "step, averaged over steps.",
+                 pr_sget_num(d, PR_K_WORLD_SIZE_AT_LEAST));
+    else if (isnan(w))
         snprintf(text, cap,
                  "The traces do not say the world size. Times are per step, "
                  "averaged over steps.");

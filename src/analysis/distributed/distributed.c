@@ -337,6 +337,9 @@ emit_workers(const struct wk *w, size_t n, cJSON *arr, cJSON **mis, int *ok)
 struct coll {
     const char *name; /* borrowed from a run */
     double calls, bytes, us, timed, group_size;
+    /* bytes over the links of ranks whose calls have no message size
+       (their busbw over their time; NaN: a rank gives neither) */
+    double link;
 };
 
 struct colls {
@@ -354,7 +357,7 @@ coll_of(struct colls *cs, const char *name, double group_size)
             return &cs->v[i];
     if (pr_grow((void **)&cs->v, &cs->cap, cs->n + 1, sizeof(*cs->v)) != PR_OK)
         return NULL;
-    cs->v[cs->n] = (struct coll){name, 0, 0, 0, 0, group_size};
+    cs->v[cs->n] = (struct coll){name, 0, 0, 0, 0, group_size, 0};
     return &cs->v[cs->n++];
 }
 
@@ -379,6 +382,10 @@ add_op(struct colls *cs, const cJSON *op)
     a->bytes +=
         pr_sget_num(op, PR_K_TOTAL_BYTES); /* NaN poisons: unknown stays so */
     a->us += isnan(us) ? 0 : us;
+    /* a rank's link bytes, where it states busbw without a message */
+    a->link += isnan(pr_sget_num(op, PR_K_TOTAL_BYTES))
+                   ? pr_sget_num(op, PR_K_BUSBW_GBPS) * us * 1000.0
+                   : NAN;
     a->timed +=
         isnan(timed) ? (isnan(us) ? 0 : pr_sget_num(op, PR_K_CALLS)) : timed;
     return 1;
@@ -406,6 +413,10 @@ emit_coll(cJSON *arr, const struct coll *c)
                                     c->timed > 0 ? c->us / c->timed : NAN,
                                     algbw,
                                     algbw * factor};
+    /* every rank gave link bytes alone (comm.c's link_note): busbw is
+       those over the time, and no algbw */
+    if (isnan(algbw) && c->link > 0 && c->us > 0 && c->timed == c->calls)
+        r.busbw_gbps = c->link / (c->us * 1000.0);
     return pr_rows_write(arr, PR_RO_DISTRIBUTED_COMM_OPS, &r, 1);
 }
 
@@ -540,6 +551,35 @@ links_floor(const struct wk *w, size_t n)
     return top >= 0 ? top + 1 : NAN;
 }
 
+/* 1 when the runs' world sizes all come from their communication groups
+ * and differ: each rank's links name the peers it talked to, by their
+ * rank within the group, so its count is a partial view (old2023: rank 0
+ * names ranks 0-8, rank 1 ranks 0-7 and 9, of a group no file states the
+ * size of), and where ranks the union names are missing, only its lower
+ * bound holds, never an exact "8 missing" (review 20 #2).  Where every
+ * rank the union names is here (pp4), it is the world as before. */
+static int
+groups_disagree(const struct wk *w, size_t n)
+{
+    double first = NAN;
+    int differ = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        double ws = pr_sget_num(w[i].run, PR_K_WORLD_SIZE);
+
+        if (isnan(ws))
+            continue;
+        if (!pr_sget_is(pr_sget_str(w[i].run, PR_K_WORLD_SIZE_SOURCE),
+                        "communication groups"))
+            return 0;
+        differ |= !isnan(first) && ws != first;
+        if (isnan(first))
+            first = ws;
+    }
+    return differ;
+}
+
 enum pr_status
 pr_distributed_build(cJSON *summary, struct pr_error *err)
 {
@@ -582,6 +622,12 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
     more = cJSON_CreateObject();
     ok = workers != NULL && comm_ops != NULL && strag != NULL && more != NULL;
     present = ranks_present(w, n);
+    if (world_known && groups_disagree(w, n) &&
+        links_floor(w, n) > (double)present) {
+        world_known = 0;
+        world = 0;
+        source = NULL;
+    }
     if (world_known && world < (double)present)
         world = (double)present; /* a group's lower bound below the ranks */
     /* an Ascend job's world is its groups' or unknown, never the number

@@ -504,6 +504,47 @@ late_vote(const cJSON *runs, long *who, double *wait, size_t *pn)
     return best;
 }
 
+/* Review 20 #7: the producer's split of the operation a rank waited in,
+ * beside the Notify Wait summed from its tasks, which it does not count
+ * as Wait: its type's row of communication.json (runs[].hccl.ops, the
+ * one of the most Idle whose name begins the task's), in text; 0 when
+ * the run has none. */
+static int
+producer_split(const cJSON *run, double late, char *text, size_t cap)
+{
+    const char *name = pr_sget_str(pr_sget(run, PR_K_LATE_PEER), PR_K_NAME);
+    const cJSON *o, *best = NULL;
+
+    cJSON_ArrayForEach(o, pr_sget(pr_sget(run, PR_K_HCCL), PR_K_OPS))
+    {
+        const char *type = pr_sget_str(o, PR_K_NAME);
+
+        if (name != NULL && type != NULL && type[0] != '\0' &&
+            strncmp(name, type, strlen(type)) == 0 &&
+            pr_sget_num(o, PR_K_IDLE_US) >= 0 &&
+            pr_sget_num(o, PR_K_WAIT_US) >= 0 &&
+            (best == NULL ||
+             pr_sget_num(o, PR_K_IDLE_US) > pr_sget_num(best, PR_K_IDLE_US)))
+            best = o;
+    }
+    if (best == NULL)
+        return 0;
+    snprintf(text, cap,
+             ". The producer's own split (%s), which msprof-analyze and "
+             "MindStudio Insight show, puts %s's %.0f %s call%s at Wait "
+             "%.2f ms and Idle %.2f ms (Elapse - Transit - Wait): it counts "
+             "the Notify Waits of the plane tasks, this wait for rank %.0f "
+             "among them, as Idle, not as Wait",
+             pr_sget_str_or(pr_sget(run, PR_K_HCCL), PR_K_SOURCE,
+                            "the producer's communication analysis"),
+             pr_sget_str_or(run, PR_K_WORKER, "?"),
+             pr_sget_num(best, PR_K_CALLS), pr_sget_str(best, PR_K_NAME),
+             pr_sget_num(best, PR_K_CALLS) == 1 ? "" : "s",
+             pr_sget_num(best, PR_K_WAIT_US) / 1e3,
+             pr_sget_num(best, PR_K_IDLE_US) / 1e3, late);
+    return 1;
+}
+
 static void
 late_rank(struct job *jb, const cJSON *runs)
 {
@@ -513,7 +554,7 @@ late_rank(struct job *jb, const cJSON *runs)
     const cJSON *r;
     int here = 0;
     long gp;
-    char *text = jb->late, part[600], tail[400];
+    char *text = jb->late, part[600], tail[400], split[400] = "";
     const size_t cap = sizeof(jb->late);
     size_t len;
 
@@ -580,9 +621,14 @@ late_rank(struct job *jb, const cJSON *runs)
                      pr_sget_str_or(pr_sget(r, PR_K_LATE_PEER), PR_K_NAME, "?"),
                      wait[i] / 1e3, next, alone);
             len += (size_t)snprintf(text + len, cap - len, "%s", part);
+            /* said once, for the first rank communication.json splits */
+            if (split[0] == '\0')
+                producer_split(r, (double)who[best], split, sizeof(split));
         }
         i++;
     }
+    if (split[0] != '\0' && len < cap)
+        len += (size_t)snprintf(text + len, cap - len, "%s", split);
     among_here(jb, runs, tail, sizeof(tail));
     gp = group_of(runs, who[best]);
     if (len < cap && gp >= 0)
@@ -1073,7 +1119,10 @@ waits_alike(const cJSON *runs, double world, char *who, size_t cap, size_t *pn)
 static void
 sync_alike(struct job *j, const cJSON *runs)
 {
-    double world = j->row.world_size;
+    /* a world the traces do not state: its lower bound (review 20 #2),
+       the ranks missing "or more" */
+    int floor = isnan(j->row.world_size);
+    double world = floor ? j->row.world_size_at_least : j->row.world_size;
     char who[600], groups[600];
     size_t n;
 
@@ -1099,10 +1148,10 @@ sync_alike(struct job *j, const cJSON *runs)
              "about as long before its collectives' first transfer (HCCL's "
              "Synchronization in communication.json, a step: %s); as "
              "msprof-analyze's slow-rank analysis reads such waits, the rank "
-             "that waits least is the late one, so it is one of the %.0f "
+             "that waits least is the late one, so it is one of the %.0f%s "
              "ranks not in this report; profile them (their steps, their "
              "data loaders) first.",
-             who, world - (double)n);
+             who, world - (double)n, floor ? " or more" : "");
     j->row.late_rank_note = j->late;
 }
 
