@@ -114,6 +114,35 @@ import json, sys
 n = json.load(open(sys.argv[1]))["runs"][0]["critical_path"]["peer_wait_note"]
 sys.exit(0 if "The peer it waited for, rank 5 " in n else 1)' "$T_DIR/b.json"
 
+# review 20 #7: b with communication.json beside each trace, as torch_npu
+# writes it: msprof-analyze counts the 990 us plane wait for rank 5 as
+# Idle (0.97 ms), its Wait 0.01 ms.  The late rank note, which sums the
+# Notify Wait tasks, says so in the producer's words, once.
+for r in 0 1; do
+    cat > "$T_DIR/b/rank${r}_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json" << 'JSON'
+{"step1": {"collective": {"hcom_allReduce__1_0_1@77": {
+ "Communication Time Info": {"Start Timestamp(us)": 1000752.0,
+  "Elapse Time(ms)": 1.0, "Transit Time(ms)": 0.02, "Wait Time(ms)": 0.01,
+  "Synchronization Time(ms)": 0.005, "Idle Time(ms)": 0.97,
+  "Wait Time Ratio": 0.33, "Synchronization Time Ratio": 0.2},
+ "Communication Bandwidth Info": {}}}, "p2p": {}}}
+JSON
+done
+"$PR_BIN" -q --input "$T_DIR/b" --json "$T_DIR/b7.json"
+check "b: the late rank note gives the producer's Wait and Idle beside the Notify Wait" \
+    python3 - "$T_DIR/b7.json" << 'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["job"]
+n = j["late_rank_note"]
+assert j["late_rank"] == 5, j
+assert ("The producer's own split (communication.json), which msprof-analyze "
+        "and MindStudio Insight show, puts rank0's 1 hcom_allReduce_ call at "
+        "Wait 0.01 ms and Idle 0.97 ms (Elapse - Transit - Wait): it counts "
+        "the Notify Waits of the plane tasks, this wait for rank 5 among "
+        "them, as Idle, not as Wait") in n, n
+assert n.count("The producer's own split") == 1, n
+PY
+
 python3 "$T_DIR/mk.py" "$T_DIR/c" 0 wait:2:755:990 copy:1:760:900
 set -- $(got "$T_DIR/c")
 check "c: a wait on one plane while another moves data is no late peer ($1)" \
