@@ -85,7 +85,8 @@ check "hccl_csv: the HTML shows the run's note under the collectives" \
 import html, re, sys
 t = html.unescape(open(sys.argv[1]).read())
 assert re.search(r"rank0: The trace gives HCCL's sizes only as the bytes each "
-                 r"call sent over this rank's links \(Transit Size\), not the "
+                 r"call sent over this rank's links \(communication.json's "
+                 r"Transit Size\), not the "
                  r"message: .*; the collective table lists the 3 HCCL tasks", t)
 PY
 

@@ -1152,9 +1152,11 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
         return len;
     w = snprintf(text + len, cap - len,
                  "%sthe trace gives HCCL's sizes only as the bytes each call "
-                 "sent over this rank's links (Transit Size), not the "
-                 "message",
-                 len > 0 ? "; " : "");
+                 "sent over this rank's links (%s), not the message",
+                 len > 0 ? "; " : "",
+                 c->t->phases != NULL && c->t->phases->comm_source != NULL
+                     ? "communication.json's Transit Size"
+                     : "the sizes of its HCCL plane tasks");
     at = w < 0 ? cap : len + (size_t)w;
     for (i = 0; any && at < cap && i < c->n_ops; i++) {
         const struct op *o = &c->ops[i];
