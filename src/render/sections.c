@@ -2156,9 +2156,10 @@ comm_readings(struct pr_figs *f, const cJSON *summary)
                      many ? ", " : "", pr_sget_str(o, PR_K_SIZE_NOTE));
             pr_figs_note(f, text);
         }
-        /* collectives the table cannot time, or a task list the
-           producer's operation list shows incomplete (review 20 #3) */
-        if (pr_sget_str_or(c, PR_K_NOTE, "")[0] != '\0') {
+        /* an Ascend rank's: sizes from link bytes (review 20 #1), or a
+           task list the producer's operation list shows incomplete (#3) */
+        if (pr_fig_run_is_npu(r) &&
+            pr_sget_str_or(c, PR_K_NOTE, "")[0] != '\0') {
             const char *n = pr_sget_str(c, PR_K_NOTE);
 
             snprintf(text, sizeof(text), "%s%s%c%s.",

@@ -1035,7 +1035,7 @@ pr_producer_comm_peer(const cJSON *run, double wait_ms, char *text, size_t cap)
 {
     const cJSON *comm = pr_sget(run, PR_K_COMMUNICATION), *top;
     double t[5], share = pr_producer_table_comm_share(run);
-    double steps = (double)pr_sget_len(pr_sget(comm, PR_K_PER_STEP)), mb;
+    double steps = (double)pr_sget_len(pr_sget(comm, PR_K_PER_STEP)), mb, link;
     const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
     double cu = pr_sget_num(comm, PR_K_COMMUNICATION_US);
     double ov = pr_sget_num(comm, PR_K_OVERLAP_US);
@@ -1080,9 +1080,16 @@ pr_producer_comm_peer(const cJSON *run, double wait_ms, char *text, size_t cap)
         pr_sget_num(top, PR_K_CALLS) / steps,
         pr_sget_num(top, PR_K_CALLS) / steps == 1 ? "" : "s",
         pr_sget_num(top, PR_K_TOTAL_US) / steps / 1000.0);
+    /* no message size: the bytes it sent over its links (busbw over its
+       time, comm.c's link_note; review 20 #1) */
+    link = pr_sget_num(top, PR_K_BUSBW_GBPS) * pr_sget_num(top, PR_K_TOTAL_US) /
+           steps / 1e3;
     if (len < cap && mb > 0)
         len +=
             (size_t)snprintf(text + len, cap - len, " and moves %.0f MB", mb);
+    else if (len < cap && link > 0)
+        len += (size_t)snprintf(text + len, cap - len,
+                                " and sends %.0f MB over its links", link);
     if (len < cap)
         snprintf(text + len, cap - len,
                  "; computation overlaps %.0f%% of the step's collectives, "
