@@ -1166,9 +1166,12 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
         if (o->link_calls == 0 || o->link_open > 0)
             continue;
         w = snprintf(text + at, cap - at, "%s%s %.4g",
-                     first ? ": the bytes shown are those over the link factor "
-                             "nccl-tests' busBw uses, so algbw is the message "
-                             "over the time and busbw the link bytes over it ("
+                     first ? ": the bytes shown are those over the bus "
+                             "bandwidth factor of each collective (a ring's "
+                             "2(n-1)/n of the message for all_reduce, "
+                             "(n-1)/n for all_gather and reduce_scatter), so "
+                             "algbw is the message over the time and busbw "
+                             "the link bytes over it ("
                            : ", ",
                      o->name, f);
         first = 0;
