@@ -1647,8 +1647,10 @@ write_outputs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
  * most 101 ms" beside the cell's 100.8 ms, CANN 6 "3.11 ms" on one rank
  * and "3.1 ms" on the other). */
 static void
-brief_gain(const cJSON *fd, char *buf, size_t cap)
+brief_gain(const cJSON *fd, int capture, char *buf, size_t cap)
 {
+    /* a run without steps: its one window is the capture (review 20 #8) */
+    const char *per = capture ? "over the capture" : "per step";
     double us = pr_sget_num(fd, PR_K_GAIN_US),
            pct = pr_sget_num(fd, PR_K_GAIN_PCT),
            b = pr_sget_num(fd, PR_K_BOUND_US);
@@ -1657,7 +1659,7 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
     if (isnan(us) && b > 0) {
         /* a bound alone: a ceiling, ranked after the gains */
         pr_whatif_fmt_us(b, t, sizeof(t));
-        snprintf(buf, cap, "at most %s per step (an upper bound)", t);
+        snprintf(buf, cap, "at most %s %s (an upper bound)", t, per);
     } else if (isnan(us)) {
         snprintf(buf, cap, "no gain claimed");
     } else if (b > us &&
@@ -1668,13 +1670,12 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
 
         pr_whatif_fmt_us(us, t, sizeof(t));
         pr_whatif_fmt_us(b, u, sizeof(u));
-        snprintf(buf, cap, "saves %s per step (%.1f%%; at most %s)", t, pct, u);
+        snprintf(buf, cap, "saves %s %s (%.1f%%; at most %s)", t, per, pct, u);
     } else if (pr_sget_is(pr_sget_str(fd, PR_K_ID), "cold_step")) {
         /* first-use costs: paid once, not saved on every step */
         pr_whatif_fmt_us(us, t, sizeof(t));
-        snprintf(buf, cap,
-                 "a one-time cost of %s (%.1f%% of the captured steps)", t,
-                 pct);
+        snprintf(buf, cap, "a one-time cost of %s (%.1f%% of the %s)", t, pct,
+                 capture ? "capture" : "captured steps");
     } else if (pr_sget_is(pr_sget_str(fd, PR_K_GAIN_BASIS),
                           PR_GAIN_PER_SAMPLES)) {
         /* twice the batch: time per step's worth of samples */
@@ -1685,7 +1686,7 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
                  t, pct);
     } else {
         pr_whatif_fmt_us(us, t, sizeof(t));
-        snprintf(buf, cap, "saves %s per step (%.1f%%)", t, pct);
+        snprintf(buf, cap, "saves %s %s (%.1f%%)", t, per, pct);
     }
 }
 
@@ -1910,7 +1911,8 @@ print_brief(const cJSON *sum, int quiet)
             const char *ev = pr_sget_str_or(fd, PR_K_EVIDENCE, "");
             char gain[160];
 
-            brief_gain(fd, gain, sizeof(gain));
+            brief_gain(fd, pr_sget_is(pr_sget_str(ss, PR_K_BASIS), "capture"),
+                       gain, sizeof(gain));
             if (pr_sget_is(pr_sget_str(fd, PR_K_KIND), "observation")) {
                 /* no gain: apart from the ranked changes (review 15 #2),
                    why before its evidence (review 16 #4) */

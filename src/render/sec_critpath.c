@@ -206,12 +206,12 @@ shown_step(const cJSON *run, const struct pr_row_cp_step *s, size_t n,
  * steps within 0.01%." */
 static void
 verdict_text(struct pr_figs *f, const cJSON *cp, const struct pr_row_cp_step *s,
-             size_t n, const cJSON *verdict)
+             size_t n, const cJSON *verdict, int capture)
 {
     const char *bound = pr_sget_str(cp, PR_K_BOUND);
     double err = pr_sget_num(cp, PR_K_REPLAY_ERROR_PCT);
     size_t i, same = 0;
-    char text[400], e[48];
+    char text[400], e[48], of[64];
     const char *vb;
     int idle, miss;
 
@@ -242,13 +242,22 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const struct pr_row_cp_step *s,
     vb = pr_sget_str(verdict, PR_K_BOUND);
     idle = pr_sget_is(vb, PR_K_IDLE);
     miss = pr_sget_is(vb, "unexplained");
+    /* a run without steps: its one window is the capture, not "1 of 1
+       step" (review 20 #8) */
+    if (capture)
+        snprintf(of, sizeof(of), " over the capture (no steps)");
+    else
+        snprintf(of, sizeof(of), " in %zu of %zu step%s", same, n,
+                 n == 1 ? "" : "s");
     snprintf(
         text, sizeof(text),
-        "%s%s%s%s in %zu of %zu step%s%s. Replaying the graph with the "
-        "measured times gives the steps back within %s (the worst "
-        "step).",
-        idle   ? "Device idle with no recorded cause is the largest part "
-                 "of the path (see the Verdict); of the resources, "
+        "%s%s%s%s%s%s. Replaying the graph with the measured times gives "
+        "the %s back within %s%s.",
+        idle ? "Device idle with no recorded cause is the largest part "
+               "of the path (see the Verdict); of the resources, "
+        : miss && capture
+            ? "The path covers less than half of the capture (see the "
+              "Verdict): of the resources on it, "
         : miss ? "The path covers less than half of each measured step "
                  "(see the Verdict): of the resources on it, "
                : "Bound by ",
@@ -257,9 +266,11 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const struct pr_row_cp_step *s,
         : strcmp(bound, "host") == 0 ? "the "
                                      : "",
         strcmp(bound, "device") == 0 || strcmp(bound, "copy") == 0 ? "" : bound,
-        idle || miss ? " leads" : "", same, n, n == 1 ? "" : "s",
+        idle || miss ? " leads" : "", of,
         miss ? ", but the time the trace records nothing for is larger" : "",
-        pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
+        capture ? "capture" : "steps",
+        pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)),
+        capture ? "" : " (the worst step)");
     pr_figs_text(f, text);
     if (!isnan(err) && err > 2.0 &&
         pr_sget_str(cp, PR_K_REPLAY_ERROR_NOTE) != NULL)
@@ -523,7 +534,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (pr_rows_load(steps, PR_K_STEPS, PR_RO_RUNS_CRITICAL_PATH_STEPS,
                      (void **)&rows, &n_rows, &err) != PR_OK)
         n_rows = 0;
-    verdict_text(f, cp, rows, n_rows, pr_sget(run, PR_K_VERDICT));
+    verdict_text(
+        f, cp, rows, n_rows, pr_sget(run, PR_K_VERDICT),
+        pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),
+                   "capture"));
     /* the chart's legend as the table's columns: kinds with time only */
     for (i = 0; i < PR_N_CRITICAL_PATH; i++) {
         if (!kind_has_time(steps, &pr_keys_critical_path[i]))

@@ -304,7 +304,8 @@ fi
 
 # 5. Finding 12: the dtype finding's headline says which figure its gain
 # counts; a cold capture's gain is a one-time cost on the terminal, rounded
-# as the verdict's cell (42.24 s; review 11 #9).
+# as the verdict's cell (42.24 s; review 11 #9), of the capture (no steps:
+# review 20 #8).
 BEF=nsys/mfu_2gpu_before.sqlite
 if shared_summary before "$BEF"; then
     check "mfu_2gpu_before: the dtype headline's bound and the replayed kernels" python3 -c "
@@ -357,7 +358,7 @@ if [ -f "$PR_SHARED/traces/$AX" ]; then
     "$PR_BIN" --input "$PR_SHARED/traces/$AX" > "$T_DIR/ax.txt" 2>&1
     check "alexnet: the cold capture's gain is a one-time cost" \
         sh -c 'grep -q "\[cold_step\]" "$1" &&
-               grep "\[cold_step\]" "$1" | grep -q "a one-time cost of 42.24 s (97.2% of the captured steps)" &&
+               grep "\[cold_step\]" "$1" | grep -q "a one-time cost of 42.24 s (97.2% of the capture)" &&
                ! grep "\[cold_step\]" "$1" | grep -q "per step"' _ "$T_DIR/ax.txt"
 else
     skip "alexnet cold step" "no $AX"

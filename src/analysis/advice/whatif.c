@@ -4620,17 +4620,29 @@ split_text(const cJSON *kinds, double delay, int cold, int ms, int aclop,
 /* The verdict's sentence on a cold capture (cold: the cold_step what-if's
  * gain, NaN when under VERDICT_COLD_PCT), in buf; "" otherwise. */
 static const char *
-cold_words(double cold, char *buf, size_t cap)
+cold_words(double cold, int capture, char *buf, size_t cap)
 {
     if (isnan(cold))
         return "";
     snprintf(buf, cap,
              " A cold start: first-use costs (context creation, lazy "
              "module loading, first allocations) in runtime calls take "
-             "%.0f%% of the step, not launch overhead; profile after "
+             "%.0f%% of the %s, not launch overhead; profile after "
              "warm-up.",
-             cold);
+             cold, capture ? "capture" : "step");
     return buf;
+}
+
+/* 1 for a run without steps: its one window is the capture
+ * (step_summary.basis "capture"), and its verdict speaks of the capture,
+ * never of "1 of 1 step" or a "mean step" (review 20 #8: hta_cp_alexnet's
+ * "Bound by the host in 1 of 1 step (mean step 43.46 s" beside the
+ * Overview's "No steps"). */
+static int
+capture_run(const cJSON *run)
+{
+    return pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),
+                      "capture");
 }
 
 /* 1 when a host-bound path's largest host part is CANN's online operator
@@ -4779,9 +4791,10 @@ unclaimed_replay(const cJSON *run, const cJSON *cp, char *text, size_t cap)
         pr_append(
             text, cap, strlen(text),
             " Also replayed, with no finding: %.*s, %.1f%% of the "
-            "step, more than a finding below saves; no finding, as %s "
+            "%s, more than a finding below saves; no finding, as %s "
             "(the Critical path part's What-if table lists every replay).",
             cut > 100 ? 100 : cut, ch, pr_sget_num(big, PR_K_GAIN_PCT),
+            capture_run(run) ? "capture" : "step",
             unclaimed_why(big, why, sizeof(why)));
     }
 }
@@ -4869,6 +4882,10 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
         o.rank = ++rank;
         o.id = pr_sget_str_or(r, PR_K_ID, "");
         o.title = pr_whatif_title(r);
+        /* without steps there is no "step" for the costs to be in
+           (review 20 #8) */
+        if (capture_run(run) && pr_sget_is(o.id, "cold_step"))
+            o.title = "A cold capture: first-use costs";
         o.gain_us = pr_sget_num(r, PR_K_GAIN_US);
         o.gain_pct = pr_sget_num(r, PR_K_GAIN_PCT);
         o.gain_basis = pr_sget_str(r, PR_K_GAIN_BASIS);
@@ -5052,7 +5069,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
     const char *vb = NULL; /* the verdict's bound */
     double vsteps = 0;     /* and its bound_steps */
     size_t n = 0, same = 0, n_idle = 0, n_miss = 0;
-    int ok = v != NULL, rank = 0, stage = 0;
+    int ok = v != NULL, rank = 0, stage = 0, capture = capture_run(run);
     double idle, miss = 0, cold;
     char text[2000], split[200], mean[128], pipe[600], coldtxt[300];
 
@@ -5090,28 +5107,49 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
         /* no device to weigh the host against: the path is the host's */
         vb = bound;
         vsteps = (double)same;
-        snprintf(text, sizeof(text),
-                 "A CPU-only run (%zu step%s, mean step %s): the trace "
-                 "records no device work, so its steps are the host's. "
-                 "Bound by %s in %zu of %zu step%s (on the host's path: "
-                 "%s).",
-                 n, n == 1 ? "" : "s", mean, bound_words(bound), same, n,
-                 n == 1 ? "" : "s", split[0] ? split : "nothing");
+        if (capture)
+            snprintf(text, sizeof(text),
+                     "A CPU-only run (no steps; the capture, %s): the trace "
+                     "records no device work, so its time is the host's. "
+                     "Bound by %s over the capture (on the host's path: "
+                     "%s).",
+                     mean, bound_words(bound), split[0] ? split : "nothing");
+        else
+            snprintf(text, sizeof(text),
+                     "A CPU-only run (%zu step%s, mean step %s): the trace "
+                     "records no device work, so its steps are the host's. "
+                     "Bound by %s in %zu of %zu step%s (on the host's path: "
+                     "%s).",
+                     n, n == 1 ? "" : "s", mean, bound_words(bound), same, n,
+                     n == 1 ? "" : "s", split[0] ? split : "nothing");
     } else if (bound != NULL && n > 0 && n_miss == n) {
         /* every path leaves most of its step out: what the path holds is
            not what the step spent its time on */
         vb = "unexplained";
         vsteps = (double)n_miss;
-        snprintf(text, sizeof(text),
-                 "What bounds the step is not known: the trace's critical "
-                 "path covers only %.0f%% of the measured step (mean step "
-                 "%s; %zu of %zu step%s replayed %.0f%% short; on the path: "
-                 "%s). The rest is time the trace records nothing for (a "
-                 "step marker wider than its events, or work the profiler "
-                 "did not capture), so no resource is named as the bound.",
-                 100.0 - miss / (double)n_miss, mean, n_miss, n,
-                 n == 1 ? "" : "s", miss / (double)n_miss,
-                 split[0] ? split : "nothing");
+        if (capture)
+            snprintf(text, sizeof(text),
+                     "What bounds the capture is not known: the trace's "
+                     "critical path covers only %.0f%% of it (no steps; the "
+                     "capture, %s, replayed %.0f%% short; on the path: %s). "
+                     "The rest is time the trace records nothing for (a "
+                     "profiler window wider than its events, or work the "
+                     "profiler did not capture), so no resource is named as "
+                     "the bound.",
+                     100.0 - miss / (double)n_miss, mean, miss / (double)n_miss,
+                     split[0] ? split : "nothing");
+        else
+            snprintf(
+                text, sizeof(text),
+                "What bounds the step is not known: the trace's critical "
+                "path covers only %.0f%% of the measured step (mean step "
+                "%s; %zu of %zu step%s replayed %.0f%% short; on the path: "
+                "%s). The rest is time the trace records nothing for (a "
+                "step marker wider than its events, or work the profiler "
+                "did not capture), so no resource is named as the bound.",
+                100.0 - miss / (double)n_miss, mean, n_miss, n,
+                n == 1 ? "" : "s", miss / (double)n_miss,
+                split[0] ? split : "nothing");
     } else if (bound != NULL && n > 0 &&
                !isnan(idle = idle_dominant_pct(pr_sget(cp, PR_K_BY_KIND_US)))) {
         /* the device mostly waits and the trace says for nothing: no
@@ -5138,6 +5176,14 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
                      "%s). Too few tasks to name what bounds a step.",
                      tasks, tasks == 1 ? "" : "s", mean, idle,
                      split[0] ? split : "nothing");
+        else if (capture)
+            snprintf(text, sizeof(text),
+                     "The device is idle %.0f%% of the critical path and the "
+                     "trace records no cause (no steps; over the capture, "
+                     "%s; on the path: %s). What kept it waiting (host work, "
+                     "a dependency or a peer) is not in the trace, so no "
+                     "resource is named as the bound.",
+                     idle, mean, split[0] ? split : "nothing");
         else
             snprintf(
                 text, sizeof(text),
@@ -5172,17 +5218,29 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
 
         if (part)
             snprintf(of, sizeof(of), "%.0f steps in all; ", all);
-        snprintf(text, sizeof(text),
-                 "Bound by %s%s in %zu of %s%zu step%s%s (%smean step %s; on "
-                 "the critical path: %s).%s",
-                 bound_words(bound),
-                 compile_leads(bound, pr_sget(cp, PR_K_BY_KIND_US))
-                     ? " (operator compilation)"
-                     : "",
-                 same, part ? "the " : "", n, n == 1 ? "" : "s",
-                 part ? " whose tasks the trace holds" : "", of, mean,
-                 split[0] ? split : "nothing",
-                 cold_words(cold, coldtxt, sizeof(coldtxt)));
+        if (capture)
+            snprintf(text, sizeof(text),
+                     "Bound by %s%s over the capture (%s, no steps; on "
+                     "the critical path: %s).%s",
+                     bound_words(bound),
+                     compile_leads(bound, pr_sget(cp, PR_K_BY_KIND_US))
+                         ? " (operator compilation)"
+                         : "",
+                     mean, split[0] ? split : "nothing",
+                     cold_words(cold, 1, coldtxt, sizeof(coldtxt)));
+        else
+            snprintf(
+                text, sizeof(text),
+                "Bound by %s%s in %zu of %s%zu step%s%s (%smean step %s; on "
+                "the critical path: %s).%s",
+                bound_words(bound),
+                compile_leads(bound, pr_sget(cp, PR_K_BY_KIND_US))
+                    ? " (operator compilation)"
+                    : "",
+                same, part ? "the " : "", n, n == 1 ? "" : "s",
+                part ? " whose tasks the trace holds" : "", of, mean,
+                split[0] ? split : "nothing",
+                cold_words(cold, 0, coldtxt, sizeof(coldtxt)));
     } else if (pr_sget_is(pr_sget_str(cp, PR_K_NO_PATH_REASON),
                           "kernel_replay")) {
         snprintf(text, sizeof(text),
@@ -5228,7 +5286,8 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
         else if (big == NULL)
             snprintf(text, sizeof(text),
                      "No finding: no rule's change shortens the critical "
-                     "path by 1%% of the step or more.");
+                     "path by 1%% of the %s or more.",
+                     capture ? "capture" : "step");
         else {
             /* the change in words: its text up to the first colon */
             const char *ch = pr_sget_str_or(big, PR_K_CHANGE, "?");
