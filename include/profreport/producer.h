@@ -73,6 +73,17 @@ const char *pr_producer_comm_levers(const cJSON *run);
 double pr_producer_comm_wait(const cJSON *run, const char **name,
                              double *top_us);
 
+/* The producer's split of HCCL's time a step (run["hccl"]), in ms:
+ * t[0..4] Elapse, Transit, Wait, Synchronization, Idle; 1, or 0 (t
+ * zeros) when the run has none. */
+int pr_producer_comm_split(const cJSON *run, double t[5]);
+
+/* 1 when the run holds torch_npu's step table, its steps the table's,
+ * and no kernel row (run["kernels"] empty: a rank folder of
+ * step_trace_time.csv and communication.json, or the CSV alone:
+ * pr_producer_steps); 0 otherwise. */
+int pr_producer_table_only(const cJSON *run);
+
 /* The run's HCCL operation that waits longest (hccl.ops[], the row
  * pr_producer_comm_wait names; borrowed from run), NULL without one. */
 const cJSON *pr_producer_comm_top(const cJSON *run);

@@ -370,20 +370,27 @@ table_util_kpi(struct pr_figs *f, const cJSON *run, double tasks_pct)
     const char *basis;
     double comp, alone, busy = table_busy(run, &basis, &comp, &alone);
     char sub[300], t[48];
+    /* a rank of the step table alone: no task list to weigh (review 20
+       #4: "the incomplete task list: –") */
+    int none = isnan(tasks_pct) && pr_sget_len(pr_sget(run, PR_K_KERNELS)) == 0;
+    const char *list = none ? "device tasks" : "the incomplete task list";
 
     if (isnan(busy))
         return 0;
-    pr_fig_format(tasks_pct, PR_FMT_PCT, t, sizeof(t));
+    if (none)
+        snprintf(t, sizeof(t), "none in these files");
+    else
+        pr_fig_format(tasks_pct, PR_FMT_PCT, t, sizeof(t));
     if (alone >= 1.0) { /* HCCL in the busy time: Computing heads it */
         char sum[120];
 
-        snprintf(sub, sizeof(sub), "%s (%s); the incomplete task list: %s",
-                 busy_sum(sum, sizeof(sum), busy, comp), basis, t);
+        snprintf(sub, sizeof(sub), "%s (%s); %s: %s",
+                 busy_sum(sum, sizeof(sum), busy, comp), basis, list, t);
     } else
         snprintf(sub, sizeof(sub),
                  "Computing %.1f%% + Communication(Not Overlapped) %.1f%% "
-                 "(%s); the incomplete task list: %s",
-                 comp, alone, basis, t);
+                 "(%s); %s: %s",
+                 comp, alone, basis, list, t);
     pr_figs_kpi(f, alone >= 1.0 ? "Computing" : "NPU busy",
                 alone >= 1.0 ? comp : busy, PR_FMT_PCT, sub);
     return 1;

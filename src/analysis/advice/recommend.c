@@ -401,6 +401,50 @@ dataloader_text(const struct rctx *c, double share, char *text, size_t cap)
     "stage's computation_time, and the ranks read here do not "                \
     "give two stages' figures, or balancing saves under 1% of the step"
 
+/* A run of the step table alone (no task in its files): its
+ * communication finding's evidence is communication.json's split a step,
+ * its Wait and Idle, and the operation that waits longest, its Elapse
+ * (review 20 #4: its Evidence cell was empty, its reason "host work the
+ * trace does not attribute"). */
+static const char *
+table_only_note(struct rctx *c, cJSON **ev)
+{
+    double t[5];
+    const cJSON *top = pr_producer_comm_top(c->run);
+    int idle_first;
+
+    if (!pr_producer_comm_split(c->run, t))
+        return "no change replayed: no device tasks in these files, only "
+               "the producer's step table; the finding stands on its "
+               "Communication(Not Overlapped)";
+    /* the larger of the two first */
+    idle_first = t[4] > t[2];
+    *ev = cJSON_CreateArray();
+    if (*ev == NULL ||
+        !pr_emit_evidence(*ev,
+                          idle_first ? "HCCL Idle (communication.json)"
+                                     : "HCCL Wait (communication.json)",
+                          t[idle_first ? 4 : 2] * 1000.0, NAN) ||
+        !pr_emit_evidence(*ev,
+                          idle_first ? "HCCL Wait (communication.json)"
+                                     : "HCCL Idle (communication.json)",
+                          t[idle_first ? 2 : 4] * 1000.0, NAN) ||
+        (top != NULL &&
+         !pr_emit_evidence(
+             *ev, pr_sget_str_or(top, PR_K_NAME, "?"),
+             pr_sget_num(top, PR_K_ELAPSE_US) /
+                 pr_sget_num(pr_sget(c->run, PR_K_STEP_SUMMARY), PR_K_COUNT),
+             NAN))) {
+        cJSON_Delete(*ev);
+        *ev = NULL;
+        c->ok = 0;
+    }
+    return "no change replayed: no device tasks in these files, only the "
+           "producer's step table and HCCL's operation totals; the finding "
+           "stands on the step table's Communication(Not Overlapped) and "
+           "communication.json's split of it";
+}
+
 /* The note of a communication finding that stands on the step table
  * (the export's tasks too few to replay), and its bound where the
  * producer's split says most of HCCL's time waits for a late peer: that
@@ -413,21 +457,27 @@ table_note(struct rctx *c, char *note, size_t cap, double *bound, cJSON **ev)
 {
     const char *name;
     double top, wait = pr_producer_comm_wait(c->run, &name, &top);
+    int only = pr_producer_table_only(c->run);
 
     *bound = NAN;
     *ev = NULL;
+    if (!(wait > 0) && only)
+        return table_only_note(c, ev);
     if (!(wait > 0))
         return "no change replayed: the export's tasks hold too "
                "little of the step to replay (see Data quality); "
                "the finding stands on the step table's "
                "Communication(Not Overlapped)";
     snprintf(note, cap,
-             "no change replayed: the export's tasks hold too little of the "
-             "step to replay (see Data quality), and HCCL's Wait is not "
+             "no change replayed: %s, and HCCL's Wait is not "
              "split by the rank waited for; the finding stands on the step "
              "table's Communication(Not Overlapped); at most %.1f ms a "
              "step, every rank it waits for arriving on time: HCCL's Wait in "
              "%s (Notify Wait for the peers; %.1f ms of it in %s)",
+             only ? "no device tasks in these files, only the producer's "
+                    "step table"
+                  : "the export's tasks hold too little of the step to "
+                    "replay (see Data quality)",
              wait / 1000.0,
              pr_sget_str_or(pr_sget(c->run, PR_K_HCCL), PR_K_SOURCE,
                             "communication.json"),
@@ -466,8 +516,21 @@ rule_categories(struct rctx *c)
     if (comm > 0.1 && c->npu) {
         struct pr_row_recommendation r;
         char note[900];
+        int said = pr_producer_comm_advice(c->run, comm, text, sizeof(text));
 
-        if (!pr_producer_comm_advice(c->run, comm, text, sizeof(text)))
+        if (!said && pr_producer_table_only(c->run))
+            /* the step table alone: nothing says what the time was
+               (review 20 #4) */
+            snprintf(text, sizeof(text),
+                     "%.1f%% of the step is HCCL communication not overlapped "
+                     "with computation, by the producer's step table (%s). "
+                     "These files hold no HCCL operation or task to say what "
+                     "it was: profile with communication.json and the task "
+                     "timeline (trace_view.json, kernel_details.csv).",
+                     100.0 * comm,
+                     pr_sget_str_or(pr_sget(c->run, PR_K_STEP_PHASES),
+                                    PR_K_SOURCE, "?"));
+        else if (!said)
             snprintf(text, sizeof(text),
                      "%.1f%% of the step is HCCL communication not overlapped "
                      "with computation.",

@@ -811,13 +811,21 @@ table_basis(const cJSON *run, char *text, size_t cap)
     text[0] = '\0';
     if (isnan(share))
         return;
-    snprintf(text, cap,
-             " (%.1f of %.1f ms a step, by the producer's step table, %s: "
-             "Communication(Not Overlapped), as MindStudio Insight names "
-             "it; the export's tasks hold %.0f%% of the table's busy time, "
-             "too little to measure it)",
-             alone / 1000.0, alone / share / 1000.0,
-             pr_sget_str_or(ph, PR_K_SOURCE, "?"), 100.0 * cover);
+    if (pr_producer_table_only(run))
+        snprintf(text, cap,
+                 " (%.1f of %.1f ms a step, by the producer's step table, "
+                 "%s: Communication(Not Overlapped), as MindStudio Insight "
+                 "names it; no device task is in these files to measure it)",
+                 alone / 1000.0, alone / share / 1000.0,
+                 pr_sget_str_or(ph, PR_K_SOURCE, "?"));
+    else
+        snprintf(text, cap,
+                 " (%.1f of %.1f ms a step, by the producer's step table, "
+                 "%s: Communication(Not Overlapped), as MindStudio Insight "
+                 "names it; the export's tasks hold %.0f%% of the table's "
+                 "busy time, too little to measure it)",
+                 alone / 1000.0, alone / share / 1000.0,
+                 pr_sget_str_or(ph, PR_K_SOURCE, "?"), 100.0 * cover);
 }
 
 /* The communication view's operation of the most time, or NULL. */
@@ -983,6 +991,15 @@ pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
                  " Most of it is transfer: overlap the collectives with "
                  "computation (reduce gradients in buckets while backward "
                  "runs) or move fewer bytes (bf16 gradients).");
+    else if (t[4] >= 0.5 * el && pr_producer_table_only(run))
+        /* no task here to say what the Idle was (review 20 #4) */
+        snprintf(text + len, cap - len,
+                 " Most of it is Idle as msprof counts it (Elapse - Transit - "
+                 "Wait): time inside the operations that it files as neither "
+                 "transfer nor its Wait. These files hold no HCCL task to "
+                 "say what it was: profile with the task timeline "
+                 "(trace_view.json, kernel_details.csv), whose Notify Wait "
+                 "tasks name the rank each wait is for.");
     else if (t[4] >= 0.5 * el)
         snprintf(text + len, cap - len,
                  " Most of it is Idle as msprof counts it (Elapse - Transit - "
@@ -1007,6 +1024,14 @@ pr_producer_comm_wait(const cJSON *run, const char **name, double *top_us)
     *name = pr_sget_str(top, PR_K_NAME);
     *top_us = pr_sget_num(top, PR_K_WAIT_US) / steps;
     return t[2] * 1000.0;
+}
+
+int
+pr_producer_comm_split(const cJSON *run, double t[5])
+{
+    const cJSON *top;
+
+    return hccl_split(run, t, &top);
 }
 
 const cJSON *
@@ -1139,8 +1164,24 @@ step_table(const cJSON *run)
                : NULL;
 }
 
+int
+pr_producer_table_only(const cJSON *run)
+{
+    /* a torch_npu run's steps are the table's whether or not it holds
+       tasks (step_summary.basis "producer"): no kernel row is what says
+       none is in its files */
+    return step_table(run) != NULL &&
+           pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),
+                      "producer") &&
+           pr_sget_len(pr_sget(run, PR_K_KERNELS)) == 0;
+}
+
 /* The task list's busy time a step against the table's: the share (NaN
- * when the run has no table or no busy time in it). */
+ * when the run has no table or no busy time in it).  A run of the table
+ * alone holds no task: its communication split is the table's own
+ * (pr_producer_steps), so its tasks hold none of it (review 20 #4: a
+ * rank folder of step_trace_time.csv and communication.json read "What
+ * bounds the step is not known"). */
 static double
 task_cover(const cJSON *run, double *tasks_us, double *table_us)
 {
@@ -1148,9 +1189,11 @@ task_cover(const cJSON *run, double *tasks_us, double *table_us)
     const cJSON *c = pr_sget(run, PR_K_COMMUNICATION);
     double comp = pr_sget_num(m, PR_K_COMPUTING_US);
     double alone = pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US);
-    double t = pr_sget_num(c, PR_K_COMPUTATION_US) +
-               pr_sget_num(c, PR_K_OVERLAP_US) +
-               pr_sget_num(c, PR_K_COMMUNICATION_US);
+    double t = pr_producer_table_only(run)
+                   ? 0.0
+                   : pr_sget_num(c, PR_K_COMPUTATION_US) +
+                         pr_sget_num(c, PR_K_OVERLAP_US) +
+                         pr_sget_num(c, PR_K_COMMUNICATION_US);
 
     *tasks_us = t;
     *table_us = comp + alone;
@@ -1194,7 +1237,8 @@ pr_producer_task_note(const struct pr_trace *t, const cJSON *run, char *text,
     double task_us, table_us, cover = task_cover(run, &task_us, &table_us);
 
     *tasks = device_tasks(t);
-    if (!(cover < TASK_COVER_MIN))
+    /* no task at all: the reader's no_tasks row says so */
+    if (!(cover < TASK_COVER_MIN) || pr_producer_table_only(run))
         return 0;
     snprintf(text, cap,
              "The export's device tasks (%zu, %.1f ms of device time a step) "
@@ -1220,7 +1264,7 @@ pr_producer_gap_note(const cJSON *run, char *text, size_t cap)
     double free_us = pr_sget_num(m, PR_K_FREE_US);
     char fr[64] = "";
 
-    if (!(cover < TASK_COVER_MIN))
+    if (!(cover < TASK_COVER_MIN) || pr_producer_table_only(run))
         return 0;
     if (!isnan(free_us))
         snprintf(fr, sizeof(fr), " and %.1f ms Free", free_us / 1000.0);
@@ -1299,13 +1343,24 @@ pr_producer_verdict(const struct pr_trace *t, const cJSON *run,
                  "task list cannot show.",
                  free_us / 1000.0, step / 1000.0, src, comp / 1000.0,
                  alone / 1000.0);
-    snprintf(text, sizeof(text),
-             "%s The export's task list is incomplete (%zu tasks, %.1f ms "
-             "of device time a step, %.0f%% of the table's %.1f ms), so the "
-             "critical path and the findings built on tasks rest on a "
-             "fraction of the step; the verdict rests on the step table.",
-             lead, device_tasks(t), task_us / 1000.0, 100.0 * cover,
-             table_us / 1000.0);
+    if (pr_producer_table_only(run))
+        snprintf(text, sizeof(text),
+                 "%s No device task is in these files, only the producer's "
+                 "step table%s, so there is no critical path to replay: the "
+                 "verdict rests on the step table.",
+                 lead,
+                 pr_sget_len(pr_sget(pr_sget(run, PR_K_HCCL), PR_K_OPS)) > 0
+                     ? " and HCCL's operation totals (communication.json)"
+                     : "");
+    else
+        snprintf(
+            text, sizeof(text),
+            "%s The export's task list is incomplete (%zu tasks, %.1f ms "
+            "of device time a step, %.0f%% of the table's %.1f ms), so the "
+            "critical path and the findings built on tasks rest on a "
+            "fraction of the step; the verdict rests on the step table.",
+            lead, device_tasks(t), task_us / 1000.0, 100.0 * cover,
+            table_us / 1000.0);
     pr_whatif_verdict_set(v, text, bound, (double)same);
     snprintf(v->basis, sizeof(v->basis), "%s", src);
     v->row.basis = v->basis;
