@@ -354,7 +354,7 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
            int threads, struct pr_progress *pg, cJSON *sum, FILE *notes,
            struct skip_recs *sk, int *skipped, struct pr_error *err)
 {
-    struct pr_read_opts ro = {o->max_input, threads, pg};
+    struct pr_read_opts ro = {o->max_input, threads, pg, f->from_dir};
     struct pr_trace *t = NULL;
     struct pr_trace *r;
     enum pr_status st;
@@ -2061,7 +2061,7 @@ load_calls(const struct pr_options *o, const struct pr_input_file *f, int tag,
            cJSON *all, size_t kinds[2], struct pr_progress *pg,
            struct pr_error *err)
 {
-    struct pr_read_opts ro = {o->max_input, o->threads, pg};
+    struct pr_read_opts ro = {o->max_input, o->threads, pg, f->from_dir};
     struct pr_trace *t = NULL;
     struct pr_trace *r;
     enum pr_status st;

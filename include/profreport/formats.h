@@ -25,6 +25,11 @@ struct pr_read_opts {
     /* how far: a reader that can tells the bytes of the file it has
      * read (progress.h); NULL = none wanted */
     struct pr_progress *progress;
+    /* 1: a member of a folder given as --input (discovery found it), not
+     * a file the user named: a reader may decline it with
+     * PR_E_NOT_FORMAT, its message the skip's reason, where beside its
+     * siblings it is not a run of its own */
+    int member;
 };
 
 /* The cap on an input when --max-input is not given: half of the memory

@@ -526,7 +526,7 @@ test_many_events(void **state)
                                 i ? "," : "", i % 97, n - i, i);
     len += (size_t)snprintf(s + len, cap - len, "]}");
     for (threads = 1; threads <= 4; threads++) {
-        struct pr_read_opts o = {0, threads, 0};
+        struct pr_read_opts o = {0, threads, 0, 0};
         struct pr_trace *t = load_opts(s, len, &o);
 
         assert_int_equal(t->n_events, n);
@@ -596,7 +596,7 @@ test_bad_input(void **state)
 static void
 test_limit(void **state)
 {
-    struct pr_read_opts o = {16, 0, 0};
+    struct pr_read_opts o = {16, 0, 0, 0};
     struct pr_trace *t = NULL;
     struct pr_error err;
 

@@ -378,7 +378,7 @@ test_reader_round_trip(void **state)
 {
     struct pr_record_session *s = sample();
     struct pr_record_meta meta = {4242, "python", NULL};
-    struct pr_read_opts opts = {0, 1, 0};
+    struct pr_read_opts opts = {0, 1, 0, 0};
     struct pr_trace *t = NULL;
     struct pr_error err;
     struct pr_buf text;

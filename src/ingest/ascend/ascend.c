@@ -141,23 +141,23 @@ holds(const char *h, size_t n, const char *lit)
 
 /* The first line of a table only torch_npu (and MindSpore >= 2.4)
  * writes, given alone: the export member it is, or NULL.  Its columns
- * are the producer's (kernel_details: Name, Type, Accelerator Core,
- * Start Time(us), Duration(us); step_trace_time: Step, Computing,
- * Communication(Not Overlapped), Overlapped), whatever the file is
- * called (kernel_details_910B_v1.csv). */
+ * are the producer's (kernel_details: Step Id, ..., Name, Type, [OP
+ * State,] Accelerator Core, Start Time(us), Duration(us), whatever the
+ * file is called: kernel_details_910B_v1.csv is the same table, renamed;
+ * step_trace_time: Step, Computing, Communication(Not Overlapped),
+ * Overlapped, by its own name only, since msprof-analyze's
+ * cluster_step_trace_time.csv has those columns and is not a rank's). */
 static const char *
 table_role(const struct pr_probe *p)
 {
     const char *h = p->head, *nl;
     size_t n;
+    size_t len = p->base != NULL ? strlen(p->base) : 0;
 
-    /* by the producer's own names only: a folder of other exports holds
-       renamed copies (msprof/torch_npu_ascend_profiler_output's
-       kernel_details_910B_v1.csv) and msprof-analyze's
-       cluster_step_trace_time.csv, which are not a rank's */
-    if (p->is_dir || h == NULL ||
-        (strcmp(p->base, "kernel_details.csv") != 0 &&
-         strcmp(p->base, "step_trace_time.csv") != 0))
+    /* a CSV by name: the header decides which table it is (review 20
+       #5: kernel_details_910B_v1.csv was "CSV text of no known table") */
+    if (p->is_dir || h == NULL || len < 4 ||
+        strcmp(p->base + len - 4, ".csv") != 0)
         return NULL;
     n = p->n_head;
     if (n >= 3 && memcmp(h, "\xEF\xBB\xBF", 3) == 0) {
@@ -174,8 +174,7 @@ table_role(const struct pr_probe *p)
         strcmp(p->base, "step_trace_time.csv") == 0)
         return "step_trace_time.csv";
     if (holds(h, n, "Name,Type,") && holds(h, n, "Accelerator Core") &&
-        holds(h, n, "Start Time(us),Duration(us)") &&
-        strcmp(p->base, "kernel_details.csv") == 0)
+        holds(h, n, "Start Time(us),Duration(us)"))
         return "kernel_details.csv";
     return NULL;
 }
@@ -333,6 +332,10 @@ was_read(const struct pr_asc *a, const char *name)
     return strcmp(name, "step_trace_time.csv") == 0;
 }
 
+static int second_table(const char *dir, const char *base, const char *role,
+                        char *why, size_t cap);
+static const char *file_role(const char *path);
+
 /* Every other member of the output folder and of the run folder, as
  * skipped: the user sees what the report leaves out. */
 static enum pr_status
@@ -348,6 +351,7 @@ note_skipped(struct pr_asc *a, const char *dir, int top, struct pr_error *err)
     while (st == PR_OK && (de = readdir(d)) != NULL) {
         const char *why = "a file of the Ascend export profreport does not "
                           "read";
+        char second[300];
 
         if (de->d_name[0] == '.' || !join(path, sizeof(path), dir, de->d_name))
             continue;
@@ -359,6 +363,9 @@ note_skipped(struct pr_asc *a, const char *dir, int top, struct pr_error *err)
         if (is_kind(path, 1))
             why = "raw or intermediate data; profreport reads the export "
                   "in " OUT_DIR;
+        else if (!top && second_table(dir, de->d_name, file_role(path), second,
+                                      sizeof(second)))
+            why = second;
         if (pr_trace_add_skip(a->t, path, why) != PR_OK)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
@@ -565,6 +572,75 @@ load_db(const char *path, const char *od, const struct pr_read_opts *o,
     return st;
 }
 
+/* A kernel_details table not named kernel_details.csv beside one that is
+ * (folder dir): torch_npu writes one a run, under that name, so the other
+ * is another capture's table or a copy of it; read beside it, its tasks
+ * would be counted as a second run's (review 20 #5).  Its reason, into
+ * why (cap bytes), and 1; 0 otherwise. */
+static int
+second_table(const char *dir, const char *base, const char *role, char *why,
+             size_t cap)
+{
+    char sib[PATH_CAP];
+
+    if (role == NULL || strcmp(role, "kernel_details.csv") != 0 ||
+        strcmp(base, "kernel_details.csv") == 0 ||
+        !join(sib, sizeof(sib), dir, "kernel_details.csv") || !is_kind(sib, 0))
+        return 0;
+    snprintf(why, cap,
+             "a second kernel_details table beside kernel_details.csv, the "
+             "run's own by torch_npu's name: another capture's table or a "
+             "copy, not read, so that no task is counted twice (give it "
+             "alone with --input to read it as a run of its own)");
+    return 1;
+}
+
+/* The data-quality row of the kernel_details tables beside the run's
+ * kernel_details.csv in folder dir that second_table keeps out (a
+ * "kernel_details_other" gap naming up to three): the reports say what
+ * was left out and why.  PR_E_NOMEM. */
+static enum pr_status
+note_other_tables(struct pr_asc *a, const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char path[PATH_CAP], why[300], text[1200];
+    char first[3][256] = {"", "", ""}; /* the first three by name */
+    size_t n = 0, k;
+
+    if (d == NULL)
+        return PR_OK;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.' ||
+            !join(path, sizeof(path), dir, de->d_name) || !is_kind(path, 0) ||
+            !second_table(dir, de->d_name, file_role(path), why, sizeof(why)))
+            continue;
+        n++;
+        /* insert in name order (readdir's order is the file system's) */
+        for (k = 3; k > 0 && (first[k - 1][0] == '\0' ||
+                              strcmp(de->d_name, first[k - 1]) < 0);
+             k--)
+            if (k < 3)
+                memcpy(first[k], first[k - 1], sizeof(first[k]));
+        if (k < 3)
+            snprintf(first[k], sizeof(first[k]), "%s", de->d_name);
+    }
+    closedir(d);
+    if (n == 0)
+        return PR_OK;
+    snprintf(text, sizeof(text),
+             "%zu other kernel_details table%s beside kernel_details.csv "
+             "(%s%s%s%s%s%s), not read: torch_npu writes one a run under "
+             "that name, so %s another capture's or a copy, and %s tasks "
+             "would be counted twice; give %s alone with --input to read it "
+             "as a run of its own",
+             n, n == 1 ? "" : "s", first[0], n > 1 ? ", " : "", first[1],
+             n > 2 ? ", " : "", first[2], n > 3 ? ", ..." : "",
+             n == 1 ? "it is" : "they are", n == 1 ? "its" : "their",
+             n == 1 ? "it" : "one");
+    return pr_trace_add_gap(a->t, "kernel_details_other", n, text);
+}
+
 /* The export member a file given alone is (table_role), from its first
  * bytes; NULL when it is none or cannot be read. */
 static const char *
@@ -603,6 +679,8 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
            from a profiler_info beside the folder */
         const char *b = base_of(path);
 
+        char why[300];
+
         a.role = file_role(path);
         if (a.role == NULL)
             return pr_error_set(err, PR_E_NOT_FORMAT,
@@ -617,6 +695,11 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
         else if (snprintf(od, sizeof(od), "%.*s", (int)(b - path - 1), path) >=
                  (int)sizeof(od))
             return pr_error_set(err, PR_E_IO, "%s: path too long", path);
+        /* found in a folder beside the run's own kernel_details.csv: not
+           a run (a file the user named is read) */
+        if (o != NULL && o->member &&
+            second_table(od, b, a.role, why, sizeof(why)))
+            return pr_error_set(err, PR_E_NOT_FORMAT, "%s: %s", path, why);
     } else if (!out_dir(path, od, sizeof(od))) {
         return pr_error_set(err, PR_E_NOT_FORMAT, "%s: no " OUT_DIR " folder",
                             path);
@@ -629,6 +712,11 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
     if (a.t == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     st = read_run(&a, a.file != NULL ? od : path, err);
+    /* the run's folder, or the folder its kernel_details.csv was found
+       in (not one the user named alone) */
+    if (st == PR_OK && (a.file == NULL || (o != NULL && o->member)) &&
+        note_other_tables(&a, od) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK) {
         a.t->format = pr_strtab_intern(a.t->strs, "ascend", 6);
         /* MindSpore >= 2.4 writes the same export in *_ascend_ms */
