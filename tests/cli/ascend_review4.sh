@@ -156,7 +156,9 @@ done
 # 4. torch_npu's ascend_profiler_output: the host wait is the aclop path
 # (review 5: its compile steps are a cache hit, the rest is execution);
 # the advice is CANN's and torch_npu's, not CUDA's.
-if shared_report npuout msprof/torch_npu_ascend_profiler_output; then
+# (its trace_view.json: the folder's kernel_details tables are two other
+# captures, read as runs of their own: review 20 #5)
+if shared_report npuout msprof/torch_npu_ascend_profiler_output/trace_view.json; then
     check "npu output: the host wait names the aclop path and its CANN fix" \
         python3 -c "
 import re, sys, html

@@ -406,7 +406,9 @@ PY
 # torch_npu/text_level1's 7 gaps of 88-116 µs follow launches made 86-94 ms
 # before: idle, and the note says the host was ahead.
 if have_shared; then
-    "$PR_BIN" -q --input "$PR_SHARED/traces/msprof/torch_npu_ascend_profiler_output" \
+    # (its trace_view.json: the folder's kernel_details tables are two other
+    # captures, read as runs of their own: review 20 #5)
+    "$PR_BIN" -q --input "$PR_SHARED/traces/msprof/torch_npu_ascend_profiler_output/trace_view.json" \
         --json "$T_DIR/m.json"
     "$PR_BIN" -q --input "$PR_SHARED/traces/torch_npu/text_level1" \
         --json "$T_DIR/t1.json"
