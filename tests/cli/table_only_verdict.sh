@@ -37,6 +37,8 @@ assert \"No device task is in these files, only the producer's step table, so th
 assert 'not known' not in v['text'], v['text']
 f = [x for x in v['findings'] if x['id'] == 'communication'][0]
 assert f['reason'].startswith('No device tasks in these files'), f
+# no path to link to: its evidence is in Recommendations
+assert f['href_evidence'] == '#recommendations', f
 assert 'attribute' not in json.dumps(f), f
 c = [x for x in r['recommendations'] + r.get('observations', []) if x['id'] == 'communication'][0]
 assert c['text'].startswith(\"60.0% of the step is HCCL communication not overlapped with computation, by the producer's step table (step_trace_time.csv). These files hold no HCCL operation or task\"), c['text']

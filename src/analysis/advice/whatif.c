@@ -4869,8 +4869,13 @@ static int
 put_rows(cJSON *arr, const cJSON *run, int *okp)
 {
     const cJSON *r;
-    int rank = 0, ok = *okp;
+    int rank = 0, ok = *okp, has_path = 0;
     int host_only = cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY));
+
+    /* a step without a bound has no path (a rank of the step table
+       alone, review 20 #4): the Critical path part shows none */
+    cJSON_ArrayForEach(r, pr_sget(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_STEPS))
+        has_path |= pr_sget_str(r, PR_K_BOUND) != NULL;
 
     cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
     {
@@ -4968,10 +4973,7 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
            (review 15 #6) */
         o.href_finding = "#recommendations";
         o.href_evidence =
-            host_only || pr_sget_len(pr_sget(pr_sget(run, PR_K_CRITICAL_PATH),
-                                             PR_K_STEPS)) == 0
-                ? "#recommendations"
-                : "#critical-path";
+            host_only || !has_path ? "#recommendations" : "#critical-path";
         if (!pr_rows_write(arr, PR_RO_RUNS_VERDICT_FINDINGS, &o, 1))
             ok = 0;
     }
