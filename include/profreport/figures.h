@@ -86,6 +86,13 @@ const char *pr_fig_label_mindspore(const char *key, const char *label);
 /* 1 when the run ran under MindSpore; for a summary, every run (one at
  * least). */
 int pr_fig_run_is_mindspore(const cJSON *run);
+/* A run without steps (step_summary.basis "capture"): the findings' and
+ * replays' per-step columns as the capture's ("Saves", "Of capture"),
+ * c itself otherwise (static); whether a run, or every run of a summary
+ * (0 without runs), is one. */
+const struct pr_col *pr_fig_col_capture(const struct pr_col *c);
+int pr_fig_run_is_capture(const cJSON *run);
+int pr_fig_summary_is_capture(const cJSON *summary);
 int pr_fig_summary_is_mindspore(const cJSON *summary);
 
 /* Whether a run ran on an NPU (a device of kind "npu"), and whether every
@@ -204,6 +211,8 @@ struct pr_fig_table {
                                      NPU's words (pr_fig_col_npu) */
     int mindspore;                /* a MindSpore run's table: its words
                                      (pr_fig_col_mindspore) */
+    int capture;                  /* a run without steps: "/ step" columns
+                                     of the capture (pr_fig_col_capture) */
     const cJSON *names_from;      /* rows whose "name"s the name cells are
                                      told apart from too: the rest of the
                                      list the table shows part of (a diff's

@@ -556,6 +556,71 @@ pr_fig_rows_all_zero(const cJSON *rows, const char *key)
     return 1;
 }
 
+/* A run without steps: its one window is the capture, so the findings'
+ * and replays' "/ step" columns say so (review 20 #8). */
+static const struct pr_col capture_cols[] = {
+    {"saves", PR_K_SAVES, "Saves", PR_FMT_FIGURE, 1.5,
+     "What the graph of the capture replayed with the change applied (or a "
+     "stated model) predicts it saves; \xe2\x89\xa4 marks an upper bound",
+     PR_COL_BOTH},
+    {"saves", PR_K_SAVES, "At most", PR_FMT_FIGURE, 1.5,
+     "The most its change could save of the capture, where known: an upper "
+     "bound, not an estimate",
+     PR_COL_BOTH},
+    {"of_step", PR_K_OF_STEP, "Of capture", PR_FMT_FIGURE, 0.75,
+     "The saving's share of the capture (the run has no steps)", PR_COL_BOTH},
+    {"pct", PR_K_OF_STEP, "Of capture", PR_FMT_FIGURE, 0.7, NULL, PR_COL_BOTH},
+    {"step", PR_K_STEP_US, "Capture after", PR_FMT_US, 0.9,
+     "The capture's path replayed with the change", PR_COL_BOTH},
+    {"gain", PR_K_GAIN_US, "Gain", PR_FMT_US, 0.8,
+     "The estimated gain alone (empty for a bound alone)", 0},
+    {"bound", PR_K_BOUND_US, "At most", PR_FMT_US, 0.8,
+     "The most the change can save, where known", 0},
+    {"gain_pct", PR_K_GAIN_PCT, "Gain %", PR_FMT_PCT, 0.6,
+     "The replayed gain's share of the capture (empty for a bound)", 0},
+};
+/* the labels capture_cols[i] stands for, in order */
+static const char *const capture_cols_of[] = {
+    "Saves / step", "At most / step", "Of step",        "Of step",
+    "Step after",   "Gain / step",    "At most / step", "Gain % / step"};
+
+const struct pr_col *
+pr_fig_col_capture(const struct pr_col *c)
+{
+    size_t i;
+
+    for (i = 0; c != NULL && c->label != NULL &&
+                i < sizeof(capture_cols) / sizeof(capture_cols[0]);
+         i++)
+        if (strcmp(c->label, capture_cols_of[i]) == 0 &&
+            strcmp(c->key, capture_cols[i].key) == 0 &&
+            strcmp(c->id, capture_cols[i].id) == 0)
+            return &capture_cols[i];
+    return c;
+}
+
+int
+pr_fig_run_is_capture(const cJSON *run)
+{
+    return pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),
+                      "capture");
+}
+
+int
+pr_fig_summary_is_capture(const cJSON *summary)
+{
+    const cJSON *run;
+    int any = 0;
+
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        if (!pr_fig_run_is_capture(run))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
 static int
 hidden(const struct pr_fig_table *t, const struct pr_col *c)
 {
@@ -581,6 +646,8 @@ pr_fig_table_col(const struct pr_fig_table *t, size_t i)
 
         if (t->mindspore && shown != NULL)
             shown = pr_fig_col_mindspore(shown);
+        if (t->capture && shown != NULL)
+            shown = pr_fig_col_capture(shown);
 
         if (shown != NULL && !hidden(t, c) && i-- == 0)
             return shown;

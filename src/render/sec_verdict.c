@@ -156,8 +156,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     const cJSON *v = pr_sget(run, PR_K_VERDICT);
     const cJSON *fs = pr_sget(v, PR_K_FINDINGS);
-    struct pr_fig_table t = {
-        .cols = pr_fig_cols_findings, .rows = fs, .what = "findings"};
+    struct pr_fig_table t = {.cols = pr_fig_cols_findings,
+                             .rows = fs,
+                             .what = "findings",
+                             .capture = pr_fig_run_is_capture(run)};
     struct pr_row_finding *rows = NULL;
     cJSON *recs, *obs;
     size_t n_obs;
@@ -205,8 +207,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                         "with the most a change could save, is below.");
     }
     if (n_obs > 0) {
-        t = (struct pr_fig_table){
-            .cols = obs_cols, .rows = NULL, .what = "findings"};
+        t = (struct pr_fig_table){.cols = obs_cols,
+                                  .rows = NULL,
+                                  .what = "findings",
+                                  .capture = pr_fig_run_is_capture(run)};
         pr_figs_heading(f, "Not estimated");
         pr_figs_table_own(f, &t, obs, NULL);
     } else

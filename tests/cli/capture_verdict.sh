@@ -38,6 +38,11 @@ check "the terminal: no step count, no mean step, no gain per step" \
 check "the terminal: the finding's gain over the capture" \
     grep -q "saves 600 µs over the capture (62\.5%) \[dataloader\]" "$T_DIR/out.txt"
 
+"$PR_BIN" table --kind findings --input "$TR" > "$T_DIR/f.txt" 2> "$T_DIR/err.txt"
+check "table --kind findings: the capture's columns, no '/ step'" \
+    sh -c 'head -1 "$1" | grep -q "Saves  *Of capture" && ! grep -q "/ step\|Of step" "$1"' \
+    _ "$T_DIR/f.txt"
+
 "$PR_BIN" -q --input "$TR" --json "$T_DIR/s.json" --html "$T_DIR/r.html" \
     --pdf "$T_DIR/r.pdf"
 check "the summary keeps its figures; its verdict text speaks of the capture" \
@@ -64,6 +69,7 @@ assert 'Bound by the host over the capture (no steps)' in c, c
 assert 'gives the capture back within' in c, c
 for t in (v, c):
     assert '1 of 1 step' not in t and 'mean step' not in t, t
+    assert 'Of capture' in t and 'Of step' not in t and '/ step' not in t, t
 " "$T_DIR/r.html"
 if command -v pdftotext > /dev/null 2>&1; then
     pdftotext -f 1 -l 1 "$T_DIR/r.pdf" "$T_DIR/p1.txt"
