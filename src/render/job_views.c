@@ -432,8 +432,8 @@ static const struct pr_col job_cols[] = {
     {"job", PR_K_LABEL, "Job", PR_FMT_TEXT, 3.2,
      "The job's folder below the one all jobs share", PR_COL_BOTH},
     {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 1.1,
-     "Traces of a job, or torch.profiler's raw memory timeline "
-     "(export_memory_timeline_raw), shown on its own",
+     "Traces of a job, or a raw memory timeline (PyTorch's "
+     "export_memory_timeline_raw), shown on its own",
      PR_COL_BOTH},
     {"ranks", "extent", "Ranks", PR_FMT_TEXT, 1.2,
      "The distributedInfo ranks the job's traces hold, of its world size "
