@@ -167,7 +167,18 @@ def trace_view(folder):
          'kernels': (len(xs), sum(dec(x['dur']) for x in xs),
                      'trace_view.json "Ascend Hardware" events'),
          'steps_skip': 'no step_trace_time.csv in the folder'}
-    return {None: e}
+    out = {('trace_view', None): e}
+    # torch_npu kernel_details tables under other names beside it are
+    # other captures, each a run named by its file (known by header)
+    for p in sorted(glob.glob(os.path.join(folder, 'kernel_details?*.csv'))):
+        rows = csv_rows(p)
+        out[(os.path.basename(p), None)] = {
+            'rank': None,
+            'rank_skip': 'a kernel_details table names no rank',
+            'kernels': (len(rows), sum(dec(x['Duration(us)']) for x in rows),
+                        '%s rows' % os.path.basename(p)),
+            'steps_skip': 'no step_trace_time.csv beside %s' % os.path.basename(p)}
+    return out
 
 
 def op_summary(folder):
