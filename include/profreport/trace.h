@@ -568,6 +568,10 @@ struct pr_trace {
      * (the largest group the run's files show: a lower bound); NULL when
      * unknown */
     const char *world_source;
+    /* 1 when an HCCL group's size is the ranks its links name (one more
+     * than the highest), which no file states as its members: a lower
+     * bound, as a ring's rank names its neighbours only */
+    int group_floor;
     uint32_t backend; /* distributedInfo.backend string id */
     uint32_t format;  /* "kineto" or "chrome" */
     /* Kernels timed by CUPTI's range profiler in kernel-replay mode

@@ -1185,6 +1185,24 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
         w = snprintf(text + at, cap - at, ")");
         at = w < 0 ? cap : at + (size_t)w;
     }
+    /* a ring's rank names its neighbours' links only: n may be short,
+       its factor too small and the message derived too large */
+    if (!first && at < cap && c->t->group_floor)
+        for (i = 0; i < c->n_ops; i++)
+            if (c->ops[i].link_calls > 0 && c->ops[i].link_open == 0 &&
+                link_factor(c->ops[i].coll, group_of(c->t, &c->ops[i])) !=
+                    1.0) {
+                w = snprintf(
+                    text + at, cap - at,
+                    "; n is the ranks this rank's links name in the group "
+                    "(communication_matrix.json), as no file here lists "
+                    "the group's members: the group has at least n ranks "
+                    "(a ring's rank links only to its neighbours), so the "
+                    "bytes and algbw shown are upper bounds, while busbw, "
+                    "the link bytes over the time, holds for any n");
+                at = w < 0 ? cap : at + (size_t)w;
+                break;
+            }
     for (i = 0; open && at < cap && i < c->n_ops; i++) {
         const struct op *o = &c->ops[i];
 

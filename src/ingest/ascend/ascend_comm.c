@@ -162,9 +162,10 @@ task_named(const struct comm_idx *ix, const char *name, size_t len, int64_t ts)
 /* The group sizes communication_matrix.json shows: per group, one more
  * than the highest rank a link names (as the database reader counts its
  * tasks' ranks); exact when every peer is addressed, a lower bound for a
- * ring. */
+ * ring, and nothing in these files tells which: the trace says it is a
+ * lower bound (group_floor). */
 static int32_t
-group_size(const struct pr_trace *t, uint32_t group)
+group_size(struct pr_trace *t, uint32_t group)
 {
     int32_t top = -1;
     size_t i;
@@ -179,7 +180,10 @@ group_size(const struct pr_trace *t, uint32_t group)
         if (l->dst > top)
             top = l->dst;
     }
-    return top >= 0 && top < INT32_MAX ? top + 1 : -1;
+    if (top < 0 || top >= INT32_MAX)
+        return -1;
+    t->group_floor = 1; /* no file here names the group's members */
+    return top + 1;
 }
 
 /* "step50" -> 50; "step" (no schedule) and anything else -> -1. */
