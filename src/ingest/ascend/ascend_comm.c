@@ -30,6 +30,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,9 @@ struct comm_idx {
     struct pr_trace *t;
     struct ckey *ev; /* sorted by start, then event */
     size_t n;
+    /* profiler_metadata.json's parallel_group_info (torch_npu: per HCCL
+     * group name, its global_ranks); NULL when the folder has none */
+    const cJSON *groups;
 };
 
 static int
@@ -165,10 +169,31 @@ task_named(const struct comm_idx *ix, const char *name, size_t len, int64_t ts)
  * ring, and nothing in these files tells which: the trace says it is a
  * lower bound (group_floor). */
 static int32_t
-group_size(struct pr_trace *t, uint32_t group)
+group_size(struct pr_trace *t, const cJSON *groups, uint32_t group)
 {
-    int32_t top = -1;
+    const cJSON *ranks = NULL, *v;
+    int32_t top = -1, n = 0;
     size_t i;
+
+    /* the group's members where parallel_group_info lists them, by the
+       group name after the operation's '@' (msprof-analyze's
+       communication groups read them so) */
+    if (groups != NULL && group != PR_STR_NONE)
+        ranks = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(groups, pr_trace_str(t, group)),
+            "global_ranks");
+    if (!cJSON_IsArray(ranks))
+        ranks = NULL;
+    cJSON_ArrayForEach(v, ranks)
+    {
+        if (!cJSON_IsNumber(v) || v->valuedouble < 0 || n == INT32_MAX) {
+            n = 0;
+            break;
+        }
+        n++;
+    }
+    if (n > 0)
+        return n;
 
     for (i = 0; group != PR_STR_NONE && i < t->n_links; i++) {
         const struct pr_link *l = &t->links[i];
@@ -200,8 +225,8 @@ step_number(const char *key)
 
 /* One operation into the phases: 0 on out-of-memory. */
 static int
-keep_op(struct pr_trace *t, const cJSON *op, int64_t step, int p2p,
-        struct pr_comm_stat **out)
+keep_op(struct pr_trace *t, const cJSON *groups, const cJSON *op, int64_t step,
+        int p2p, struct pr_comm_stat **out)
 {
     const cJSON *info =
         cJSON_GetObjectItemCaseSensitive(op, "Communication Time Info");
@@ -223,7 +248,7 @@ keep_op(struct pr_trace *t, const cJSON *op, int64_t step, int p2p,
         return 0;
     c->step = step;
     c->p2p = p2p;
-    c->group_size = group_size(t, c->group);
+    c->group_size = group_size(t, groups, c->group);
     if (cJSON_IsNumber(start) &&
         pr_fld_us_to_ns(start->valuedouble, &ts) == PR_FLD_OK)
         c->start_ns = ts;
@@ -263,7 +288,7 @@ tell_task(struct pr_asc *a, const struct comm_idx *ix,
                          pr_trace_str(t, g->collective)[0] == '\0'))
         g->collective = pr_strtab_intern(t->strs, coll, strlen(coll));
     if (g->group_size < 0)
-        g->group_size = group_size(t, c->group);
+        g->group_size = group_size(t, ix->groups, c->group);
     if (a->has_tv || g->in_nelems >= 0 || bytes < 0 || bytes > 9e18)
         return;
     g->dtype = byte_type;
@@ -295,7 +320,8 @@ comm_doc(struct pr_asc *a, const cJSON *doc, const struct comm_idx *ix)
                 if (op->string == NULL || !cJSON_IsObject(op) ||
                     strcmp(op->string, "Total Op Info") == 0)
                     continue;
-                if (!keep_op(a->t, op, step_number(step->string), p2p, &c))
+                if (!keep_op(a->t, ix->groups, op, step_number(step->string),
+                             p2p, &c))
                     return PR_E_NOMEM;
                 tell_task(a, ix, c, byte_type);
             }
@@ -306,13 +332,46 @@ comm_doc(struct pr_asc *a, const cJSON *doc, const struct comm_idx *ix)
     return PR_OK;
 }
 
+/* profiler_metadata.json beside the export folder (`out`/..): its
+ * parallel_group_info, an object or its text as a string, parsed into
+ * *meta (the caller deletes both); NULL when absent or unreadable, which
+ * fails nothing: the sizes then come from the links. */
+static const cJSON *
+read_groups(const struct pr_asc *a, cJSON **meta, cJSON **inner)
+{
+    char path[4096];
+    struct pr_buf text;
+    struct pr_error ignored;
+    const cJSON *g = NULL;
+    int w;
+
+    *meta = *inner = NULL;
+    if (a->file != NULL)
+        return NULL;
+    w = snprintf(path, sizeof(path), "%s/../profiler_metadata.json", a->out);
+    if (w < 0 || (size_t)w >= sizeof(path))
+        return NULL;
+    pr_buf_init(&text, 0);
+    pr_error_clear(&ignored);
+    if (read_text(path, 16u << 20, &text, &ignored) == PR_OK &&
+        pr_ascend_json_text(text.data ? text.data : "", text.len, &ignored) ==
+            PR_OK)
+        *meta = cJSON_ParseWithLength(text.data ? text.data : "", text.len);
+    pr_buf_free(&text);
+    g = cJSON_GetObjectItemCaseSensitive(*meta, "parallel_group_info");
+    if (cJSON_IsString(g))
+        g = *inner = cJSON_Parse(g->valuestring);
+    return cJSON_IsObject(g) ? g : NULL;
+}
+
 enum pr_status
 pr_asc_comm(struct pr_asc *a, struct pr_error *err)
 {
     char path[4096];
     struct pr_buf text;
     cJSON *doc = NULL;
-    struct comm_idx ix = {a->t, NULL, 0};
+    struct comm_idx ix = {a->t, NULL, 0, NULL};
+    cJSON *meta = NULL, *inner = NULL;
     enum pr_status st;
 
     if (!pr_asc_path(a, "communication.json", path, sizeof(path)))
@@ -331,8 +390,12 @@ pr_asc_comm(struct pr_asc *a, struct pr_error *err)
     }
     if (st == PR_OK && index_comm(&ix) != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK)
+        ix.groups = read_groups(a, &meta, &inner);
     if (st == PR_OK && comm_doc(a, doc, &ix) != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    cJSON_Delete(inner);
+    cJSON_Delete(meta);
     cJSON_Delete(doc);
     free(ix.ev);
     pr_buf_free(&text);
