@@ -169,9 +169,9 @@ emit_coverage(size_t present, double world, int world_known, double floor,
     d->coverage_note = text;
     if (short_of_links)
         snprintf(bound, sizeof(bound),
-                 " (their communication links name ranks 0 to %.0f, so it "
+                 " (%s communication links name ranks 0 to %.0f, so it "
                  "is at least %.0f)",
-                 floor - 1, floor);
+                 present == 1 ? "its" : "their", floor - 1, floor);
     if (present >= 2 && short_of_links) {
         snprintf(text, cap,
                  "%zu ranks are in this report and their traces do not say "
