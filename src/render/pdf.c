@@ -271,6 +271,13 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
             snprintf(line, sizeof(line), "%zu, one part each%s", nj,
                      nj > 1 ? " (each job's figures are its own)" : "");
         pr_pdf_doc_info_line(d, tj > 0 ? "Parts" : "Jobs", line);
+    } else if (cJSON_IsObject(dist) &&
+               isnan(pr_sget_num(dist, PR_K_WORLD_SIZE)) &&
+               pr_sget_num(dist, PR_K_WORLD_SIZE_AT_LEAST) > 0) {
+        /* the links' lower bound, as the terminal and the HTML say it */
+        snprintf(line, sizeof(line), "at least %.0f",
+                 pr_sget_num(dist, PR_K_WORLD_SIZE_AT_LEAST));
+        pr_pdf_doc_info_line(d, "World size", line);
     } else if (cJSON_IsObject(dist)) { /* the number is the world size */
         pr_pdf_doc_info_line(d, "World size",
                              pr_chart_format(pr_sget_num(dist, PR_K_WORLD_SIZE),

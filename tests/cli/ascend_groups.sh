@@ -52,7 +52,8 @@ assert "busbw, the link bytes over the time, holds for any n" in n, n
 PY
 
 W=$D/world_groups
-"$PR_BIN" -q --input "$W" --json "$T_DIR/w.json" --html "$T_DIR/w.html"
+"$PR_BIN" -q --input "$W" --json "$T_DIR/w.json" --html "$T_DIR/w.html" \
+    --pdf "$T_DIR/w.pdf"
 check "world_groups: exit 0" [ $? -eq 0 ]
 "$PR_BIN" --input "$W" > "$T_DIR/w.term" 2> /dev/null
 check "world_groups: the world is at least 8 in the JSON" \
@@ -76,5 +77,16 @@ t = html.unescape(open(sys.argv[1]).read())
 assert "at least 8" in t
 assert "World size 8." not in t and "2 of 8 ranks" not in t
 PY
+
+if command -v pdftotext > /dev/null 2>&1; then
+    pdftotext "$T_DIR/w.pdf" "$T_DIR/w.txt"
+    # the cover's World size line: "at least 8", not "8" nor "-"
+    check "world_groups: the PDF cover says at least 8" \
+        sh -c "grep -A2 -x 'World size' '$T_DIR/w.txt' | grep -qx 'at least 8'"
+    check "world_groups: the PDF says 2 of at least 8, never 2 of 8" \
+        sh -c "grep -q 'of at least 8' '$T_DIR/w.txt' && ! grep -q '2 of 8 ranks' '$T_DIR/w.txt'"
+else
+    skip "world_groups: the PDF's world size" "no pdftotext"
+fi
 
 echo "1..$T_N"
