@@ -6,7 +6,9 @@
  * words.  The operation is also matched to its task (the task of the
  * same name starting within 1 µs of its Start Timestamp, a double in the
  * file): the task gets the collective its name says when the task's own
- * row did not, and the size of its group from communication_matrix.json.
+ * row did not, and the size of its group: its members where
+ * profiler_metadata.json's parallel_group_info lists them, else the
+ * ranks communication_matrix.json's links name (a lower bound).
  * trace_view.json gives each collective its element count and type; a
  * folder without it has its collectives only as kernel_details rows,
  * with no size, and takes from here the bytes HCCL transferred, SDMA +
