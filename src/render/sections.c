@@ -2268,9 +2268,9 @@ world_text(const cJSON *d, char *text, size_t cap)
                  "averaged over steps.");
     else if (src != NULL && strcmp(src, "communication groups") == 0)
         snprintf(text, cap,
-                 "World size at least %.0f (the largest communication group "
-                 "the ranks' files show). Times are per step, averaged over "
-                 "steps.",
+                 "World size %.0f, from the communication groups (the "
+                 "largest the ranks' files show: the job may hold more). "
+                 "Times are per step, averaged over steps.",
                  w);
     else
         snprintf(text, cap,

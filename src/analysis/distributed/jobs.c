@@ -753,11 +753,10 @@ emit_job(const struct jr *v, size_t n, size_t k, const char *name,
     row.name = name;
     /* a consumer filters on it (review 19 #9) */
     row.kind = job_memtl(v, n, k) ? "memory_timeline" : "traces";
-    /* a memory timeline's only: a job of traces keeps its keys */
+    /* a memory timeline's; null on a job of traces (every entry has
+       every key of its row, typed_top.sh) */
     if (job_memtl(v, n, k))
         row.trace_worker = trace_worker(v, n, k);
-    else if (!pr_rows_omit(PR_RO_JOBS, &row, PR_SR_JOBS_PR_K_TRACE_WORKER))
-        ok = 0;
     row.path = path;
     row.world_size = NAN;
     job_members(v, n, k, work, &row.world_size, &ok);
