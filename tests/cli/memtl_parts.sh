@@ -59,7 +59,7 @@ for j in tl:
         (j['name'], m['peak_bytes'], m['peak_at_us'], want[j['name']])
     assert j['trace_worker'] == (ties.get(j['name']) or None), j
     assert j['ranks'] == [] and j['world_size'] is None, j
-assert all(j.get('trace_worker', 0) is None for j in s['jobs']
+assert all(j.get('trace_worker') is None for j in s['jobs']
            if j.get('kind') != 'memory_timeline'), 'a job of traces: null'
 n = len(s['jobs'])
 h = html.unescape(open(sys.argv[3]).read())

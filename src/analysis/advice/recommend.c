@@ -473,7 +473,7 @@ table_note(struct rctx *c, char *note, size_t cap, double *bound, cJSON **ev)
              "split by the rank waited for; the finding stands on the step "
              "table's Communication(Not Overlapped); at most %.1f ms a "
              "step, every rank it waits for arriving on time: HCCL's Wait in "
-             "%s (Notify Wait for the peers; %.1f ms of it in %s)",
+             "%s (the producer's Wait; %.1f ms of it in %s)",
              only ? "no device tasks in these files, only the producer's "
                     "step table"
                   : "the export's tasks hold too little of the step to "

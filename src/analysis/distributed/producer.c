@@ -951,9 +951,9 @@ split_words(const cJSON *run, double share, const double t[5], char *text,
         text, cap,
         "%.1f%% of the step is HCCL communication not overlapped with "
         "computation%s. %s splits HCCL's %.1f ms a step into "
-        "Transit %.1f ms (moving data), Wait %.1f ms (Notify Wait for the "
-        "peers; %.1f ms of it Synchronization, before the first transfer) "
-        "and Idle %.1f ms.",
+        "Transit %.1f ms (moving data), Wait %.1f ms (what the producer "
+        "files as Wait; %.1f ms of it Synchronization, before the first "
+        "transfer) and Idle %.1f ms.",
         100.0 * share, basis,
         pr_sget_str_or(pr_sget(run, PR_K_HCCL), PR_K_SOURCE,
                        "communication.json"),
