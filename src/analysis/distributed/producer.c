@@ -1362,6 +1362,10 @@ pr_producer_verdict(const struct pr_trace *t, const cJSON *run,
             lead, device_tasks(t), task_us / 1000.0, 100.0 * cover,
             table_us / 1000.0);
     pr_whatif_verdict_set(v, text, bound, (double)same);
+    /* bound in `same` of the table's rows: its steps are the count, not
+       the critical path's (none where no task is in the files; review 21
+       finding 10: "bound in 1 of 0 steps") */
+    v->row.steps = (double)pr_sget_len(pr_sget(ph, PR_K_STEPS));
     snprintf(v->basis, sizeof(v->basis), "%s", src);
     v->row.basis = v->basis;
 }

@@ -282,6 +282,8 @@ struct thr {
     int64_t cur;              /* host time accounted in pending up to */
     struct gpiece *pend;      /* owned: work since its last call */
     size_t n_pend, cap_pend;
+    int64_t first_rec; /* start of its first range in the step (one open
+                          at the step's start: before it); INT64_MAX */
 };
 
 /* A stream: its last task in the step (or its carried work). */
@@ -395,6 +397,10 @@ struct pr_cp_ctx {
        between them (serial_device): one queue, each task after the last */
     int serial;
     uint32_t serial_last; /* node; PR_CP_NONE */
+    /* the window is the whole capture of a run without steps; its task
+       without a recorded launch that ended last (node; PR_CP_NONE) */
+    int capture;
+    uint32_t unlaunched;
     /* the trace records runtime calls with their durations (torch_npu's
        CANN layer, level 1 and up): its blocking calls are in it */
     int timed_calls;
@@ -553,6 +559,7 @@ thread_of(struct pr_cp_ctx *c, uint32_t pid, uint32_t tid)
     h->last_rec_launch = PR_CP_NONE;
     h->last_launch = PR_CP_NONE;
     h->cur = c->g.ws;
+    h->first_rec = INT64_MAX;
     return h;
 }
 
@@ -745,6 +752,8 @@ push_op(struct pr_cp_ctx *c, struct thr *h, uint32_t ev)
 
     if (!account(c, h, e->ts_ns))
         return 0;
+    if (e->ts_ns < h->first_rec)
+        h->first_rec = e->ts_ns;
     if (h->depth < MAX_STACK)
         h->stack[h->depth++] = ev;
     if (pr_names_get(&c->names, e->name) & PR_NAME_COMM_HOST) {
@@ -1303,6 +1312,23 @@ chain_call(struct pr_cp_ctx *c, struct thr *h, uint32_t idx, uint32_t other,
     return PR_OK;
 }
 
+/* The pred of a thread's first call in a capture window where the thread
+ * records nothing before it: the device work launched before the capture
+ * (no runtime call of the trace shares its correlation) that ended by ts,
+ * before the thread's first range, rather than START.  The time from the
+ * capture's start to the call is then the device's, as the trace shows it
+ * (review 21 finding 1: nsys_before gpu0 runs 9.2 ms of kernels, a 7.9 ms
+ * flash_fwd_kernel among them, before pid 144's first call); charging it to
+ * host work names work the trace does not hold.  START (0) otherwise. */
+static uint32_t
+before_capture(const struct pr_cp_ctx *c, const struct thr *h, int64_t ts)
+{
+    if (!c->capture || c->unlaunched == PR_CP_NONE ||
+        c->g.v[c->unlaunched].e > ts || h->first_rec < c->g.v[c->unlaunched].e)
+        return 0;
+    return c->unlaunched;
+}
+
 static enum pr_status
 on_call(struct pr_cp_ctx *c, uint32_t ev)
 {
@@ -1368,6 +1394,8 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
        thread's call that ended since (a thread waiting for another:
        the main thread while autograd's runs the backward pass) */
     other = handoff(c, h, e->ts_ns);
+    if (other == 0 && h->last == PR_CP_NONE)
+        other = before_capture(c, h, e->ts_ns);
     /* a task queue's launch call: its thread took the operator off the
        queue after the operator's thread put it there (enqueue ->
        Dequeue@<op> -> this call); where its own last call ended
@@ -1678,6 +1706,9 @@ on_task(struct pr_cp_ctx *c, uint32_t ev)
     }
     if (n->n_pred == 0)
         add_pred(n, 0, 0, 0, PR_CP_IDLE, PR_STR_NONE);
+    if (launch == PR_NONE && c->capture &&
+        (c->unlaunched == PR_CP_NONE || n->e > c->g.v[c->unlaunched].e))
+        c->unlaunched = idx;
     s->last = idx;
     c->serial_last = idx;
     return PR_OK;
@@ -2523,6 +2554,7 @@ step_reset(struct pr_cp_ctx *c, int64_t ws, int64_t we)
     for (i = 0; i < c->n_streams; i++)
         c->streams[i].last = PR_CP_NONE;
     c->serial_last = PR_CP_NONE;
+    c->unlaunched = PR_CP_NONE;
 }
 
 /* The host ranges that began before the step and run into it open its
@@ -4386,6 +4418,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
          i++) {
         double e = 0.0, r = 0.0;
 
+        c.capture = s->basis == PR_STEPS_BASIS_CAPTURE;
         st = build_step(&c, s->v[i].start_ns, s->v[i].end_ns);
         if (st != PR_OK)
             break;
