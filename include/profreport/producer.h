@@ -154,4 +154,11 @@ PR_NODISCARD enum pr_status pr_producer_split(const struct pr_trace *t,
  * changes. */
 void pr_producer_split_verdict(const cJSON *run, struct pr_verdict *v);
 
+/* A run without steps bound by communication where one collective at the
+ * capture's start takes most of it (PR_STARTUP_* below): the verdict
+ * names it as a one-time start-up wait for the peers and splits the rest
+ * of the path without it.  Otherwise nothing changes. */
+void pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
+                                 struct pr_verdict *v);
+
 #endif

@@ -859,6 +859,8 @@ verdict(const struct pr_trace *t, cJSON *run, const char *demoted,
         pr_producer_verdict(t, run, v);
     /* where MindSpore's step trace places the idle */
     pr_producer_split_verdict(run, v);
+    /* a capture held up by one start-up collective */
+    pr_producer_startup_verdict(t, run, v);
     /* a memory timeline's reason for no bound */
     pr_memtl_verdict(t, v);
     return pr_whatif_verdict_put(run, v, err);

@@ -5016,6 +5016,12 @@ pr_whatif_verdict_rows(cJSON *run, struct pr_error *err)
 }
 
 void
+pr_whatif_split_words(const cJSON *kinds, char *buf, size_t cap)
+{
+    split_text(kinds, 0, 0, 0, 0, buf, cap);
+}
+
+void
 pr_whatif_verdict_set(struct pr_verdict *v, const char *text, const char *bound,
                       double bound_steps)
 {

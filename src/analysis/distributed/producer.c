@@ -1710,3 +1710,106 @@ pr_producer_split_verdict(const cJSON *run, struct pr_verdict *v)
              add);
     pr_whatif_verdict_set(v, text, v->row.bound, v->row.bound_steps);
 }
+
+/* ---- a capture's start-up collective (review 21 finding 5) */
+
+/* The first collective starts within this share of the capture, */
+#define STARTUP_AT_PCT 10.0
+/* takes this share of it or more, and of the run's collectives' time, */
+#define STARTUP_CAPTURE_PCT 25.0
+#define STARTUP_COMM_PCT 50.0
+/* and this many times the longest other collective or more: one wait,
+   not steady-state communication (an all-reduce per bucket) */
+#define STARTUP_OVER_NEXT 10.0
+
+struct startup {
+    const struct pr_event *first; /* the earliest collective task */
+    int64_t t0, comm_ns, next_ns; /* capture start; all; longest other */
+};
+
+static int
+startup_find(const struct pr_trace *t, struct startup *u)
+{
+    struct pr_names nc;
+    size_t i;
+
+    memset(u, 0, sizeof(*u));
+    u->t0 = INT64_MAX;
+    pr_names_init(&nc, t);
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        u->t0 = e->ts_ns < u->t0 ? e->ts_ns : u->t0;
+        if (e->kind != PR_KIND_DEVICE_TASK || !pr_comm_kernel_cached(&nc, e))
+            continue;
+        u->comm_ns += e->dur_ns;
+        if (u->first == NULL || e->ts_ns < u->first->ts_ns) {
+            if (u->first != NULL && u->first->dur_ns > u->next_ns)
+                u->next_ns = u->first->dur_ns;
+            u->first = e;
+        } else if (e->dur_ns > u->next_ns)
+            u->next_ns = e->dur_ns;
+    }
+    pr_names_free(&nc);
+    return u->first != NULL && u->comm_ns > 0;
+}
+
+void
+pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
+                            struct pr_verdict *v)
+{
+    const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
+    const cJSON *kinds = pr_sget(cp, PR_K_BY_KIND_US);
+    double cap_us = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
+    double path_comm = pr_sget_num(kinds, PR_K_COMMUNICATION);
+    double f_us, at_us, path_us = 0;
+    const cJSON *k;
+    struct startup u;
+    cJSON *rest;
+    char split[200], text[2000];
+
+    if (v == NULL || v->row.bound == NULL ||
+        strcmp(v->row.bound, "communication") != 0 ||
+        !pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),
+                    "capture") ||
+        !(cap_us > 0) || !startup_find(t, &u))
+        return;
+    f_us = (double)u.first->dur_ns / 1000.0;
+    at_us = (double)(u.first->ts_ns - u.t0) / 1000.0;
+    if (at_us > STARTUP_AT_PCT / 100.0 * cap_us ||
+        f_us < STARTUP_CAPTURE_PCT / 100.0 * cap_us ||
+        f_us < STARTUP_COMM_PCT / 100.0 * (double)u.comm_ns / 1000.0 ||
+        (double)u.first->dur_ns < STARTUP_OVER_NEXT * (double)u.next_ns ||
+        !(path_comm >= f_us))
+        return;
+    /* the rest of the path without the wait */
+    cJSON_ArrayForEach(k, kinds)
+    {
+        path_us += cJSON_IsNumber(k) && k->valuedouble > 0 ? k->valuedouble : 0;
+    }
+    rest = cJSON_Duplicate(kinds, 1);
+    if (rest == NULL)
+        return;
+    cJSON_ReplaceItemInObject(rest, PR_K_COMMUNICATION,
+                              cJSON_CreateNumber(path_comm - f_us));
+    pr_whatif_split_words(rest, split, sizeof(split));
+    cJSON_Delete(rest);
+    snprintf(text, sizeof(text),
+             "A start-up wait, not steady-state communication: one "
+             "collective at the capture's start, %s (%.1f ms from %.1f ms "
+             "in), is %.0f%% of the capture (%.1f ms, no steps) and %.0f%% "
+             "of its collectives' time; the longest other takes %.2f ms. A "
+             "first collective this long is a one-time wait for the other "
+             "ranks to join (torch's DistributedDataParallel broadcasts rank "
+             "0's parameters when it is built), not a cost of each step, so "
+             "tuning %s would not shorten it; profile after start-up. "
+             "Without it, the capture's critical path (%.1f ms) is %s.",
+             pr_trace_str(t, u.first->name), f_us / 1000.0, at_us / 1000.0,
+             100.0 * f_us / cap_us, cap_us / 1000.0,
+             100.0 * (double)u.first->dur_ns / (double)u.comm_ns,
+             (double)u.next_ns / 1e6,
+             pr_sget_is(pr_sget_str(run, PR_K_DEVICE_KIND), "npu") ? "HCCL"
+                                                                   : "NCCL",
+             (path_us - f_us) / 1000.0, split[0] ? split : "nothing");
+    pr_whatif_verdict_set(v, text, v->row.bound, v->row.bound_steps);
+}

@@ -1,0 +1,77 @@
+#!/bin/sh
+# startup_collective.sh - a run without steps bound by communication where
+# one collective at the capture's start takes most of it: the verdict names
+# a one-time start-up wait (the first collective waiting for every rank,
+# DDP's initial broadcast) and splits the rest of the path without it, not
+# "Bound by communication" (review 21 finding 5: kernel_details_910B_v1's
+# hcom_broadcast__445_0, 308.9 ms from 3.35 ms in, 60% of the capture).
+# Steady-state communication (the first collective short, each all-reduce
+# long) keeps its verdict.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "start-up collective" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+python3 - "$T_DIR" << 'PY'
+import sys
+H = ("Step Id,Model ID,Task ID,Stream ID,Name,Type,Accelerator Core,"
+     "Start Time(us),Duration(us),Wait Time(us),Block Dim\n")
+def row(n, ty, core, ts, dur):
+    return "1,4294967295,%s,16,%s,%s,%s,%.1f,%.2f,0,8\n" % (
+        "N/A" if core == "HCCL" else "1", n, ty, core,
+        1699529622000000 + ts, dur)
+def make(first_us, allreduce_us):
+    s = H + row("ZerosLike1", "ZerosLike", "AI_VECTOR_CORE", 0, 600)
+    s += row("hcom_broadcast__1_0", "hcom_broadcast_", "HCCL", 3000, first_us)
+    t = 3000 + first_us + 100
+    s += row("hcom_broadcast__1_1", "hcom_broadcast_", "HCCL", t, 60)
+    t += 200
+    for i in range(10):
+        s += row("MatMul%d" % i, "MatMul", "AI_CORE", t, 2000)
+        t += 2100
+        s += row("hcom_allReduce__1_%d" % (i + 2), "hcom_allReduce_", "HCCL",
+                 t, allreduce_us)
+        t += allreduce_us + 100
+    return s
+d = sys.argv[1]
+open(d + "/startup_kernel_details.csv", "w").write(make(300000, 5000))
+open(d + "/steady_kernel_details.csv", "w").write(make(60, 35000))
+PY
+
+for c in startup steady; do
+    "$PR_BIN" -q --input "$T_DIR/${c}_kernel_details.csv" \
+        --json "$T_DIR/$c.json" 2> "$T_DIR/$c.err"
+    check "$c: exits 0" [ $? -eq 0 ]
+done
+check "a 300 ms broadcast 3 ms in: a start-up wait, 80% of the capture, the rest split without it" \
+    python3 -c "
+import json, sys
+v = json.load(open(sys.argv[1]))['runs'][0]['verdict']
+t = v['text']
+assert t.startswith('A start-up wait, not steady-state communication: one collective at the capture\'s start, hcom_broadcast__1_0 (300.0 ms from 3.0 ms in), is 80% of the capture'), t
+assert 'Bound by communication' not in t and 'tuning HCCL would not shorten it' in t, t
+assert 'Without it, the capture\'s critical path (75.2 ms) is communication 7' in t, t
+" "$T_DIR/startup.json"
+check "steady all-reduces: still bound by communication, no start-up wait" \
+    python3 -c "
+import json, sys
+v = json.load(open(sys.argv[1]))['runs'][0]['verdict']
+assert v['text'].startswith('Bound by communication over the capture'), v
+assert 'start-up' not in v['text'], v
+" "$T_DIR/steady.json"
+
+if have_shared &&
+    shared_summary v1 msprof/torch_npu_ascend_profiler_output/kernel_details_910B_v1.csv; then
+    check "kernel_details_910B_v1: hcom_broadcast__445_0 named a start-up wait, 60% of the capture" \
+        python3 -c "
+import json, sys
+t = json.load(open(sys.argv[1]))['runs'][0]['verdict']['text']
+assert t.startswith('A start-up wait'), t
+assert 'hcom_broadcast__445_0 (308.9 ms from 3.4 ms in), is 60% of the capture' in t, t
+" "$T_DIR/v1.json"
+else
+    skip "kernel_details_910B_v1" "no ../shared"
+fi
+echo "1..$T_N"
