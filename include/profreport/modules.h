@@ -14,28 +14,9 @@
 #include <cjson/cJSON.h>
 
 #include "profreport/error.h"
+#include "profreport/hints.h"
 #include "profreport/trace.h"
 #include "profreport/tree.h"
-
-#define PR_MODULES_NONE                                                        \
-    "The trace has no module frames \xE2\x80\x94 record with "                 \
-    "with_modules=True (torch.profiler.profile(with_stack=True, "              \
-    "with_modules=True)) to see time per nn.Module."
-#define PR_MODULES_NONE_NPU                                                    \
-    "The trace has no module frames \xE2\x80\x94 record with "                 \
-    "with_modules=True (torch_npu.profiler.profile(with_stack=True, "          \
-    "with_modules=True)) to see time per nn.Module."
-
-#define PR_MODULES_IN_STACKS                                                   \
-    "The trace names modules only inside its operators' call stacks "          \
-    "(the legacy autograd profiler's export has no module ranges), so it "     \
-    "shows no time per nn.Module; a PyTorch built with Kineto records them "   \
-    "(torch.profiler.profile(with_stack=True, with_modules=True))."
-
-#define PR_MODULES_NONE_MINDSPORE                                              \
-    "MindSpore writes no module frames (the per-module view is "               \
-    "PyTorch's): its operators' full names carry their Cell scope "            \
-    "instead (Default/network-.../<Cell>/<operator>)."
 
 /* Build the module view of trace t from its op tree into run (keys
  * above; existing ones are replaced).  PR_E_NOMEM on allocation failure

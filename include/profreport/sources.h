@@ -25,29 +25,12 @@
 #include <cjson/cJSON.h>
 
 #include "profreport/error.h"
+#include "profreport/hints.h"
 #include "profreport/trace.h"
 #include "profreport/tree.h"
 
 #define PR_SOURCES_STACKS 20 /* rows of runs[].source_stacks */
 #define PR_SOURCES_PAIRS 50  /* rows of runs[].fwd_bwd */
-
-/* What the trace lacks, said in the report when no operator has a stack. */
-#define PR_SOURCES_NO_STACKS                                                   \
-    "The trace has no stacks \xE2\x80\x94 record with with_stack=True "        \
-    "(torch.profiler.profile(with_stack=True)) to see which lines of code "    \
-    "cost the time."
-/* The same for an NPU run: torch_npu's and MindSpore's profilers. */
-#define PR_SOURCES_NO_STACKS_NPU                                               \
-    "The trace has no stacks \xE2\x80\x94 record with with_stack=True "        \
-    "(torch_npu.profiler.profile(with_stack=True), or "                        \
-    "mindspore.Profiler(with_stack=True)) to see which lines of code cost "    \
-    "the time."
-/* The same for a MindSpore run (its current profiler: stacks on Ascend,
- * from the host side, ProfilerActivity.CPU among the activities). */
-#define PR_SOURCES_NO_STACKS_MINDSPORE                                         \
-    "The trace has no stacks \xE2\x80\x94 record with a current MindSpore's "  \
-    "mindspore.profiler.profile(with_stack=True) (Ascend; activities with "    \
-    "ProfilerActivity.CPU) to see which lines of code cost the time."
 
 /* One frame "path(line): function" of a stack, borrowed from its text. */
 struct pr_frame {

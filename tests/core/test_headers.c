@@ -40,6 +40,7 @@
 #include "profreport/flops.h"
 #include "profreport/formats.h"
 #include "profreport/gpu_util.h"
+#include "profreport/hints.h"
 #include "profreport/host_cpu.h"
 #include "profreport/hostdev.h"
 #include "profreport/job.h"

@@ -10,6 +10,7 @@
 
 #include "profreport/attribution.h"
 #include "profreport/checked.h"
+#include "profreport/hints.h"
 #include "profreport/keys.h"
 
 #include "../internal.h"
@@ -130,18 +131,9 @@ explain(const struct pr_attribution *a, double miss, char *buf, size_t n)
     int len;
 
     if (a->n_ops == 0 && a->npu)
-        len = snprintf(buf, n,
-                       "%.1f%% of task time has no operator: the export "
-                       "holds no host operators, so per-operator times, "
-                       "the Cube view and the roofline cover no task",
-                       miss);
+        len = snprintf(buf, n, "%.1f%% of " PR_HINT_NO_OPS_NPU, miss);
     else if (a->n_ops == 0)
-        len = snprintf(buf, n,
-                       "%.1f%% of kernel time has no operator: the trace "
-                       "has no operator events (CPU activities were not "
-                       "recorded), so per-operator times, tensor cores and "
-                       "the roofline cover no kernel",
-                       miss);
+        len = snprintf(buf, n, "%.1f%% of " PR_HINT_NO_OPS, miss);
     else if (no_launch >= outside)
         len = snprintf(buf, n,
                        "%.1f%% of kernel time has no operator: %.1f%% has "
