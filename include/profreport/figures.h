@@ -456,6 +456,12 @@ void pr_fig_older_note(struct pr_figs *f, const cJSON *run);
  * contract.h): "world size 8" (the largest a run names) or "2 ranks" (the
  * ranks its runs name) into buf, 1; else 0: no view means one process. */
 int pr_fig_job_without_view(const cJSON *summary, char *buf, size_t n);
+/* A summary without a distributed view that cannot tell whether its run
+ * was one process: an older profreport's NPU run that records no world
+ * size, nor where one came from (world_size_source: the Ascend sources
+ * came later; ms_run3 of 08619121 is world size 2 today, review 21 #3).
+ * 1 when so. */
+int pr_fig_world_unknown(const cJSON *summary);
 /* 1 when the summary has runs and every one is host-only (a CPU training
  * run): the report leaves the device views out and speaks of host time. */
 int pr_fig_host_only(const cJSON *summary);

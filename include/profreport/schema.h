@@ -54,7 +54,9 @@ enum pr_schema_flag {
     PR_SF_EVERY = 128, /* a run's part written on every run this version
                           analyses (null where it has nothing to say): a
                           run that lacks it was written by an older
-                          profreport, before the part existed (contract.c) */
+                          profreport, before the part existed (contract.c);
+                          also a run's key written on every run whose
+                          absence loses a view (world_size_source) */
     PR_SF_WHERE = 256  /* a run's part written only where it applies (a
                           producer's file, a host CPU track): its absence
                           says nothing of the writer's age; every part of a

@@ -1051,6 +1051,24 @@ pr_fig_job_without_view(const cJSON *summary, char *buf, size_t n)
     return 1;
 }
 
+int
+pr_fig_world_unknown(const cJSON *summary)
+{
+    const cJSON *run;
+
+    if (cJSON_IsObject(pr_sget(summary, PR_K_DISTRIBUTED)))
+        return 0;
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        if (pr_sget_older_note(run) != NULL && pr_fig_run_is_npu(run) &&
+            cJSON_GetObjectItemCaseSensitive(run, PR_K_WORLD_SIZE_SOURCE) ==
+                NULL &&
+            !cJSON_IsNumber(pr_sget(run, PR_K_WORLD_SIZE)))
+            return 1;
+    }
+    return 0;
+}
+
 void
 pr_fig_older_note(struct pr_figs *f, const cJSON *run)
 {

@@ -287,6 +287,11 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
         snprintf(line, sizeof(line),
                  "yes (%.60s): no distributed view in this summary", sub);
         pr_pdf_doc_info_line(d, "Distributed", line);
+    } else if (pr_fig_world_unknown(summary)) {
+        /* not "no": an older summary that cannot tell (review 21 #3) */
+        pr_pdf_doc_info_line(d, "Distributed",
+                             "not known (the summary records no world "
+                             "size)");
     } else if (pr_fig_memtl_only(summary)) {
         /* not "no": the file names no rank or world size (memtl13) */
         pr_pdf_doc_info_line(d, "Distributed",

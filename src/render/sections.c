@@ -2305,6 +2305,14 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_note(f, text);
         return;
     }
+    if (!cJSON_IsObject(d) && pr_fig_world_unknown(summary)) {
+        pr_figs_note(f, "Not known whether this was one process of a job: "
+                        "the summary, written by an older profreport, "
+                        "records no world size (Data quality says what it "
+                        "lacks); run profreport on the traces again for "
+                        "the view.");
+        return;
+    }
     if (!cJSON_IsObject(d)) {
         pr_figs_note(f, "Single process: no distributed data in this "
                         "trace.");

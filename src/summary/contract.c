@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "profreport/contract.h"
+#include "profreport/hints.h"
 #include "profreport/keys.h"
 #include "profreport/rows.h"
 #include "profreport/schema.h"
@@ -519,9 +520,14 @@ unknown_text(const struct older *a, const struct older *b, char *out,
 
 /* The runs a part has anything on. */
 enum part_family {
-    ANY_RUN,  /* any run */
-    ASCEND,   /* null but on an Ascend run (from its producer's files) */
-    MINDSPORE /* null but on a MindSpore run */
+    ANY_RUN,   /* any run */
+    ASCEND,    /* null but on an Ascend run (from its producer's files) */
+    MINDSPORE, /* null but on a MindSpore run */
+    RANK_RUN,  /* null but on a rank of a job (late rank, world size),
+                  or an Ascend run whose older writer read no world size
+                  (ms_run3 of 08619121: world size 2 today) */
+    WORLD_RUN  /* such a run that records no world size of its own (not
+                  hta_nccl's, from its distributedInfo) */
 };
 
 /* Where the report shows a part of a run (run 1) or of the summary (0):
@@ -540,7 +546,6 @@ static const struct part_view {
     {PR_K_STEP_PHASES, 1, "Overview", "step phases", ASCEND},
     {PR_K_STEP_TRACE, 1, "Overview", "MindSpore's step trace", MINDSPORE},
     {PR_K_CRITICAL_PATH, 1, "Critical path", NULL, ANY_RUN},
-    {PR_K_LATE_PEER, 1, "Critical path", "the late peer", ANY_RUN},
     {PR_K_KERNEL_CLASSES, 1, "Kernels", "kernel classes", ANY_RUN},
     {PR_K_TEMPORAL_BREAKDOWN, 1, "Host and device", "temporal breakdown",
      ANY_RUN},
@@ -552,6 +557,10 @@ static const struct part_view {
      ASCEND},
     {PR_K_NPU_MEMORY, 1, "Memory", "NPU memory", ASCEND},
     {PR_K_DISTRIBUTED, 0, "Distributed", NULL, ANY_RUN},
+    /* the job line's late rank and the cover's world size (review 21
+       #8: an older npu_text1 loses "rank 5 is late") */
+    {PR_K_LATE_PEER, 1, "Distributed", "late rank", RANK_RUN},
+    {PR_K_WORLD_SIZE_SOURCE, 1, "Distributed", "world size", WORLD_RUN},
     {PR_K_HCCL, 1, "Distributed", "HCCL's communication", ASCEND},
     {PR_K_LAYERS, 1, "Layers", NULL, ANY_RUN},
     {PR_K_LAYER_VIEW, 1, "Layers", NULL, ANY_RUN},
@@ -656,6 +665,11 @@ run_of(const cJSON *sum, const cJSON *run, enum part_family family)
 
     if (family == MINDSPORE)
         return pr_sget_is(format, "mindspore");
+    /* (a rank of a job the summary shows: absent_parts) */
+    if (family == RANK_RUN || family == WORLD_RUN)
+        return pr_sget_num(run, PR_K_WORLD_SIZE) > 1 ||
+               (!cJSON_IsNumber(pr_sget(run, PR_K_WORLD_SIZE)) &&
+                run_of(sum, run, ASCEND));
     if (kind == NULL) /* an older writer's: its device's kind */
         kind = pr_sget_str(dev, PR_K_KIND);
     if (kind != NULL)
@@ -671,9 +685,10 @@ run_of(const cJSON *sum, const cJSON *run, enum part_family family)
  * with PR_SF_EVERY, those this build writes on every run (null where they
  * do not apply), views added since an older profreport wrote it; with
  * PR_SF_WHERE, those written only where they apply, whose absence is no
- * sign of age.  How many, in rows. */
+ * sign of age.  job: the summary has a job's view (distributed, job), as
+ * written, so each run is a rank.  How many, in rows. */
 static size_t
-absent_parts(const cJSON *sum, const cJSON *run, unsigned flag,
+absent_parts(const cJSON *sum, const cJSON *run, int job, unsigned flag,
              const struct pr_schema_row **rows, size_t cap)
 {
     struct pr_schema_objinfo obj = pr_schema_object(PR_SO_RUNS);
@@ -691,7 +706,13 @@ absent_parts(const cJSON *sum, const cJSON *run, unsigned flag,
         for (v = 0; v < N_PART_VIEWS; v++)
             if (part_views[v].run && strcmp(part_views[v].key, f->key) == 0)
                 break;
+        if (v < N_PART_VIEWS && part_views[v].family == WORLD_RUN &&
+            cJSON_IsNumber(pr_sget(run, PR_K_WORLD_SIZE)))
+            continue;
         if (v < N_PART_VIEWS && part_views[v].family != ANY_RUN &&
+            !((part_views[v].family == RANK_RUN ||
+               part_views[v].family == WORLD_RUN) &&
+              job) &&
             !run_of(sum, run, part_views[v].family))
             continue;
         rows[n++] = f;
@@ -732,7 +753,8 @@ pr_contract_definitions(const cJSON *sum)
 static int
 note_older(cJSON *run, const struct older *top, const struct older *w,
            const struct pr_schema_row *const *absent, size_t n_absent,
-           const struct pr_schema_row *const *maybe, size_t n_maybe, int defs)
+           const struct pr_schema_row *const *maybe, size_t n_maybe, int defs,
+           const char *kind_from)
 {
     cJSON *d = cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS);
     const struct pr_schema_row *left[2 * OLDER_PARTS];
@@ -775,6 +797,11 @@ note_older(cJSON *run, const struct older *top, const struct older *w,
     if (unknown[0])
         snprintf(text + strlen(text), sizeof(text) - strlen(text),
                  " Keys it did not write read as unknown: %s.", unknown);
+    if (kind_from != NULL)
+        snprintf(text + strlen(text), sizeof(text) - strlen(text),
+                 " It records no device kind: read as an Ascend NPU, from "
+                 "%s.",
+                 kind_from);
     if (defs > 0)
         snprintf(defs_text, sizeof(defs_text), "version %d", defs);
     else /* not recorded, and its step basis does not tell which */
@@ -795,6 +822,132 @@ note_older(cJSON *run, const struct older *top, const struct older *w,
     return pr_rows_write(d, PR_RO_RUNS_DIAGNOSTICS, &row, 1);
 }
 
+/* run's view's note, where it is the hint `was`, made `as`; 0 when out
+ * of memory. */
+static int
+hint_as(cJSON *run, const char *view, const char *was, const char *as)
+{
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(run, view);
+    cJSON *now;
+
+    if (!pr_sget_is(cJSON_GetStringValue(
+                        cJSON_GetObjectItemCaseSensitive(v, PR_K_NOTE)),
+                    was))
+        return 1;
+    now = cJSON_CreateString(as);
+    return now != NULL &&
+           cJSON_ReplaceItemInObjectCaseSensitive(v, PR_K_NOTE, now);
+}
+
+/* o's member key, where its text holds the hint `was`, with `as` in its
+ * place; 0 when out of memory. */
+static int
+text_as(cJSON *o, const char *key, const char *was, const char *as)
+{
+    const char *v =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+    const char *at = v != NULL ? strstr(v, was) : NULL;
+    char text[2048];
+    cJSON *now;
+
+    if (at == NULL || strlen(v) - strlen(was) + strlen(as) >= sizeof(text))
+        return 1;
+    snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - v), v, as,
+             at + strlen(was));
+    now = cJSON_CreateString(text);
+    return now != NULL && cJSON_ReplaceItemInObjectCaseSensitive(o, key, now);
+}
+
+/* Its values "ProfilerStep#N" (a step's name, wherever a part names it)
+ * made "Step N", as this build names an NPU run's steps (analysis.c's
+ * npu_step_name: MindStudio's words, not torch.profiler's); 0 when out of
+ * memory. */
+static int
+npu_step_names(cJSON *o)
+{
+    char name[48];
+    cJSON *c;
+
+    for (c = o != NULL ? o->child : NULL; c != NULL; c = c->next) {
+        const char *v = cJSON_GetStringValue(c);
+        cJSON *now;
+
+        if (v == NULL) {
+            if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && !npu_step_names(c))
+                return 0;
+            continue;
+        }
+        if (strncmp(v, "ProfilerStep#", 13) != 0 || v[13] == '\0' ||
+            strlen(v + 13) > 32 ||
+            strspn(v + 13, "0123456789") != strlen(v + 13))
+            continue;
+        snprintf(name, sizeof(name), "Step %s", v + 13);
+        now = cJSON_CreateString(name);
+        if (now == NULL ||
+            !(c->string != NULL /* an object's member keeps its key */
+                  ? cJSON_ReplaceItemInObjectCaseSensitive(o, c->string, now)
+                  : cJSON_ReplaceItemViaPointer(o, c, now)))
+            return 0;
+        c = now;
+    }
+    return 1;
+}
+
+/* An older run's device kind and framework, where it wrote none, as its
+ * note infers them (run_of), so that its report speaks of the device the
+ * note names (review 21 #3: ms_run3's body spoke of GPUs and
+ * torch.profiler under a note on NPU memory and HCCL): "" where no kind
+ * is inferred or one was written as its device's, else where it was
+ * inferred from, for the note; NULL when out of memory. */
+static const char *
+infer_kind(const cJSON *sum, cJSON *run)
+{
+    const cJSON *dev = cJSON_GetArrayItem(pr_sget(run, PR_K_DEVICES), 0);
+    const char *from = "";
+
+    if (cJSON_GetObjectItemCaseSensitive(run, PR_K_FRAMEWORK) == NULL &&
+        run_of(sum, run, MINDSPORE) &&
+        cJSON_AddStringToObject(run, PR_K_FRAMEWORK, "mindspore") == NULL)
+        return NULL;
+    if (cJSON_GetObjectItemCaseSensitive(run, PR_K_DEVICE_KIND) == NULL &&
+        run_of(sum, run, ASCEND)) {
+        if (pr_sget_str(dev, PR_K_KIND) == NULL)
+            from = pr_sget_str(dev, PR_K_NAME) != NULL ? "its device's name"
+                                                       : "its producer's files";
+        if (cJSON_AddStringToObject(run, PR_K_DEVICE_KIND, "npu") == NULL)
+            return NULL;
+    }
+    if (pr_sget_is(pr_sget_str(run, PR_K_DEVICE_KIND), "npu")) {
+        cJSON *d;
+
+        if (!npu_step_names(run) ||
+            !text_as(cJSON_GetObjectItemCaseSensitive(run, PR_K_ATTRIBUTION),
+                     PR_K_REASON, PR_HINT_NO_OPS, PR_HINT_NO_OPS_NPU))
+            return NULL;
+        cJSON_ArrayForEach(
+            d, cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS))
+        {
+            if (!text_as(d, PR_K_TEXT, PR_HINT_NO_OPS, PR_HINT_NO_OPS_NPU))
+                return NULL;
+        }
+    }
+    /* the hints it wrote in torch.profiler's words, in its producer's */
+    if (pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore")) {
+        if (!hint_as(run, PR_K_SOURCE_VIEW, PR_SOURCES_NO_STACKS,
+                     PR_SOURCES_NO_STACKS_MINDSPORE) ||
+            !hint_as(run, PR_K_MODULE_VIEW, PR_MODULES_NONE,
+                     PR_MODULES_NONE_MINDSPORE))
+            return NULL;
+    } else if (pr_sget_is(pr_sget_str(run, PR_K_DEVICE_KIND), "npu")) {
+        if (!hint_as(run, PR_K_SOURCE_VIEW, PR_SOURCES_NO_STACKS,
+                     PR_SOURCES_NO_STACKS_NPU) ||
+            !hint_as(run, PR_K_MODULE_VIEW, PR_MODULES_NONE,
+                     PR_MODULES_NONE_NPU))
+            return NULL;
+    }
+    return from;
+}
+
 enum pr_status
 pr_contract_check_saved(cJSON *sum, struct pr_error *err)
 {
@@ -802,7 +955,8 @@ pr_contract_check_saved(cJSON *sum, struct pr_error *err)
     enum pr_status st = pr_contract_check(sum, &first);
     char path[192], key[64];
     struct older top;
-    int first_run = 1, defs;
+    int first_run = 1, defs, job;
+    size_t npu_runs = 0;
     cJSON *run;
 
     if (st != PR_OK &&
@@ -817,6 +971,10 @@ pr_contract_check_saved(cJSON *sum, struct pr_error *err)
     defs = pr_contract_definitions(sum);
     if (st == PR_OK && defs >= PR_DEFINITIONS)
         return PR_OK;
+    /* a job's view, before an older one is left out below */
+    job = cJSON_IsObject(
+              cJSON_GetObjectItemCaseSensitive(sum, PR_K_DISTRIBUTED)) ||
+          cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(sum, PR_K_JOB));
     /* the summary's own parts (the job's distributed view ...): their
        note goes on the first run */
     memset(&top, 0, sizeof(top));
@@ -826,6 +984,7 @@ pr_contract_check_saved(cJSON *sum, struct pr_error *err)
     {
         struct older w, none;
         const struct pr_schema_row *absent[OLDER_PARTS], *maybe[OLDER_PARTS];
+        const char *kind_from;
         size_t n_absent, n_maybe;
 
         if (!cJSON_IsObject(run))
@@ -833,19 +992,31 @@ pr_contract_check_saved(cJSON *sum, struct pr_error *err)
         memset(&w, 0, sizeof(w));
         memset(&none, 0, sizeof(none));
         /* what it lacks before any part is left out here */
-        n_absent = absent_parts(sum, run, PR_SF_EVERY, absent, OLDER_PARTS);
-        n_maybe = defs < PR_DEFINITIONS
-                      ? absent_parts(sum, run, PR_SF_WHERE, maybe, OLDER_PARTS)
-                      : 0;
+        n_absent =
+            absent_parts(sum, run, job, PR_SF_EVERY, absent, OLDER_PARTS);
+        n_maybe =
+            defs < PR_DEFINITIONS
+                ? absent_parts(sum, run, job, PR_SF_WHERE, maybe, OLDER_PARTS)
+                : 0;
         if (mend_parts(run, 1, &w, err) < 0)
             return PR_E_NOMEM;
+        kind_from = infer_kind(sum, run);
+        if (kind_from == NULL)
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
         if ((w.n > 0 || n_absent > 0 || defs < PR_DEFINITIONS ||
              (first_run && top.n > 0)) &&
             !note_older(run, first_run ? &top : &none, &w, absent, n_absent,
-                        maybe, n_maybe, defs))
+                        maybe, n_maybe, defs,
+                        kind_from[0] != '\0' ? kind_from : NULL))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
         first_run = 0;
+        npu_runs += pr_sget_is(pr_sget_str(run, PR_K_DEVICE_KIND), "npu");
     }
+    /* a job of NPU runs: its heat map's steps named as its runs' */
+    if (npu_runs > 0 && npu_runs == pr_sget_len(pr_sget(sum, PR_K_RUNS)) &&
+        (!npu_step_names(cJSON_GetObjectItemCaseSensitive(sum, PR_K_JOB)) ||
+         !npu_step_names(cJSON_GetObjectItemCaseSensitive(sum, PR_K_JOBS))))
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
     /* what is still missing is a key every run has: refused, with its
        path, as before */
     return st == PR_OK ? PR_OK : pr_contract_check(sum, err);
