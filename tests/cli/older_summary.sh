@@ -172,6 +172,102 @@ else
     skip "an Ascend run's older summary" "no $PR_SHARED/traces/torch_npu/text_level0"
 fi
 
+# review 21 #3: a MindSpore run as 08619121 wrote it (ms_run3: no
+# device listed, no device kind, no world size): its report speaks of the
+# device its note infers (an Ascend NPU), in MindSpore's words, and does
+# not call it one process, as the file cannot tell
+python3 - <<'PY'
+import json
+s = json.load(open("new.json"))
+del s["tool"]["definitions"], s["tool"]["build"]
+for i in s["inputs"]:
+    i["format"] = "mindspore"
+r = s["runs"][0]
+r["step_summary"].pop("basis", None)
+for k in ("device_kind", "framework", "world_size_source", "late_peer"):
+    r.pop(k, None)
+r["devices"] = []
+r["world_size"] = None
+assert s["distributed"] is None
+assert any(st["name"].startswith("ProfilerStep#") for st in r["steps"])
+json.dump(s, open("ms_old.json", "w"))
+PY
+"$PR_BIN" --input ms_old.json --json ms_re.json --html ms_re.html \
+    --pdf ms_re.pdf > ms_re.txt 2> ms_re.err
+check "an older MindSpore run with no device renders (exit $?)" [ -s ms_re.html ]
+check "  its note says its device kind is inferred" \
+    grep -q "It records no device kind: read as an Ascend NPU, from its producer's files\." ms_re.err
+python3 - > ms_re.py.txt <<'PY'
+import json
+r = json.load(open("ms_re.json"))["runs"][0]
+print("kind", r["device_kind"], r["framework"])
+print("steps", all(st["name"].startswith("Step ") for st in r["steps"]))
+PY
+check "  read as an NPU run of MindSpore" grep -q "^kind npu mindspore$" ms_re.py.txt
+check "  its steps named as an NPU run's (Step N)" grep -q "^steps True$" ms_re.py.txt
+for w in "GPU utilization" "SM efficiency" "Tensor-core share" "No GPU" \
+    "torch.profiler" "ProfilerStep" "Single process"; do
+    check "  no \"$w\" in its HTML or terminal" \
+        sh -c "! grep -q '$w' ms_re.html ms_re.txt"
+done
+check "  Distributed: not known, not one process" \
+    grep -q "Not known whether this was one process of a job: the summary, written by an older profreport, records no world size" ms_re.html
+if command -v pdftotext > /dev/null 2>&1; then
+    pdftotext ms_re.pdf ms_re.pdf.txt
+    tr '\n' ' ' < ms_re.pdf.txt > ms_re1.txt
+    check "  the PDF's cover: Distributed not known" \
+        grep -q "Distributed *not known (the summary records no world size)" ms_re1.txt
+    check "  no GPU or torch.profiler words in the PDF" \
+        sh -c '! grep -q "GPU utilization\|SM efficiency\|Tensor-core share\|torch.profiler\|ProfilerStep" ms_re.pdf.txt'
+else
+    skip "the PDF's cover" "no pdftotext"
+fi
+
+# review 21 #8: a job's older summary without the late rank nor the
+# world size's source: its note names them, by the schema's flags; a
+# world size of its own (distributedInfo's) is no view it lacks
+python3 - <<'PY'
+import json
+s = json.load(open("ddp.json"))
+del s["tool"]["definitions"]
+for r in s["runs"]:
+    r["step_summary"].pop("basis", None)
+    r.pop("late_peer", None)
+    r.pop("world_size_source", None)
+json.dump(s, open("ddp_late.json", "w"))
+for r in s["runs"]:
+    r["world_size"] = None
+json.dump(s, open("ddp_late_ws.json", "w"))
+PY
+"$PR_BIN" -q --input ddp_late.json --json ddp_late_re.json 2> err
+check "a job's older summary: its note names the late rank" \
+    sh -c 'grep -q "so they are not in it: [^.]*Distributed (late rank)" ddp_late_re.json && ! grep -q "Distributed (world size" ddp_late_re.json'
+"$PR_BIN" -q --input ddp_late_ws.json --json ddp_late_ws_re.json 2> err
+check "  and the world size where its runs record none" \
+    grep -q "so they are not in it: [^.]*Distributed (world size, late rank)" ddp_late_ws_re.json
+check "  a single process's older summary names neither" \
+    sh -c '! grep -q "late rank\|world size" v1.err'
+if have_shared && shared_summary npu1 torch_npu/text_level1; then
+    python3 - <<'PY'
+import json
+s = json.load(open("npu1.json"))
+# the view it loses: the late rank (rank 5) this build finds
+assert any(r.get("late_peer") for r in s["runs"]), "no late rank"
+del s["tool"]["definitions"]
+for r in s["runs"]:
+    r["step_summary"].pop("basis", None)
+    for k in ("late_peer", "world_size_source", "device_kind", "framework"):
+        r.pop(k, None)
+    r["world_size"] = None
+json.dump(s, open("npu1_old.json", "w"))
+PY
+    "$PR_BIN" --input npu1_old.json > /dev/null 2> npu1_old.err
+    check "npu_text1's older summary: its note names the late rank it loses" \
+        grep -q "Distributed (world size, late rank)" npu1_old.err
+else
+    skip "npu_text1's older summary" "no $PR_SHARED/traces/torch_npu/text_level1"
+fi
+
 # two runs with the same note: said once on stderr (review 18 #4)
 python3 -c '
 import json
