@@ -598,8 +598,8 @@ views_text(const struct pr_schema_row *const *rows, size_t n, char *out,
             continue;
         whats[0] = '\0';
         whole = 0;
-        for (i = 0; i < n; i++)
-            for (u = v; u < N_PART_VIEWS; u++) {
+        for (u = v; u < N_PART_VIEWS; u++) /* in the views' order */
+            for (i = 0; i < n; i++) {
                 const struct part_view *p = &part_views[u];
                 if (strcmp(p->view, part_views[v].view) != 0 ||
                     strcmp(p->key, rows[i]->key) != 0 ||

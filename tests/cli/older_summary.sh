@@ -244,7 +244,7 @@ check "a job's older summary: its note names the late rank" \
     sh -c 'grep -q "so they are not in it: [^.]*Distributed (late rank)" ddp_late_re.json && ! grep -q "Distributed (world size" ddp_late_re.json'
 "$PR_BIN" -q --input ddp_late_ws.json --json ddp_late_ws_re.json 2> err
 check "  and the world size where its runs record none" \
-    grep -q "so they are not in it: [^.]*Distributed (world size, late rank)" ddp_late_ws_re.json
+    grep -q "so they are not in it: [^.]*Distributed (late rank, world size)" ddp_late_ws_re.json
 check "  a single process's older summary names neither" \
     sh -c '! grep -q "late rank\|world size" v1.err'
 if have_shared && shared_summary npu1 torch_npu/text_level1; then
@@ -263,7 +263,7 @@ json.dump(s, open("npu1_old.json", "w"))
 PY
     "$PR_BIN" --input npu1_old.json > /dev/null 2> npu1_old.err
     check "npu_text1's older summary: its note names the late rank it loses" \
-        grep -q "Distributed (world size, late rank)" npu1_old.err
+        grep -q "Distributed (late rank, world size)" npu1_old.err
 else
     skip "npu_text1's older summary" "no $PR_SHARED/traces/torch_npu/text_level1"
 fi
