@@ -167,7 +167,7 @@ check "tail: nothing recorded after 310 of 1000 us: error 69%, the tail's" \
              s['unrecorded_tail_us'] == 690 and
              cp['replay_error_recorded_pct'] == 0 and
              cp['replay_error_note'].startswith('The replay reproduces the '
-                 'recorded work of every step within 0.00%; the capture' +
+                 'recorded work of the capture within 0.00%; the capture' +
                  chr(39) + 's last 0.7 ms (69% of it) hold no recorded event') and
              'the device idles, or the profiler stopped writing' in
                  cp['replay_error_note'] and

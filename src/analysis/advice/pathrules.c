@@ -487,8 +487,9 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     double launch_pct, host_pct, g = pr_sget_num(w, PR_K_GAIN_PCT), delay_us;
     double total = 0, opt_pct;
     const cJSON *e;
-    const char *optim, *lever;
-    int npu = npu_run(run), graphs;
+    const char *optim;
+    char lever[600];
+    int npu = npu_run(run), graphs, capture = pr_run_is_capture(run);
     size_t len;
 
     if (has_id(recs, "launch_bound") || !(g >= PATH_MIN_PCT))
@@ -523,22 +524,27 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     fmt_ms(launch_pct * total / 100.0, on, sizeof(on));
     len = pr_append(
         text, sizeof(text), 0,
-        "Launch calls take %s a step on the critical path (%.0f%%%s%s%s)%s%s%s:"
-        " the step waits for the host to issue its %s one call at a time. "
-        "Replayed with the launches taking no time%s the step is %s shorter "
+        "Launch calls take %s %s the critical path (%.0f%%%s%s%s)%s%s%s:"
+        " the %s waits for the host to issue its %s one call at a time. "
+        "Replayed with the launches taking no time%s the %s is %s shorter "
         "(%.1f%%)%s; the host operators' own work stays (the evidence: what "
         "the replay takes off each call, at most its time on the path, "
-        "less where other work then sets the step).",
-        on, launch_pct, calls[0] ? "; by call: " : "", calls,
+        "less where other work then sets the %s).",
+        on, capture ? "on" : "a step on", launch_pct,
+        calls[0] ? "; by call: " : "", calls,
         npu && aclop_pct(cp) > 0 ? "; the aclop calls apart, op_compile's" : "",
         delay_us > 0 ? ", and the tasks wait " : "", delay_us > 0 ? delay : "",
-        delay_us > 0 ? " a step from their launch to their start" : "",
-        npu ? "operators" : "kernels",
-        delay_us > 0 ? " and no task waiting after its launch," : "", gain, g,
+        delay_us > 0 ? (capture ? " from their launch to their start"
+                                : " a step from their launch to their start")
+                     : "",
+        capture ? "work" : "step", npu ? "operators" : "kernels",
+        delay_us > 0 ? " and no task waiting after its launch," : "",
+        capture ? "capture" : "step", gain, g,
         delay_us >= 0.1 * pr_sget_num(w, PR_K_GAIN_US)
             ? ", an upper bound: a graph removes the calls but only shortens "
               "each task's launch latency"
-            : "");
+            : "",
+        capture ? "capture's end" : "step");
     if (ops[0] != '\0' && host_pct >= 10) {
         len = pr_append(text, sizeof(text), len,
                         " Host work is %.0f%% of the path, led by %s.",
@@ -551,18 +557,21 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
         /* most of the launches are the optimizer's per-parameter loop:
            its multi-tensor path first, a graph after */
         len = optimizer_launches(text, sizeof(text), len, optim, opt_pct, npu);
-    lever = npu      ? "Run the step as a graph (torch.compile with torchair's "
-                       "NPU backend) and fuse small operators, so fewer of them "
-                       "launch."
-            : graphs ? "The run already replays CUDA graphs: capture more of "
-                       "the step in them, and fuse small operators with "
-                       "torch.compile so fewer kernels launch."
-                     : "Capture the step in a CUDA graph (torch.compile(mode="
-                       "\"reduce-overhead\") or torch.cuda.CUDAGraph) so the "
-                       "launches go (a graph replays fixed shapes: inputs "
-                       "whose sizes vary, such as sparse features, need "
-                       "padding to a few sizes), and fuse small operators "
-                       "with torch.compile so fewer kernels launch.";
+    /* without steps the loop's iteration is the unit a graph holds */
+    snprintf(lever, sizeof(lever),
+             npu      ? "Run %s as a graph (torch.compile with torchair's "
+                        "NPU backend) and fuse small operators, so fewer of them "
+                        "launch."
+             : graphs ? "The run already replays CUDA graphs: capture more of "
+                        "%s in them, and fuse small operators with "
+                        "torch.compile so fewer kernels launch."
+                      : "Capture %s in a CUDA graph (torch.compile(mode="
+                        "\"reduce-overhead\") or torch.cuda.CUDAGraph) so the "
+                        "launches go (a graph replays fixed shapes: inputs "
+                        "whose sizes vary, such as sparse features, need "
+                        "padding to a few sizes), and fuse small operators "
+                        "with torch.compile so fewer kernels launch.",
+             capture ? "each iteration" : "the step");
     if (optim != NULL && opt_pct >= OPT_LEAD_PCT)
         pr_append(text, sizeof(text), len, " Then, for the launches left: %c%s",
                   lever[0] - 'A' + 'a', lever + 1);
@@ -626,18 +635,19 @@ sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     fmt_ms(pr_sget_num(w, PR_K_GAIN_US), gain, sizeof(gain));
     len = pr_append(
         text, sizeof(text), 0,
-        "The host blocks on the %s inside the steps%s%s%s, on the critical "
+        "The host blocks on the %s inside the %s%s%s%s, on the critical "
         "path: while it waits it cannot queue the next work, so the %s's "
-        "queue drains. Replayed without the blocking waits the step is %s "
+        "queue drains. Replayed without the blocking waits the %s is %s "
         "shorter (%.1f%%).",
-        npu ? "NPU" : "GPU", n ? " (" : "", calls, n ? ")" : "",
-        npu ? "NPU" : "GPU", gain, g);
+        npu ? "NPU" : "GPU", pr_run_is_capture(run) ? "capture" : "steps",
+        n ? " (" : "", calls, n ? ")" : "", npu ? "NPU" : "GPU",
+        pr_run_window(run), gain, g);
     if (h2d_n >= 1 && h2d_bytes / h2d_n <= 64)
         pr_append(text, sizeof(text), len,
                   " Beside them the capture holds %.0f pageable host-to-device "
                   "copies of %.0f bytes in all (%.0f bytes each on average: "
                   "scalars): a Python number or a CPU tensor sent to the "
-                  "device each step (torch.tensor(x, device=...), "
+                  "device each %s (torch.tensor(x, device=...), "
                   "t.to(device), a scalar in an operator that needs a device "
                   "tensor). Such a copy does not wait by itself: "
                   "cudaMemcpyAsync from pageable memory stages the bytes and "
@@ -647,10 +657,12 @@ sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                   "host waits for the whole queue. Keep such values on the "
                   "device, or create them once before the loop (or send them "
                   "with non_blocking=True); read device values back (.item(), "
-                  ".cpu(), .tolist()) only every N steps. Prefetching does "
+                  ".cpu(), .tolist()) only every N %s. Prefetching does "
                   "not help a copy of a few bytes: the wait is for the queue, "
                   "not the copy.",
-                  h2d_n, h2d_bytes, h2d_bytes / h2d_n);
+                  h2d_n, h2d_bytes, h2d_bytes / h2d_n,
+                  pr_run_is_capture(run) ? "iteration" : "step",
+                  pr_run_is_capture(run) ? "iterations" : "steps");
     else
         pr_append(text, sizeof(text), len,
                   " Avoid .item(), .cpu(), .tolist(), print(tensor) and "
@@ -1144,8 +1156,8 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     fmt_ms(named_us, cap_t, sizeof(cap_t));
     pct[0] = '\0';
     if (step > 0)
-        snprintf(pct, sizeof(pct), " (%.0f%% of the step)",
-                 100.0 * named_us / step);
+        snprintf(pct, sizeof(pct), " (%.0f%% of the %s)",
+                 100.0 * named_us / step, pr_run_window(run));
     snprintf(note, sizeof(note),
              "no estimate: no replay models a fused or compiled optimizer or "
              "a compiled model (they replace host calls by kernels whose time "
@@ -1297,8 +1309,8 @@ small_allreduce(const cJSON *run, const cJSON *cp, cJSON *recs)
     step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
     fmt_ms(on_path, t, sizeof(t));
     if (step > 0)
-        snprintf(pct, sizeof(pct), " (%.1f%% of the step)",
-                 100.0 * on_path / step);
+        snprintf(pct, sizeof(pct), " (%.1f%% of the %s)",
+                 100.0 * on_path / step, pr_run_window(run));
     if (on_path > 0)
         snprintf(note, sizeof(note),
                  "no estimate: no replay merges collectives (the merged "

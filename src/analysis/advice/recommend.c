@@ -283,11 +283,13 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
     if (near_empty(c)) {
         snprintf(buf, cap,
                  "The capture holds almost no %s work (%.0f kernel call%s, "
-                 "%.0f \xC2\xB5s of device work per step): too little to tell "
-                 "whether a larger batch would help; profile steps of the "
+                 "%.0f \xC2\xB5s of device work %s): too little to tell "
+                 "whether a larger batch would help; profile %sthe "
                  "workload itself.",
                  dev_word(c), kernel_calls(c), kernel_calls(c) == 1 ? "" : "s",
-                 step_device_us(c));
+                 step_device_us(c),
+                 pr_run_is_capture(c->run) ? "in all" : "per step",
+                 pr_run_is_capture(c->run) ? "" : "steps of ");
         return;
     }
     if (host_starved(c)) {
@@ -1201,6 +1203,19 @@ rule_plugin_from_run(struct rctx *c)
 static const char *
 launch_advice(const struct rctx *c)
 {
+    /* without steps the loop's iteration is what a graph holds */
+    if (pr_run_is_capture(c->run))
+        return c->npu ? "Run each iteration as a graph (torch.compile with "
+                        "torchair's NPU backend), fuse small ops, or raise "
+                        "the batch size."
+               : c->hd->cuda_graphs
+                   ? "The run already replays CUDA graphs: capture more of "
+                     "each iteration in them, fuse small ops with "
+                     "torch.compile, or raise the batch size."
+                   : "Capture each iteration in a CUDA graph "
+                     "(torch.compile(mode=\"reduce-overhead\") or "
+                     "torch.cuda.CUDAGraph), fuse small ops with "
+                     "torch.compile, or raise the batch size.";
     if (c->npu)
         return "Run the step as a graph (torch.compile with torchair's "
                "NPU backend), fuse small ops, or raise the batch size.";
@@ -1367,9 +1382,9 @@ launch_misses(struct rctx *c, double calls, double small, double rt, double opc,
                         PR_LAUNCH_SMALL_US);
     if (rt < PR_LAUNCH_RUNTIME_SHARE)
         len = pr_append(buf, cap, len,
-                        "%sruntime calls are %.1f%% of the step (%.0f%% "
+                        "%sruntime calls are %.1f%% of the %s (%.0f%% "
                         "needed)",
-                        n++ ? ", " : "", 100.0 * rt,
+                        n++ ? ", " : "", 100.0 * rt, pr_run_window(c->run),
                         100.0 * PR_LAUNCH_RUNTIME_SHARE);
     if (host_wait < PR_LAUNCH_HOST_WAIT_PCT)
         pr_append(buf, cap, len,
@@ -1414,12 +1429,13 @@ rule_launch_bound(struct rctx *c)
         "%.0f%% of %.0f kernel launches run under "
         "10 \xC2\xB5s (mean %.1f \xC2\xB5s) while %s runtime calls take %.1f%% "
         "of "
-        "the step, and the %s idles %.1f%% of its time waiting for the "
+        "the %s, and the %s idles %.1f%% of its time waiting for the "
         "next launch (median launch delay %.1f \xC2\xB5s): the %s waits for "
         "the CPU to launch work. %s",
         100.0 * small / calls, calls, small_us / small,
-        c->npu ? "CANN" : "CUDA", 100.0 * rt, dev_word(c), host_wait,
-        c->hd->delay_median_us, dev_word(c), launch_advice(c));
+        c->npu ? "CANN" : "CUDA", 100.0 * rt, pr_run_window(c->run),
+        dev_word(c), host_wait, c->hd->delay_median_us, dev_word(c),
+        launch_advice(c));
     add_rec(c, "launch_bound", "warning", text);
 }
 
@@ -2461,8 +2477,11 @@ pr_recommend_demote(cJSON *run, struct pr_notes *notes, const char **moved)
         if (strcmp(note, low_util_empty) == 0) {
             /* "no_": the Recommendations part says checks could not run */
             kind = "no_workload";
-            why = "what would raise it is not known until steps of the "
-                  "workload itself are profiled";
+            why = pr_run_is_capture(run)
+                      ? "what would raise it is not known until the workload "
+                        "itself is profiled"
+                      : "what would raise it is not known until steps of the "
+                        "workload itself are profiled";
         } else if (strcmp(note, low_util_lacks) == 0) {
             kind = "no_device_tasks";
             why = "the export does not hold the device work to judge it by";

@@ -2080,7 +2080,7 @@ static void fmt_us(double us, char *buf, size_t cap);
 #define TB_BATCH ". You could try to increase batch size to improve."
 
 static int
-batch_why(cJSON *r, const cJSON *w)
+batch_why(cJSON *r, const cJSON *w, const char *win)
 {
     const cJSON *ev = pr_sget(w, PR_K_EVIDENCE), *e;
     const char *lead = pr_sget_str_or(r, PR_K_TEXT, "");
@@ -2109,11 +2109,11 @@ batch_why(cJSON *r, const cJSON *w)
         lead = head;
     }
     snprintf(text, sizeof(text),
-             "%s Here twice the batch replays to %s less per step's worth "
-             "of samples (%.1f%%) because much of the step is paid per "
+             "%s Here twice the batch replays to %s less per %s's worth "
+             "of samples (%.1f%%) because much of the %s is paid per "
              "call, not per sample%s%s%s: the host's dispatch and the "
              "collectives' latency stay the same for twice the samples, so "
-             "a larger batch spreads them thinner. The gain is per step's "
+             "a larger batch spreads them thinner. The gain is per %s's "
              "worth of samples, at twice the batch, and it changes the "
              "effective batch: retune the learning rate, and compare runs "
              "per sample. Here the batch is the finding's own lever; a "
@@ -2121,12 +2121,17 @@ batch_why(cJSON *r, const cJSON *w)
              "(gradient accumulation) as its gain where its collectives "
              "mostly idle or wait for peers, which a larger batch does not "
              "shorten.",
-             lead, t, pr_sget_num(w, PR_K_GAIN_PCT),
-             n ? " (it does not take the per-call work off the path: each "
-                 "larger step still pays it once, spread over twice the "
-                 "samples, so per step's worth of samples these cost less: "
-               : "",
-             names, n ? ")" : "");
+             lead, t, win, pr_sget_num(w, PR_K_GAIN_PCT), win,
+             !n ? ""
+             : strcmp(win, "capture") == 0
+                 ? " (it does not take the per-call work off the path: each "
+                   "larger iteration still pays it once, spread over twice "
+                   "the samples, so per capture's worth of samples these "
+                   "cost less: "
+                 : " (it does not take the per-call work off the path: each "
+                   "larger step still pays it once, spread over twice the "
+                   "samples, so per step's worth of samples these cost less: ",
+             names, n ? ")" : "", win);
     return put_text(r, text);
 }
 
@@ -2368,17 +2373,19 @@ path_top_kind(const cJSON *cp, double *us)
 }
 
 /* The finding's text with the sentence of its replay appended: "Replayed
- * <how>, the step is <gain> shorter (<pct>%)<tail>."  0: out of memory. */
+ * <how>, the <win> is <gain> shorter (<pct>%)<tail>." (win: "step", or
+ * "capture" for a run without steps)  0: out of memory. */
 static int
-put_replayed(cJSON *r, const cJSON *w, const char *how, const char *tail)
+put_replayed(cJSON *r, const cJSON *w, const char *win, const char *how,
+             const char *tail)
 {
     char text[4000], g[32];
 
     fmt_us(pr_sget_num(w, PR_K_GAIN_US), g, sizeof(g));
     snprintf(text, sizeof(text),
-             "%s Replayed %s, the step is %s shorter "
+             "%s Replayed %s, the %s is %s shorter "
              "(%.1f%%)%s.",
-             pr_sget_str_or(r, PR_K_TEXT, ""), how, g,
+             pr_sget_str_or(r, PR_K_TEXT, ""), how, win, g,
              pr_sget_num(w, PR_K_GAIN_PCT), tail);
     return put_text(r, text);
 }
@@ -2469,7 +2476,7 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
         int binary = pr_sget_is(pr_sget_str(w, PR_K_ID), "aclop_binary");
 
         return put_replayed(
-            r, w,
+            r, w, pr_run_window(run),
             binary ? "with each aclop call taking what a binary kernel of its "
                      "class costs the host in this export (the floor the gain "
                      "note names: its class's aclnn calls, else a matmul, "
@@ -3264,7 +3271,7 @@ cold_pct(const cJSON *whatif)
  * alone (a cold capture's context creation sits in another call, such
  * as the first cudaDeviceGetStreamPriorityRange or cudaFree). */
 static int
-cold_text(const cJSON *w, int npu, char *buf, size_t cap)
+cold_text(const cJSON *w, int npu, int capture, char *buf, size_t cap)
 {
     const cJSON *e;
     size_t len;
@@ -3290,17 +3297,19 @@ cold_text(const cJSON *w, int npu, char *buf, size_t cap)
     }
     k = snprintf(
         buf + len, cap - len,
-        ") where a warm call takes microseconds; warm, its steps would be "
+        ") where a warm call takes microseconds; warm, %s would be "
         "%.0f%% shorter. These are one-time costs: the first runtime call "
         "creates the device context, first allocations reserve memory, the "
         "first launch of a kernel loads its code%s; so the other figures "
         "are not the steady state's. Profile after warm-up: "
         "torch.profiler.schedule(wait=1, warmup=1, active=3) skips the first "
-        "steps.",
-        pr_sget_num(w, PR_K_GAIN_PCT),
+        "%s.",
+        capture ? "the capture" : "its steps", pr_sget_num(w, PR_K_GAIN_PCT),
         npu ? " (operator compilation on first use)"
             : " (lazy module loading, JIT compilation), and cuDNN/cuBLAS "
-              "create their handles and search algorithms");
+              "create their handles and search algorithms",
+        capture ? "iterations, with prof.step() called once an iteration"
+                : "steps");
     return k >= 0 && (size_t)k < cap - len;
 }
 
@@ -3333,7 +3342,7 @@ cold_advice(cJSON *run, cJSON *recs, const cJSON *whatif, double cold)
         (r == NULL && !(cold > 0) &&
          !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_PATH_PCT)))
         return 1;
-    if (!cold_text(w, npu, text, sizeof(text)))
+    if (!cold_text(w, npu, pr_run_is_capture(run), text, sizeof(text)))
         return 1; /* (cannot happen: the buffer holds 4 names of 80) */
     if (r == NULL) {
         return pr_emit_rec(recs, "cold_step", "warning", text, NULL, 0) != NULL;
@@ -3470,7 +3479,7 @@ precision_cap(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
  * reports show the finding (the gain_note is the JSON's).  0: out of
  * memory. */
 static int
-replay_text(cJSON *r, const cJSON *w)
+replay_text(cJSON *r, const cJSON *w, const char *win)
 {
     /* each replay's change and what limits its gain; the sentence is one */
     static const struct {
@@ -3509,7 +3518,7 @@ replay_text(cJSON *r, const cJSON *w)
     for (i = 0; i < sizeof(said) / sizeof(said[0]); i++)
         if (strcmp(wid, said[i].id) == 0 &&
             (said[i].needs == NULL || strstr(t, said[i].needs) != NULL))
-            return put_replayed(r, w, said[i].how, said[i].tail);
+            return put_replayed(r, w, win, said[i].how, said[i].tail);
     return 1;
 }
 
@@ -3517,7 +3526,7 @@ replay_text(cJSON *r, const cJSON *w)
  * that had a bound only), in gain_note: what the replay assumes and where
  * the fix may save less.  0: out of memory. */
 static int
-replay_note(cJSON *r, const cJSON *w)
+replay_note(cJSON *r, const cJSON *w, const char *win)
 {
     const char *wid = pr_sget_str_or(w, PR_K_ID, ""), *note = NULL;
     char buf[1200];
@@ -3562,7 +3571,7 @@ replay_note(cJSON *r, const cJSON *w)
                  fl != NULL ? "; " : "", fl != NULL ? fl + 18 : "");
         note = buf;
     }
-    return note == NULL || (put_note(r, note) && replay_text(r, w));
+    return note == NULL || (put_note(r, note) && replay_text(r, w, win));
 }
 
 /* 1 when name is one of the tasks rule id names: low_block_dim's
@@ -3818,7 +3827,7 @@ cast_fused_share(const char *name, int *src, int *dst)
  * forward and avoids the all-gather in backward).  The autocast sentence
  * stays for the rest.  0: out of memory. */
 static int
-fsdp_cause(cJSON *r, const cJSON *w)
+fsdp_cause(cJSON *r, const cJSON *w, const char *a_step)
 {
     double fsdp = pr_sget_num(w, PR_K_FSDP_PCT);
     double path = pr_sget_num(w, PR_K_FSDP_PATH_PCT);
@@ -3834,7 +3843,7 @@ fsdp_cause(cJSON *r, const cJSON *w)
     len = pr_append(
         out, sizeof(out), len,
         "FSDP's pre-forward / pre-backward ranges (FSDP::pre_forward, "
-        "FSDP::pre_backward) launched %.0f casts a step, %.0f%% of the "
+        "FSDP::pre_backward) launched %.0f casts%s, %.0f%% of the "
         "casts' time: FSDP's mixed precision (fully_shard's "
         "MixedPrecisionPolicy param_dtype) casting the sharded parameters "
         "to param_dtype for the all-gather, not "
@@ -3846,7 +3855,7 @@ fsdp_cause(cJSON *r, const cJSON *w)
         "all-gather (and cast) them again, at the cost of their memory. No "
         "gain is claimed for these levers: the replay models neither, and "
         "these casts are %.0f%% of the casts' time on the critical path.",
-        calls, fsdp, path);
+        calls, a_step, fsdp, path);
     if (fsdp < 99.5)
         len = pr_append(out, sizeof(out), len,
                         " The other casts usually come from %s",
@@ -3871,8 +3880,10 @@ fsdp_cause(cJSON *r, const cJSON *w)
  * memory; 1: done, or no estimate (a cast whose source dtype the name
  * does not tell, or no cast with a fusible consumer). */
 static int
-casts_model(cJSON *r, const cJSON *w)
+casts_model(cJSON *r, const cJSON *w, int capture)
 {
+    /* the figures' window: per step, or over a run's one capture */
+    const char *a_step = capture ? " in the capture" : " a step";
     double bound = pr_sget_num(w, PR_K_GAIN_US);
     double step = pr_sget_num(w, PR_K_STEP_US) + bound;
     double gemm = pr_sget_num(w, PR_K_GEMM_FED_PCT);
@@ -3884,7 +3895,7 @@ casts_model(cJSON *r, const cJSON *w)
     size_t len = 0;
     int s, d;
 
-    if (!fsdp_cause(r, w))
+    if (!fsdp_cause(r, w, a_step))
         return 0;
     if (!(bound > 0) || !(step > 0))
         return 1;
@@ -3932,30 +3943,30 @@ casts_model(cJSON *r, const cJSON *w)
              fus, gemm, copy, rest);
     if (!(fus >= 0.5)) {
         snprintf(text, sizeof(text),
-                 "%s No estimate under the bound (%s a step, the casts "
+                 "%s No estimate under the bound (%s%s, the casts "
                  "gone): under 1%% of the casts' time on the critical path is "
                  "followed "
                  "by a kernel a cast fuses into (%.0f%% by a GEMM, "
                  "convolution or attention kernel, %.0f%% by a copy "
                  "reading it, which takes no fused cast, %.0f%% by a fill, "
                  "a collective or no task).",
-                 pr_sget_str_or(r, PR_K_TEXT, ""), b, gemm, copy, rest);
+                 pr_sget_str_or(r, PR_K_TEXT, ""), b, a_step, gemm, copy, rest);
         if (!put_text(r, text))
             return 0;
         snprintf(note, sizeof(note),
                  "replayed: the casting kernels gone (tensors already in the "
                  "dtype their consumers need, or cast once outside the loop), "
-                 "at most %s a step, an upper bound; no estimate under it: "
+                 "at most %s%s, an upper bound; no estimate under it: "
                  "fusing a cast into its consumer (torch.compile) needs a "
                  "consumer a cast can fuse into, and %s",
-                 b, split);
+                 b, a_step, split);
         return put_note(r, note);
     }
     est = bound * saved / sum * fus / 100.0;
     fmt_us(est, a, sizeof(a));
     /* the finding names its model (the verdict's Evidence cell says so) */
     snprintf(text, sizeof(text),
-             "%s Estimate %s a step (at most %s, the casts gone), a stated "
+             "%s Estimate %s%s (at most %s, the casts gone), a stated "
              "model: the casts whose next kernel on their stream, taken as "
              "the consumer, is one a cast fuses into (elementwise, "
              "reduction, norm: %.0f%% of the casts' time on the critical "
@@ -3965,22 +3976,22 @@ casts_model(cJSON *r, const cJSON *w)
              "cast; %.0f%% by a copy reading it, into which "
              "torch.compile does not fuse the cast; %.0f%% by a fill, a "
              "collective or no task).",
-             pr_sget_str_or(r, PR_K_TEXT, ""), a, b, fus, kinds, gemm, copy,
-             rest);
+             pr_sget_str_or(r, PR_K_TEXT, ""), a, a_step, b, fus, kinds, gemm,
+             copy, rest);
     if (!put_text(r, text))
         return 0;
     snprintf(note, sizeof(note),
-             "estimate %s a step, a stated model, not a replay: each cast "
+             "estimate %s%s, a stated model, not a replay: each cast "
              "whose next kernel on its stream (taken as its consumer) is an "
              "elementwise, reduction or norm kernel fused into it "
              "(torch.compile), which then reads the source tensor itself; a "
              "cast reading s bytes an element and writing d, its consumer "
              "reading the d, saves 2d of its s + d bytes, all of it at most "
              "(%s; Copy.cu's casts are memory-bound); %s, and only the first "
-             "are counted; at most %s a step, the replay with the casting "
+             "are counted; at most %s%s, the replay with the casting "
              "kernels gone (tensors already in the dtype their consumers "
              "need, or cast once outside the loop)",
-             a, kinds, split, b);
+             a, a_step, kinds, split, b, a_step);
     return model_gain(r, NULL, note, est, step);
 }
 
@@ -4195,16 +4206,16 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
         }
         if (!accum_caveat(r, whatif, run) || !put_replay(r, w))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
-        if (!replay_note(r, w) ||
+        if (!replay_note(r, w, pr_run_window(run)) ||
             (pr_sget_is(pr_sget_str(w, PR_K_ID), "device_copies") &&
              !copies_model(r, w, run)) ||
             (pr_sget_is(pr_sget_str(w, PR_K_ID), "dtype_conversions") &&
-             !casts_model(r, w)))
+             !casts_model(r, w, pr_run_is_capture(run))))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if (pr_sget_is(id, "low_gpu_utilization") &&
             pr_sget_is(gain_basis_of(pr_sget_str(w, PR_K_ID)),
                        PR_GAIN_PER_SAMPLES) &&
-            !batch_why(r, w))
+            !batch_why(r, w, pr_run_window(run)))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if ((pr_sget_is(id, "enable_amp") || pr_sget_is(id, "tf32")) &&
             !precision_cap(r, w, cp, run))
@@ -4633,18 +4644,6 @@ cold_words(double cold, int capture, char *buf, size_t cap)
     return buf;
 }
 
-/* 1 for a run without steps: its one window is the capture
- * (step_summary.basis "capture"), and its verdict speaks of the capture,
- * never of "1 of 1 step" or a "mean step" (review 20 #8: hta_cp_alexnet's
- * "Bound by the host in 1 of 1 step (mean step 43.46 s" beside the
- * Overview's "No steps"). */
-static int
-capture_run(const cJSON *run)
-{
-    return pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),
-                      "capture");
-}
-
 /* 1 when a host-bound path's largest host part is CANN's online operator
  * compilation (critpath.c's op_compile kind): the verdict names it, since
  * the fix is compiling less, not launching less (review-2 finding 4). */
@@ -4701,7 +4700,7 @@ idle_dominant_pct(const cJSON *kinds)
  * evidence (recommend.c) is missing, and a replay alone makes a finding
  * only for the rules pathrules.c drives, from PR_WHATIF_PATH_PCT up. */
 static const char *
-unclaimed_why(const cJSON *w, char *buf, size_t cap)
+unclaimed_why(const cJSON *w, const char *win, char *buf, size_t cap)
 {
     const char *id = pr_sget_str_or(w, PR_K_ID, "");
     const char *miss = pr_sget_str(w, PR_K_RULE_MISSES);
@@ -4710,10 +4709,10 @@ unclaimed_why(const cJSON *w, char *buf, size_t cap)
        what_if row's rule_misses), with their values */
     if (strcmp(id, "launch_bound") == 0) {
         snprintf(buf, cap,
-                 "it is under the %.0f%% of the step at which the path "
+                 "it is under the %.0f%% of the %s at which the path "
                  "alone makes a finding, and the launch rule's evidence "
                  "does not hold: %s",
-                 PR_WHATIF_PATH_PCT,
+                 PR_WHATIF_PATH_PCT, win,
                  miss != NULL ? miss : "see Host and device");
         return buf;
     }
@@ -4724,10 +4723,11 @@ unclaimed_why(const cJSON *w, char *buf, size_t cap)
     }
     if (strcmp(id, "host_sync") == 0) {
         snprintf(buf, cap,
-                 "it is under the %.0f%% of the step at which the path "
+                 "it is under the %.0f%% of the %s at which the path "
                  "alone makes a finding, and blocking syncs idle the device "
-                 "less than 2%% of the steps",
-                 PR_WHATIF_PATH_PCT);
+                 "less than 2%% of %s",
+                 PR_WHATIF_PATH_PCT, win,
+                 strcmp(win, "step") == 0 ? "the steps" : "the capture");
         return buf;
     }
     return "the rule that gives this advice needs evidence this trace "
@@ -4794,8 +4794,8 @@ unclaimed_replay(const cJSON *run, const cJSON *cp, char *text, size_t cap)
             "%s, more than a finding below saves; no finding, as %s "
             "(the Critical path part's What-if table lists every replay).",
             cut > 100 ? 100 : cut, ch, pr_sget_num(big, PR_K_GAIN_PCT),
-            capture_run(run) ? "capture" : "step",
-            unclaimed_why(big, why, sizeof(why)));
+            pr_run_is_capture(run) ? "capture" : "step",
+            unclaimed_why(big, pr_run_window(run), why, sizeof(why)));
     }
 }
 
@@ -4889,8 +4889,10 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
         o.title = pr_whatif_title(r);
         /* without steps there is no "step" for the costs to be in
            (review 20 #8) */
-        if (capture_run(run) && pr_sget_is(o.id, "cold_step"))
+        if (pr_run_is_capture(run) && pr_sget_is(o.id, "cold_step"))
             o.title = "A cold capture: first-use costs";
+        if (pr_run_is_capture(run) && pr_sget_is(o.id, "launch_bound"))
+            o.title = "Launch-bound: capture the launches in a graph";
         o.gain_us = pr_sget_num(r, PR_K_GAIN_US);
         o.gain_pct = pr_sget_num(r, PR_K_GAIN_PCT);
         o.gain_basis = pr_sget_str(r, PR_K_GAIN_BASIS);
@@ -5077,7 +5079,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
     const char *vb = NULL; /* the verdict's bound */
     double vsteps = 0;     /* and its bound_steps */
     size_t n = 0, same = 0, n_idle = 0, n_miss = 0;
-    int ok = v != NULL, rank = 0, stage = 0, capture = capture_run(run);
+    int ok = v != NULL, rank = 0, stage = 0, capture = pr_run_is_capture(run);
     double idle, miss = 0, cold;
     char text[2000], split[200], mean[128], pipe[600], coldtxt[300];
 
@@ -5307,12 +5309,15 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
             snprintf(text, sizeof(text),
                      "No finding: no rule's advice fits what this trace "
                      "shows, though the replays predict gains (the largest: "
-                     "%.*s, %.1f%% of the step%s; the Critical path "
+                     "%.*s, %.1f%% of the %s%s; the Critical path "
                      "part's What-if table lists them). A replayed change is "
                      "a prediction, not "
                      "advice: no rule finds it the fix here%s%s%s",
                      cut > 100 ? 100 : cut, ch, pr_sget_num(big, PR_K_GAIN_PCT),
-                     batch ? " per step's worth of samples" : "",
+                     capture ? "capture" : "step",
+                     !batch    ? ""
+                     : capture ? " per capture's worth of samples"
+                               : " per step's worth of samples",
                      batch && underused != NULL ? " (Data quality's row \""
                                                 : ".",
                      batch && underused != NULL ? underused : "",

@@ -3220,11 +3220,12 @@ emit_error_note(struct cp_out *o, const cJSON *steps, size_t n_steps,
         return;
     name = pr_sget_str_or(st, PR_K_STEP, "?");
     snprintf(text, sizeof(o->error_note),
-             "The replay reproduces the recorded work of every step within "
+             "The replay reproduces the recorded work of %s within "
              "%.2f%%; %s%.60s's last %.1f ms (%.0f%% of it) hold no recorded "
              "event (the device idles, or the profiler stopped writing "
              "before the %s ends), and no replay of its events can reach "
              "that time.",
+             strcmp(name, "capture") == 0 ? "the capture" : "every step",
              worst_rec, strcmp(name, "capture") == 0 ? "the " : "", name,
              tail / 1000.0, 100.0 * tail / meas,
              strcmp(name, "capture") == 0 ? "capture" : "step");
@@ -3287,6 +3288,7 @@ lazy_get(const struct lazy_ix *z, int64_t key)
 }
 
 struct lwait {
+    int capture; /* the run has no steps: its one window is the capture */
     int64_t ns, max_ns;
     size_t n;
     uint32_t max_ev;
@@ -3682,18 +3684,19 @@ emit_held(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
        (review-5 finding 11: 5 on the path, 6 in hta_diff_control) */
     if (lw->held_all > lw->held_n)
         snprintf(all, sizeof(all),
-                 "; %zu tasks waited so in the steps in all, on the paths "
+                 "; %zu tasks waited so in the %s in all, on the paths "
                  "or off them",
-                 lw->held_all);
+                 lw->held_all, lw->capture ? "capture" : "steps");
     len = (size_t)snprintf(
         text, cap,
-        "On the steps' critical paths, %zu task%s (%.2f ms a step) "
+        "On the %s, %zu task%s (%.2f ms%s) "
         "waited after %s launch for the SMs a kernel on another stream "
         "held, starting as it drained; the path runs through that "
         "kernel%s. The longest: %.*s on %s waited %s for %.*s on %s.",
+        lw->capture ? "capture's critical path" : "steps' critical paths",
         lw->held_n, lw->held_n == 1 ? "" : "s",
         (double)lw->held_ns / 1e6 / (double)n_steps,
-        lw->held_n == 1 ? "its" : "their", all,
+        lw->capture ? "" : " a step", lw->held_n == 1 ? "its" : "their", all,
         bare_len(pr_trace_str(t, t->events[lw->held_ev].name)),
         pr_trace_str(t, t->events[lw->held_ev].name), a, w,
         bare_len(pr_trace_str(t, t->events[lw->held_by_ev].name)),
@@ -3737,15 +3740,17 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     e = &t->events[lw->max_ev];
     tid = pr_trace_str(t, pr_event_tid(t, e));
     snprintf(o->launch_note, sizeof(o->launch_note),
-             "%zu task%s on the steps' critical paths waited %.0f \xC2\xB5s or "
+             "%zu task%s on the %s waited %.0f \xC2\xB5s or "
              "more after %s launch on a stream with nothing before %s "
-             "(%.2f ms a step; the longest %.0f \xC2\xB5s, %.80s on %s%s): "
+             "(%.2f ms%s; the longest %.0f \xC2\xB5s, %.80s on %s%s): "
              "the trace records no cause (no stream wait or event, no "
              "task on another stream ending or draining then), so the path "
              "keeps this as launch-to-start delay.",
-             lw->n, lw->n == 1 ? "" : "s", COINCIDE_MIN_WAIT_NS / 1000.0,
-             lw->n == 1 ? "its" : "their", lw->n == 1 ? "it" : "them",
-             (double)lw->ns / 1e6 / (double)n_steps, (double)lw->max_ns / 1e3,
+             lw->n, lw->n == 1 ? "" : "s",
+             lw->capture ? "capture's critical path" : "steps' critical paths",
+             COINCIDE_MIN_WAIT_NS / 1000.0, lw->n == 1 ? "its" : "their",
+             lw->n == 1 ? "it" : "them", (double)lw->ns / 1e6 / (double)n_steps,
+             lw->capture ? " in all" : " a step", (double)lw->max_ns / 1e3,
              pr_trace_str(t, e->name),
              strncmp(tid, "stream", 6) == 0 ? "" : "stream ", tid);
     o->r.launch_wait_note = o->launch_note;
@@ -3811,13 +3816,16 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                  lw->idle_unlaunched == 1 && lw->idle_n == 1 ? "it" : "them");
     len = (size_t)snprintf(
         text, cap,
-        "%zu task%s on the critical paths started %.0f \xC2\xB5s or more after "
+        "%zu task%s on the critical path%s started %.0f \xC2\xB5s or more "
+        "after "
         "the "
-        "work before %s on %s stream ended (%.2f ms a step; the longest %s, "
+        "work before %s on %s stream ended (%.2f ms%s; the longest %s, "
         "before %.80s on %s), ",
-        lw->idle_n, lw->idle_n == 1 ? "" : "s", COINCIDE_MIN_WAIT_NS / 1000.0,
-        lw->idle_n == 1 ? "it" : "them", lw->idle_n == 1 ? "its" : "their",
-        (double)lw->idle_ns / 1e6 / (double)n_steps, mx,
+        lw->idle_n, lw->idle_n == 1 ? "" : "s", lw->capture ? "" : "s",
+        COINCIDE_MIN_WAIT_NS / 1000.0, lw->idle_n == 1 ? "it" : "them",
+        lw->idle_n == 1 ? "its" : "their",
+        (double)lw->idle_ns / 1e6 / (double)n_steps,
+        lw->capture ? " in all" : " a step", mx,
         pr_trace_str(t, t->events[lw->idle_ev].name), st);
     if (len >= cap)
         len = cap - 1;
@@ -4455,6 +4463,8 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         emit_run(o, kind_total, bounds, n_paths, worst, c.serial);
         emit_error_note(o, arr, n_paths, worst, worst_rec, worst_step);
         o->r.no_path_reason = t->replayed_kernels > 0 ? "kernel_replay" : NULL;
+        /* one window without a name: the capture (issue #29) */
+        lw.capture = s->n == 1 && s->v[0].name == PR_STR_NONE;
         emit_waits(t, &lw, n_paths, o);
         emit_held(t, &lw, n_paths, o);
         emit_idle(t, &lw, n_paths, run, o);
