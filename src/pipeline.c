@@ -1681,9 +1681,9 @@ brief_gain(const cJSON *fd, int capture, char *buf, size_t cap)
         /* twice the batch: time per step's worth of samples */
         pr_whatif_fmt_us(us, t, sizeof(t));
         snprintf(buf, cap,
-                 "saves %s per step's worth of samples at twice the batch "
+                 "saves %s per %s's worth of samples at twice the batch "
                  "(%.1f%%; the batch size changes)",
-                 t, pct);
+                 t, capture ? "capture" : "step", pct);
     } else {
         pr_whatif_fmt_us(us, t, sizeof(t));
         snprintf(buf, cap, "saves %s %s (%.1f%%)", t, per, pct);
@@ -1723,7 +1723,7 @@ run_label(const cJSON *sum, const cJSON *runs, const cJSON *run, long idx,
  * the report holds some ranks no slowest rank but how many are missing
  * (review-2 findings 8, 9). */
 static void
-print_job_line(const cJSON *job, const char *name)
+print_job_line(const cJSON *job, const char *name, int capture)
 {
     const cJSON *d = pr_sget(job, PR_K_STEP_US),
                 *slow = pr_sget(job, PR_K_SLOWEST);
@@ -1773,10 +1773,11 @@ print_job_line(const cJSON *job, const char *name)
                        pr_sget_str_or(by_mean, PR_K_WORKER, "?"), b, spread);
     else
         pr_term_printf(stdout,
-                       "%s: %.0f ranks; slowest rank %s (mean step %s, "
+                       "%s: %.0f ranks; slowest rank %s (%s %s, "
                        "%+.1f%% vs the median rank); %s\n",
                        name, pr_sget_num(job, PR_K_RANKS),
-                       pr_sget_str_or(slow, PR_K_WORKER, "?"), a,
+                       pr_sget_str_or(slow, PR_K_WORKER, "?"),
+                       capture ? "no steps, capture" : "mean step", a,
                        pr_sget_num(slow, PR_K_VS_MEDIAN_PCT), spread);
     if (pr_sget_str(job, PR_K_LATE_RANK_NOTE) != NULL)
         pr_term_printf(stdout, "%s: %s\n", name,
@@ -1797,12 +1798,15 @@ print_job_lines(const cJSON *sum)
                        "export_memory_timeline_raw), each shown on its own: "
                        "the files give no rank or world size\n",
                        pr_sget_len(pr_sget(sum, PR_K_RUNS)));
-    print_job_line(pr_sget(sum, PR_K_JOB), "job");
+    /* ranks without steps: each one's window is its capture (issue #29) */
+    print_job_line(pr_sget(sum, PR_K_JOB), "job",
+                   pr_fig_summary_is_capture(sum));
     cJSON_ArrayForEach(e, pr_sget(sum, PR_K_JOBS))
     {
         snprintf(name, sizeof(name), "job %s",
                  pr_sget_str_or(e, PR_K_NAME, "?"));
-        print_job_line(pr_sget(e, PR_K_JOB), name);
+        print_job_line(pr_sget(e, PR_K_JOB), name,
+                       pr_fig_summary_is_capture(sum));
     }
 }
 

@@ -578,11 +578,47 @@ static const struct pr_col capture_cols[] = {
      "The most the change can save, where known", 0},
     {"gain_pct", PR_K_GAIN_PCT, "Gain %", PR_FMT_PCT, 0.6,
      "The replayed gain's share of the capture (empty for a bound)", 0},
+    /* from here on a column stands for the one of its width too: the
+       tables' widths stay */
+    {"step", PR_K_STEP, "Window", PR_FMT_TEXT, 1.4,
+     "The run's one window: the capture (no steps)", PR_COL_BOTH},
+    {"step", PR_K_STEP, "Window", PR_FMT_TEXT, 0.7,
+     "The run's one window: the capture (no steps)", PR_COL_BOTH},
+    {"count", PR_K_COUNT, "Calls in the window", PR_FMT_COUNT, 0.9, NULL,
+     PR_COL_BOTH},
+    {"outside", PR_K_OUTSIDE_STEPS_COUNT, "Outside the window", PR_FMT_COUNT,
+     0.9, "Before or after the capture's window (start-up, shutdown)",
+     PR_COL_BOTH},
+    {"host", PR_K_HOST_US, "Host blocked", PR_FMT_US, 1.0,
+     "Host time inside the call, inside the capture's window", PR_COL_BOTH},
+    {"gain", PR_K_SAVES, "Saves", PR_FMT_FIGURE, 0.8,
+     "What the replay saves of the capture; \xe2\x89\xa4 where the replay "
+     "takes off all the time the change could, a ceiling (bound_us)",
+     PR_COL_BOTH},
+    {"length", PR_K_LENGTH_US, "Path", PR_FMT_US, 0.9,
+     "The critical path: the capture as the graph replays it", PR_COL_BOTH},
+    {"length", PR_K_LENGTH_US, "Path, ms", PR_FMT_FIGURE, 0.65,
+     "The critical path: the capture as the graph replays it", PR_COL_BOTH},
+    {"evidence", PR_K_EVIDENCE, "Evidence", PR_FMT_WRAP, 2.05,
+     "The nodes of the critical path the change shortens most and what it "
+     "takes off each over the capture (the path itself in Critical path "
+     "below); for a finding whose calls lie beside the path (a host blocked "
+     "in syncs) those calls, and where no gain is claimed, why",
+     PR_COL_BOTH | PR_COL_LINK},
+    {"error", PR_K_REPLAY_ERROR_PCT, "Replay error", PR_FMT_PCT, 0.8,
+     "How far the replay is from the measured capture", PR_COL_BOTH},
+    {"error", PR_K_REPLAY_ERROR_PCT, "Replay error", PR_FMT_PCT, 0.7,
+     "How far the replay is from the measured capture", PR_COL_BOTH},
 };
+/* the first of capture_cols[] matched by width too */
+#define CAPTURE_COLS_BY_WIDTH 8
 /* the labels capture_cols[i] stands for, in order */
 static const char *const capture_cols_of[] = {
     "Saves / step", "At most / step", "Of step",        "Of step",
-    "Step after",   "Gain / step",    "At most / step", "Gain % / step"};
+    "Step after",   "Gain / step",    "At most / step", "Gain % / step",
+    "Step",         "Step",           "Calls in steps", "Outside steps",
+    "Host blocked", "Saves",          "Path",           "Path, ms",
+    "Evidence",     "Replay error",   "Replay error"};
 
 const struct pr_col *
 pr_fig_col_capture(const struct pr_col *c)
@@ -594,7 +630,8 @@ pr_fig_col_capture(const struct pr_col *c)
          i++)
         if (strcmp(c->label, capture_cols_of[i]) == 0 &&
             strcmp(c->key, capture_cols[i].key) == 0 &&
-            strcmp(c->id, capture_cols[i].id) == 0)
+            strcmp(c->id, capture_cols[i].id) == 0 &&
+            (i < CAPTURE_COLS_BY_WIDTH || c->width == capture_cols[i].width))
             return &capture_cols[i];
     return c;
 }
@@ -1162,6 +1199,36 @@ mindspore_lede(const char *id)
     return NULL;
 }
 
+/* A section's paragraph when every run is a capture without steps
+ * (step_summary.basis "capture"): it speaks of the capture, never of "the
+ * step" (issue #29); NULL: the section's own. */
+static const char *
+capture_lede(const char *id)
+{
+    if (strcmp(id, "verdict") == 0)
+        return "What bounds the capture (the trace has no steps) and what "
+               "each fix would save over it, largest first (\xe2\x89\xa4: the "
+               "most a change could save, where no estimate is possible).";
+    if (strcmp(id, "job") == 0)
+        return "The whole job at a glance: each rank's capture time (no rank "
+               "has steps), where the ranks differ, and the operators and "
+               "kernels aggregated over ranks.";
+    if (strcmp(id, "host-device") == 0)
+        return "How each device spent the capture (the trace has no steps: "
+               "its span from first to last work) in compute, communication, "
+               "copies and idle, and why it was idle, where the host blocked "
+               "on the device, how data moved between them, and how long "
+               "kernels waited after their launch.";
+    if (strcmp(id, "critical-path") == 0)
+        return "What bounds the capture (the trace has no steps): the chain "
+               "of host work, launches, device tasks and waits that sets "
+               "when the capture's work ends, found by replaying its "
+               "dependency graph (host calls in thread order, launch to "
+               "task, stream order, syncs and stream waits). Shortening "
+               "anything off this path does not shorten the capture.";
+    return NULL;
+}
+
 /* Whether every run (one at least) ran under MindSpore. */
 static int
 all_mindspore(const cJSON *runs)
@@ -1189,6 +1256,8 @@ pr_figs_section(struct pr_figs *f, const struct pr_section *s,
                            ? s->host_lede
                            : s->lede;
 
+    if (pr_fig_summary_is_capture(summary) && capture_lede(s->id) != NULL)
+        lede = capture_lede(s->id);
     if (all_mindspore(runs) && mindspore_lede(s->id) != NULL)
         lede = mindspore_lede(s->id);
 

@@ -327,7 +327,11 @@ zero_note(struct pr_figs *f, const cJSON *run, const cJSON *steps)
             pr_sget_is(k->key, PR_K_PEER_WAIT) || kind_has_time(steps, k))
             continue;
         w = snprintf(text + len, sizeof(text) - len, "%s%s",
-                     n++ ? ", " : "No step has time in: ", kind_label(run, k));
+                     n++ ? ", "
+                     : pr_fig_run_is_capture(run)
+                         ? "The capture's path has no time in: "
+                         : "No step has time in: ",
+                     kind_label(run, k));
         if (w < 0 || (size_t)w >= sizeof(text) - len)
             return;
         len += (size_t)w;
@@ -510,6 +514,25 @@ whatif_rows(const cJSON *run, const cJSON *whatif)
     return rows;
 }
 
+/* The What-if table's note, and its words for a run without steps, whose
+ * one window is the capture (issue #29). */
+static const char whatif_note[] =
+    "Each row is one change replayed alone on the step's dependency graph "
+    "(docs/critical-path.md); a finding claims a row only where its rule's "
+    "evidence holds (the Verdict and Recommendations say which). Twice the "
+    "batch and gradient accumulation save per step's worth of samples, with "
+    "the batch changed; \xe2\x89\xa4 marks a replay that takes off all the "
+    "time its change could: the change saves at most that (the summary's "
+    "what_if change says why).";
+static const char whatif_capture_note[] =
+    "Each row is one change replayed alone on the capture's dependency graph "
+    "(docs/critical-path.md); a finding claims a row only where its rule's "
+    "evidence holds (the Verdict and Recommendations say which). Twice the "
+    "batch and gradient accumulation save per capture's worth of samples, "
+    "with the batch changed; \xe2\x89\xa4 marks a replay that takes off all "
+    "the time its change could: the change saves at most that (the "
+    "summary's what_if change says why).";
+
 static void
 build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -518,7 +541,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     struct pr_row_cp_step *rows = NULL;
     struct pr_error err;
     size_t n_rows = 0, shown;
-    int median = 0;
+    int median = 0, capture = pr_fig_run_is_capture(run);
     struct pr_fig_table t;
     char head[300];
     struct pr_category kinds[PR_N_CRITICAL_PATH];
@@ -534,10 +557,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (pr_rows_load(steps, PR_K_STEPS, PR_RO_RUNS_CRITICAL_PATH_STEPS,
                      (void **)&rows, &n_rows, &err) != PR_OK)
         n_rows = 0;
-    verdict_text(
-        f, cp, rows, n_rows, pr_sget(run, PR_K_VERDICT),
-        pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),
-                   "capture"));
+    verdict_text(f, cp, rows, n_rows, pr_sget(run, PR_K_VERDICT), capture);
     /* the chart's legend as the table's columns: kinds with time only */
     for (i = 0; i < PR_N_CRITICAL_PATH; i++) {
         if (!kind_has_time(steps, &pr_keys_critical_path[i]))
@@ -549,7 +569,9 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (n > 0) {
         struct pr_fig_chart *ch =
             pr_sec_stacked_rows(steps, PR_K_STEP, PR_K_BY_KIND_US, kinds, n,
-                                "Critical path per step", 1);
+                                capture ? "Critical path over the capture"
+                                        : "Critical path per step",
+                                1);
 
         /* alone on its row: drawn at the row's width, not the half width
            of a step chart beside a donut (its text was 1.6 times the
@@ -558,12 +580,14 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
             ch->w = 960;
         pr_figs_chart(f, ch, 0);
     }
-    pr_figs_heading(f, "Critical path per step");
+    pr_figs_heading(f, capture ? "Critical path over the capture"
+                               : "Critical path per step");
     t = (struct pr_fig_table){
         .cols = ms_cols,
         .what = "steps",
         .hide_zero = kind_cols,
-        .hide = pr_fig_run_is_mindspore(run) ? hide_loader : hide_interval};
+        .hide = pr_fig_run_is_mindspore(run) ? hide_loader : hide_interval,
+        .capture = capture};
     pr_figs_table_own(f, &t, steps_ms(steps), NULL);
     zero_note(f, run, steps);
     shown = shown_step(run, rows, n_rows, &median);
@@ -573,7 +597,9 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     snprintf(head, sizeof(head), "Largest parts of the path of %s%s",
-             rows[shown].step != NULL ? rows[shown].step : "the longest step",
+             capture                    ? "the capture"
+             : rows[shown].step != NULL ? rows[shown].step
+                                        : "the longest step",
              median && n_rows > 1 ? " (the median step)" : "");
     free(rows);
     t = (struct pr_fig_table){.cols = top_cols, .what = "parts"};
@@ -588,16 +614,8 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_heading(f, "What-if: the path replayed with one change");
         pr_figs_table_own(f, &t, whatif_rows(run, pr_sget(cp, PR_K_WHAT_IF)),
                           NULL);
-        pr_figs_note(f, "Each row is one change replayed alone on the "
-                        "step's dependency graph (docs/critical-path.md); a "
-                        "finding claims a row only where its rule's "
-                        "evidence holds (the Verdict and Recommendations "
-                        "say which). Twice the batch and gradient "
-                        "accumulation save per step's worth of samples, "
-                        "with the batch changed; \xe2\x89\xa4 marks a "
-                        "replay that takes off all the time its change "
-                        "could: the change saves at most that (the "
-                        "summary's what_if change says why).");
+        pr_figs_note(f, pr_fig_run_is_capture(run) ? whatif_capture_note
+                                                   : whatif_note);
     }
     /* what the path's device waits rest on (critpath.c) */
     if (pr_sget_str(cp, PR_K_HELD_NOTE) != NULL)

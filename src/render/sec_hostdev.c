@@ -366,12 +366,13 @@ sync_summary(struct pr_figs *f, const cJSON *run, const cJSON *s)
     pr_figs_text(f, text);
     if (out_n > 0) {
         snprintf(text, sizeof(text),
-                 "%.0f call%s (%s) before the first or after the last step "
-                 "are left out: profiler start-up and shutdown, not the "
-                 "training loop.",
+                 "%.0f call%s (%s) %s are left out: profiler start-up and "
+                 "shutdown, not the training loop.",
                  out_n, out_n == 1 ? "" : "s",
                  pr_chart_format(pr_sget_num(s, PR_K_OUTSIDE_STEPS_HOST_US),
-                                 PR_UNIT_US, a, sizeof(a)));
+                                 PR_UNIT_US, a, sizeof(a)),
+                 capture ? "outside the capture's window"
+                         : "before the first or after the last step");
         pr_figs_text(f, text);
     }
 }
@@ -383,7 +384,8 @@ synchronization(struct pr_figs *f, const cJSON *run)
     struct pr_fig_table t = {.cols = sync_cols,
                              .rows = pr_sget(s, PR_K_CALLS),
                              .what = "calls",
-                             .order = "host time"};
+                             .order = "host time",
+                             .capture = pr_fig_run_is_capture(run)};
 
     pr_figs_heading(f, "Host\xE2\x80\x93"
                        "device synchronisation");

@@ -22,6 +22,7 @@
 
 struct heat {
     const char *title;
+    int capture; /* no rank has steps: a cell is a rank's capture */
     const char **rows, **cols; /* labels, borrowed from the summary */
     size_t n_rows, n_cols;
     const double *v; /* n_rows x n_cols, NAN = no step there */
@@ -44,9 +45,10 @@ heat_legend(struct pr_canvas *c, double x, double y, const struct heat *h)
 {
     char a[48], b[48], text[128];
 
-    snprintf(text, sizeof(text), "%s  to  %s per step (max in a cell)",
+    snprintf(text, sizeof(text), "%s  to  %s%s (max in a cell)",
              pr_chart_format(h->lo, PR_UNIT_US, a, sizeof(a)),
-             pr_chart_format(h->hi, PR_UNIT_US, b, sizeof(b)));
+             pr_chart_format(h->hi, PR_UNIT_US, b, sizeof(b)),
+             h->capture ? "" : " per step");
     pr_chart_ramp_legend(c, x, y, text);
 }
 
@@ -111,7 +113,7 @@ draw_heat(struct pr_canvas *c, const struct pr_chart_box *b, const void *spec)
 
 /* The chart of job.heatmap, or NULL when it has no cell. */
 static struct pr_fig_chart *
-heat_chart(const cJSON *hm)
+heat_chart(const cJSON *hm, int capture)
 {
     const cJSON *rows = pr_sget(hm, PR_K_ROWS),
                 *vals = pr_sget(hm, PR_K_VALUES_US);
@@ -125,8 +127,10 @@ heat_chart(const cJSON *hm)
 
     if (nr == 0 || nc == 0 || pr_sget_len(vals) != nr)
         return NULL;
-    ch = pr_fig_chart_new(draw_heat, "Step time by rank and step", 960, height,
-                          height * 0.8);
+    ch = pr_fig_chart_new(draw_heat,
+                          capture ? "Capture time by rank"
+                                  : "Step time by rank and step",
+                          960, height, height * 0.8);
     h = calloc(1, sizeof(*h));
     if (ch == NULL || h == NULL) {
         free(h);
@@ -142,7 +146,8 @@ heat_chart(const cJSON *hm)
         pr_fig_chart_free(ch);
         return NULL;
     }
-    h->title = "Step time by rank and step";
+    h->title = capture ? "Capture time by rank" : "Step time by rank and step";
+    h->capture = capture;
     h->n_rows = nr;
     h->n_cols = nc;
     h->lo = INFINITY;
@@ -227,12 +232,14 @@ per_rank_rows(const cJSON *job, size_t *n)
 /* Mean step time against the rank (the run's position when ranks are not
  * known): stragglers stand out. */
 static struct pr_fig_chart *
-rank_dots(const cJSON *job)
+rank_dots(const cJSON *job, int capture)
 {
     size_t n, i = 0, k;
     struct pr_row_job_rank *v = per_rank_rows(job, &n);
     struct pr_fig_chart *ch = pr_fig_chart_new(
-        pr_fig_draw_lines, "Mean step time per rank", 960, 260, 170);
+        pr_fig_draw_lines,
+        capture ? "Capture time per rank" : "Mean step time per rank", 960, 260,
+        170);
     double *x = calloc(n ? n : 1, sizeof(*x)),
            *y = calloc(n ? n : 1, sizeof(*y));
     struct pr_chart_series *s = calloc(1, sizeof(*s));
@@ -258,15 +265,17 @@ rank_dots(const cJSON *job)
     sort_points(x, y, i); /* by rank */
     /* a dot per rank over a zero baseline: ranks are separate machines,
      * not a trend, and a cut axis would make 0.7% look like a cliff */
-    *s = (struct pr_chart_series){"mean step", x, y, i, PR_COLOR_NONE, 0, 0, 1};
-    ch->u.lines = (struct pr_chart_lines){.title = "Mean step time per rank",
-                                          .series = s,
-                                          .n_series = 1,
-                                          .x_unit = PR_UNIT_COUNT,
-                                          .y_unit = PR_UNIT_US,
-                                          .x_label = "rank",
-                                          .y_label = "mean step",
-                                          .y_max = 0};
+    *s = (struct pr_chart_series){
+        capture ? "capture" : "mean step", x, y, i, PR_COLOR_NONE, 0, 0, 1};
+    ch->u.lines = (struct pr_chart_lines){
+        .title = capture ? "Capture time per rank" : "Mean step time per rank",
+        .series = s,
+        .n_series = 1,
+        .x_unit = PR_UNIT_COUNT,
+        .y_unit = PR_UNIT_US,
+        .x_label = "rank",
+        .y_label = capture ? "capture" : "mean step",
+        .y_max = 0};
     ch->spec = &ch->u.lines;
     return i >= 2 ? ch : (pr_fig_chart_free(ch), NULL);
 }
@@ -286,6 +295,25 @@ static const struct pr_col rank_cols[] = {
      "communication-only time per step, share of the mean step", PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
+
+/* The ranks of a job without steps: one window each, the capture */
+static const struct pr_col capture_rank_cols[] = {
+    {"worker", PR_K_WORKER, "Worker", PR_FMT_NAME, 2, NULL, PR_COL_BOTH},
+    {"rank", PR_K_RANK, "Rank", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"steps", PR_K_STEPS, "Windows", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"mean", PR_K_MEAN_US, "Capture", PR_FMT_US, 1,
+     "the rank's capture, its one window (no steps)", PR_COL_BOTH},
+    {"median", PR_K_MEDIAN_US, "Median", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"max", PR_K_MAX_US, "Longest", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"vs_median", PR_K_VS_MEDIAN_PCT, "vs median rank", PR_FMT_PCT, 0.9,
+     "capture time against the median rank's", PR_COL_BOTH},
+    {"comm", PR_K_COMMUNICATION_PCT, "Communication", PR_FMT_PCT, 0.9,
+     "communication-only time, share of the capture", PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+static const char *const capture_hide[] = {"steps", "median", "max", NULL};
+static const char *const capture_hide_rank[] = {"rank", "steps", "median",
+                                                "max", NULL};
 
 static const struct pr_col agg_op_cols[] = {
     {"name", PR_K_NAME, "Operator", PR_FMT_NAME, 3, NULL, PR_COL_BOTH},
@@ -412,7 +440,7 @@ job_partial(const cJSON *job)
  * step is no longer than the others' (the faster stages wait for it), so
  * the card says so and a note below names the longest mean step. */
 static void
-slowest_kpi(struct pr_figs *f, const cJSON *job)
+slowest_kpi(struct pr_figs *f, const cJSON *job, int capture)
 {
     const cJSON *slow = pr_sget(job, PR_K_SLOWEST);
     char sub[160], world[48];
@@ -431,9 +459,10 @@ slowest_kpi(struct pr_figs *f, const cJSON *job)
                     PR_FMT_US, sub);
         return;
     }
-    snprintf(sub, sizeof(sub), "%s, %+.1f%% vs median; by mean step",
+    snprintf(sub, sizeof(sub), "%s, %+.1f%% vs median; by %s",
              pr_sget_str_or(slow, PR_K_WORKER, "?"),
-             pr_sget_num(slow, PR_K_VS_MEDIAN_PCT));
+             pr_sget_num(slow, PR_K_VS_MEDIAN_PCT),
+             capture ? "capture time (no steps)" : "mean step");
     pr_figs_kpi(f, "Slowest rank", pr_sget_num(slow, PR_K_MEAN_US), PR_FMT_US,
                 sub);
 }
@@ -502,19 +531,22 @@ step_rows(const cJSON *job, double *with, double *warm, double *spread,
 }
 
 static void
-job_kpis(struct pr_figs *f, const cJSON *job)
+job_kpis(struct pr_figs *f, const cJSON *job, int capture)
 {
     char sub[200], of[64];
     double with, warm, spread, med_us;
     const char *med_worker;
 
     step_rows(job, &with, &warm, &spread, &med_us, &med_worker);
-    snprintf(sub, sizeof(sub), "%.0f with steps", with);
+    if (capture) /* each rank's one window is its capture */
+        snprintf(sub, sizeof(sub), "none with steps: %.0f captures", with);
+    else
+        snprintf(sub, sizeof(sub), "%.0f with steps", with);
     pr_figs_kpi(f, "Ranks", pr_sget_num(job, PR_K_RANKS), PR_FMT_COUNT, sub);
-    snprintf(sub, sizeof(sub), "mean step of %s",
+    snprintf(sub, sizeof(sub), "%s of %s", capture ? "capture" : "mean step",
              med_worker != NULL ? med_worker : "?");
     pr_figs_kpi(f, "Median rank", med_us, PR_FMT_US, sub);
-    slowest_kpi(f, job);
+    slowest_kpi(f, job, capture);
     late_kpi(f, job);
     if (job_partial(job))
         snprintf(of, sizeof(of), ", these %.0f", with);
@@ -633,13 +665,15 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                              .what = "ranks",
                              .order = "mean step, slowest first"};
     char text[1400];
+    /* no rank has steps: each one's window is its capture (issue #29) */
+    int capture = pr_fig_summary_is_capture(summary);
 
     (void)run;
     if (!cJSON_IsObject(job)) {
         pr_figs_note(f, "One process: no job view.");
         return;
     }
-    job_kpis(f, job);
+    job_kpis(f, job, capture);
     if (!job_partial(job) &&
         pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage")) {
         char mean[32];
@@ -675,11 +709,18 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_note(f, pr_sget_str(job, PR_K_MIXED_DEVICES_NOTE));
     pr_detail_describe(summary, text, sizeof(text));
     pr_figs_text(f, text);
-    add_chart(f, rank_dots(job));
-    add_chart(f, heat_chart(pr_sget(job, PR_K_HEATMAP)));
+    add_chart(f, rank_dots(job, capture));
+    add_chart(f, heat_chart(pr_sget(job, PR_K_HEATMAP), capture));
     pr_figs_heading(f, "Ranks");
     if (!pr_fig_rows_have(pr_sget(job, PR_K_PER_RANK), PR_K_RANK))
         t.hide = no_rank; /* workers without a rank (Nsight: pids) */
+    if (capture) {
+        t.cols = capture_rank_cols;
+        t.hide = pr_fig_rows_have(pr_sget(job, PR_K_PER_RANK), PR_K_RANK)
+                     ? capture_hide
+                     : capture_hide_rank;
+        t.order = "capture time, slowest first";
+    }
     pr_figs_table_own(f, &t, slowest_rows(pr_sget(job, PR_K_PER_RANK)), NULL);
     if (warmup_note(job, text, sizeof(text)))
         pr_figs_note(f, text);

@@ -167,6 +167,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     struct pr_error err;
     size_t n = 0;
     char note[1280];
+    int capture = pr_fig_run_is_capture(run);
 
     (void)summary;
     pr_fig_older_note(f, run);
@@ -218,11 +219,18 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     count_findings(rows, n, &c);
     free(rows);
     if (n == 0) {
-        pr_figs_note(f, "\xe2\x89\xa4 X is an upper bound on what a change "
-                        "could save a step (the work on the path it could "
-                        "take off, or a producer's table): the trace does "
-                        "not allow an estimate under it, and each row says "
-                        "why.");
+        pr_figs_note(
+            f, capture ? "\xe2\x89\xa4 X is an upper bound on what a "
+                         "change could save over the capture (the "
+                         "work on the path it could "
+                         "take off, or a producer's table): the "
+                         "trace does not allow an estimate under "
+                         "it, and each row says why."
+                       : "\xe2\x89\xa4 X is an upper bound on what a change "
+                         "could save a step (the work on the path it could "
+                         "take off, or a producer's table): the trace does "
+                         "not allow an estimate under it, and each row says "
+                         "why.");
         return;
     }
     /* two gains or more: each is its change alone (review-2 finding 12:
@@ -231,7 +239,14 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
        for their launches) */
     snprintf(
         note, sizeof(note), "%s%s%s%s%s%s",
-        c.replay == 0 && c.model > 0
+        c.replay == 0 && c.model > 0 && capture
+            ? "Gains are estimates from a stated model, not a replay "
+              "of the capture's graph (the export holds no tasks to "
+              "replay, the core count is unknown, or the change is "
+              "not a graph edit): each finding's evidence names its "
+              "model, or the work it rests on and its finding the "
+              "model."
+        : c.replay == 0 && c.model > 0
             ? "Gains are estimates from a stated model, not a replay "
               "of the step's graph (the export holds no tasks to "
               "replay, the core count is unknown, or the change is "
@@ -242,10 +257,14 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
             ? "Gains are predictions: the host's path replayed with the "
               "change applied (a CPU-only run has no Critical path part; "
               "Recommendations holds each finding's advice)."
-            : "Gains are predictions: the step's dependency graph "
-              "replayed with the change applied (see Critical path for "
-              "the path and its replay error, Recommendations for each "
-              "finding's advice).",
+        : capture ? "Gains are predictions: the capture's dependency graph "
+                    "replayed with the change applied (see Critical path for "
+                    "the path and its replay error, Recommendations for each "
+                    "finding's advice)."
+                  : "Gains are predictions: the step's dependency graph "
+                    "replayed with the change applied (see Critical path for "
+                    "the path and its replay error, Recommendations for each "
+                    "finding's advice).",
         c.gains + c.replay_bounds > 1
             ? " Each gain is its change replayed alone: "
               "changes that shorten the same part of the path "
@@ -264,14 +283,22 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
               "\"(... the estimate under it is a stated model's ...)\" "
               "is a model's estimate, not a replay."
             : "",
-        c.batch ? " A gain at 2\xc3\x97 batch is the time saved per step's "
-                  "worth of samples with twice the batch (the batch size "
-                  "changes), so it ranks after the same-batch gains."
-                : "",
-        n_obs > 0 ? " Not estimated: findings the trace shows but no replay "
-                    "or model can put a saving on; \xe2\x89\xa4 X is the "
-                    "most their change could save a step."
-                  : "");
+        c.batch && capture
+            ? " A gain at 2\xc3\x97 batch is the time saved per capture's "
+              "worth of samples with twice the batch (the batch size "
+              "changes), so it ranks after the same-batch gains."
+        : c.batch ? " A gain at 2\xc3\x97 batch is the time saved per step's "
+                    "worth of samples with twice the batch (the batch size "
+                    "changes), so it ranks after the same-batch gains."
+                  : "",
+        n_obs > 0 && capture
+            ? " Not estimated: findings the trace shows but no replay or "
+              "model can put a saving on; \xe2\x89\xa4 X is the most their "
+              "change could save over the capture."
+        : n_obs > 0 ? " Not estimated: findings the trace shows but no replay "
+                      "or model can put a saving on; \xe2\x89\xa4 X is the "
+                      "most their change could save a step."
+                    : "");
     pr_figs_note(f, note);
 }
 

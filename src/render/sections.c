@@ -1328,8 +1328,11 @@ conv_family_notes(struct pr_figs *f, const cJSON *run,
         pr_chart_format((double)l.conv_ns / 1000.0, PR_UNIT_US, b, sizeof(b)),
         pr_sget_is(pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_BOUND),
                    "host")
-            ? ", and this run's critical path is host-bound, so device "
-              "time saved would hardly shorten the step"
+            ? (pr_fig_run_is_capture(run)
+                   ? ", and this run's critical path is host-bound, so device "
+                     "time saved would hardly shorten the capture"
+                   : ", and this run's critical path is host-bound, so device "
+                     "time saved would hardly shorten the step")
             : "");
     pr_figs_text(f, text);
 }
@@ -2251,31 +2254,29 @@ stragglers(struct pr_figs *f, const cJSON *all)
 /* "World size 8." and where it comes from when it is a lower bound, or
  * that the traces do not say it. */
 static void
-world_text(const cJSON *d, char *text, size_t cap)
+world_text(const cJSON *d, int capture, char *text, size_t cap)
 {
     double w = pr_sget_num(d, PR_K_WORLD_SIZE);
     const char *src = pr_sget_str(d, PR_K_WORLD_SIZE_SOURCE);
+    /* no rank has steps: each one's figures are its capture's (issue #29) */
+    const char *times =
+        capture ? " No rank has steps: times are over each rank's capture."
+                : " Times are per step, averaged over steps.";
 
     if (isnan(w) && pr_sget_num(d, PR_K_WORLD_SIZE_AT_LEAST) > 0)
         snprintf(text, cap,
                  "The traces do not say the world size: at least %.0f, the "
-                 "ranks their communication links name. Times are per "
-                 "step, averaged over steps.",
-                 pr_sget_num(d, PR_K_WORLD_SIZE_AT_LEAST));
+                 "ranks their communication links name.%s",
+                 pr_sget_num(d, PR_K_WORLD_SIZE_AT_LEAST), times);
     else if (isnan(w))
-        snprintf(text, cap,
-                 "The traces do not say the world size. Times are per step, "
-                 "averaged over steps.");
+        snprintf(text, cap, "The traces do not say the world size.%s", times);
     else if (src != NULL && strcmp(src, "communication groups") == 0)
         snprintf(text, cap,
                  "World size %.0f, from the communication groups (the "
-                 "largest the ranks' files show: the job may hold more). "
-                 "Times are per step, averaged over steps.",
-                 w);
+                 "largest the ranks' files show: the job may hold more).%s",
+                 w, times);
     else
-        snprintf(text, cap,
-                 "World size %.0f. Times are per step, averaged over steps.",
-                 w);
+        snprintf(text, cap, "World size %.0f.%s", w, times);
 }
 
 static void
@@ -2287,7 +2288,7 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         .cols = worker_cols, .rows = workers, .what = "workers"};
     char text[300], job[64];
     const cJSON *r;
-    int npu = 0;
+    int npu = 0, capture = pr_fig_summary_is_capture(summary);
 
     (void)run;
     cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
@@ -2318,15 +2319,18 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                         "trace.");
         return;
     }
-    world_text(d, text, sizeof(text));
+    world_text(d, capture, text, sizeof(text));
     pr_figs_text(f, text);
     if (pr_sget_len(workers) > 0)
         pr_figs_chart(
             f,
-            pr_sec_stacked_rows(
-                workers, PR_K_WORKER, NULL,
-                npu ? pr_sec_npu_overlap : pr_keys_overlap, PR_N_OVERLAP,
-                npu ? "Time per step by rank" : "Time per step by worker", 0),
+            pr_sec_stacked_rows(workers, PR_K_WORKER, NULL,
+                                npu ? pr_sec_npu_overlap : pr_keys_overlap,
+                                PR_N_OVERLAP,
+                                npu       ? "Time per step by rank"
+                                : capture ? "Time over the capture by worker"
+                                          : "Time per step by worker",
+                                0),
             0);
     if (npu)
         pr_sec_npu_workers(f, workers);
@@ -2339,7 +2343,10 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     /* every call the capture holds, inside the steps or not (HTA's
        cpu_only: 10 gloo calls, 2 of them in its one step): the title
        says so beside per-step figures (review finding 12) */
-    pr_figs_table(f, "Collectives over the whole capture (not only the steps)",
+    pr_figs_table(f,
+                  capture ? "Collectives over the whole capture"
+                          : "Collectives over the whole capture (not only the "
+                            "steps)",
                   &t, NULL);
     in_flight(f, summary);
     comm_readings(f, summary);

@@ -93,10 +93,15 @@ set_title(const cJSON *tl, struct pr_tlview *v)
 
     pr_chart_format(cJSON_IsNumber(d) ? d->valuedouble : NAN, PR_UNIT_US, dur,
                     sizeof(dur));
-    snprintf(v->title, sizeof(v->title),
-             "%s (%s, the step closest to the "
-             "median)",
-             step != NULL ? step : "step", dur);
+    if (step != NULL && strcmp(step, "capture") == 0)
+        /* a run without steps: its one window (issue #29) */
+        snprintf(v->title, sizeof(v->title),
+                 "The capture (%s, one window: the trace has no steps)", dur);
+    else
+        snprintf(v->title, sizeof(v->title),
+                 "%s (%s, the step closest to the "
+                 "median)",
+                 step != NULL ? step : "step", dur);
 }
 
 enum pr_status
