@@ -609,16 +609,26 @@ static const struct pr_col capture_cols[] = {
      "How far the replay is from the measured capture", PR_COL_BOTH},
     {"error", PR_K_REPLAY_ERROR_PCT, "Replay error", PR_FMT_PCT, 0.7,
      "How far the replay is from the measured capture", PR_COL_BOTH},
+    /* the job's ranks (sec_job.c) and jobs (job_views.c) */
+    {"mean", PR_K_MEAN_US, "Capture", PR_FMT_US, 1,
+     "The rank's capture, its one window (no steps)", PR_COL_BOTH},
+    {"vs_median", PR_K_VS_MEDIAN_PCT, "vs median rank", PR_FMT_PCT, 0.9,
+     "capture time against the median rank's", PR_COL_BOTH},
+    {"comm", PR_K_COMMUNICATION_PCT, "Communication", PR_FMT_PCT, 0.9,
+     "communication-only time, share of the capture", PR_COL_BOTH},
+    {"step", PR_K_STEP_US, "Capture", PR_FMT_US, 0.8,
+     "Mean capture time over the job's runs (they have no steps)", PR_COL_BOTH},
 };
 /* the first of capture_cols[] matched by width too */
 #define CAPTURE_COLS_BY_WIDTH 8
 /* the labels capture_cols[i] stands for, in order */
 static const char *const capture_cols_of[] = {
-    "Saves / step", "At most / step", "Of step",        "Of step",
-    "Step after",   "Gain / step",    "At most / step", "Gain % / step",
-    "Step",         "Step",           "Calls in steps", "Outside steps",
-    "Host blocked", "Saves",          "Path",           "Path, ms",
-    "Evidence",     "Replay error",   "Replay error"};
+    "Saves / step",   "At most / step", "Of step",        "Of step",
+    "Step after",     "Gain / step",    "At most / step", "Gain % / step",
+    "Step",           "Step",           "Calls in steps", "Outside steps",
+    "Host blocked",   "Saves",          "Path",           "Path, ms",
+    "Evidence",       "Replay error",   "Replay error",   "Mean step",
+    "vs median rank", "Communication",  "Mean step"};
 
 const struct pr_col *
 pr_fig_col_capture(const struct pr_col *c)

@@ -446,26 +446,6 @@ static const struct pr_col job_cols[] = {
      "Mean step time over the job's runs", PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
-/* job_cols of a summary without steps: each run's window is its capture */
-static const struct pr_col job_capture_cols[] = {
-    {"job", PR_K_LABEL, "Job", PR_FMT_TEXT, 3.2,
-     "The job's folder below the one all jobs share", PR_COL_BOTH},
-    {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 1.1,
-     "Traces of a job, or a raw memory timeline (PyTorch's "
-     "export_memory_timeline_raw), shown on its own",
-     PR_COL_BOTH},
-    {"ranks", "extent", "Ranks", PR_FMT_TEXT, 1.2,
-     "The distributedInfo ranks the job's traces hold, of its world size "
-     "(– for a memory timeline, which names no rank)",
-     PR_COL_BOTH},
-    {"runs", PR_K_RUNS, "Runs", PR_FMT_COUNT, 0.5,
-     "Inputs read: a trace per worker or span, or one memory timeline",
-     PR_COL_BOTH},
-    {"step", PR_K_STEP_US, "Capture", PR_FMT_US, 0.8,
-     "Mean capture time over the job's runs (they have no steps)", PR_COL_BOTH},
-    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
-};
-
 /* Mean of the job's runs' mean step time; NAN without steps. */
 static double
 mean_step(const cJSON *summary, const cJSON *job)
@@ -526,11 +506,10 @@ void
 pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary)
 {
     /* runs without steps: each one's window is its capture (issue #29) */
-    struct pr_fig_table t = {.cols = pr_fig_summary_is_capture(summary)
-                                         ? job_capture_cols
-                                         : job_cols,
+    struct pr_fig_table t = {.cols = job_cols,
                              .what = "jobs",
-                             .limit = 100000};
+                             .limit = 100000,
+                             .capture = pr_fig_summary_is_capture(summary)};
     cJSON *rows = cJSON_CreateArray();
     const cJSON *job;
     size_t k = 0;

@@ -296,21 +296,8 @@ static const struct pr_col rank_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
-/* The ranks of a job without steps: one window each, the capture */
-static const struct pr_col capture_rank_cols[] = {
-    {"worker", PR_K_WORKER, "Worker", PR_FMT_NAME, 2, NULL, PR_COL_BOTH},
-    {"rank", PR_K_RANK, "Rank", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
-    {"steps", PR_K_STEPS, "Windows", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
-    {"mean", PR_K_MEAN_US, "Capture", PR_FMT_US, 1,
-     "the rank's capture, its one window (no steps)", PR_COL_BOTH},
-    {"median", PR_K_MEDIAN_US, "Median", PR_FMT_US, 1, NULL, PR_COL_BOTH},
-    {"max", PR_K_MAX_US, "Longest", PR_FMT_US, 1, NULL, PR_COL_BOTH},
-    {"vs_median", PR_K_VS_MEDIAN_PCT, "vs median rank", PR_FMT_PCT, 0.9,
-     "capture time against the median rank's", PR_COL_BOTH},
-    {"comm", PR_K_COMMUNICATION_PCT, "Communication", PR_FMT_PCT, 0.9,
-     "communication-only time, share of the capture", PR_COL_BOTH},
-    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
-};
+/* The ranks of a job without steps: one window each, the capture, so
+ * its one figure (Mean step, in the capture's words) */
 static const char *const capture_hide[] = {"steps", "median", "max", NULL};
 static const char *const capture_hide_rank[] = {"rank", "steps", "median",
                                                 "max", NULL};
@@ -715,7 +702,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (!pr_fig_rows_have(pr_sget(job, PR_K_PER_RANK), PR_K_RANK))
         t.hide = no_rank; /* workers without a rank (Nsight: pids) */
     if (capture) {
-        t.cols = capture_rank_cols;
+        t.capture = 1;
         t.hide = pr_fig_rows_have(pr_sget(job, PR_K_PER_RANK), PR_K_RANK)
                      ? capture_hide
                      : capture_hide_rank;
