@@ -414,38 +414,59 @@ verdict_words(const cJSON *list, const char *verdict, struct pr_dverdict *v)
 /* "3 of 4 runs compared, 1 not compared: different windows" when a
  * gate that compared something could not compare some runs (gate.c's
  * "runs_compared" of "runs_matched"; the fewest runs compared of such
- * gates), else "": a pass over part of the runs says so where the
- * verdict is read, not only in the gate's detail (review 19 #6). */
+ * gates), and "1 of 3 runs compared; 2 new, no baseline; 1 gone" when
+ * runs paired with none ("runs_unmatched": new on the current side, gone
+ * from the baseline), else "": a pass over part of the runs says so where
+ * the verdict is read, not only in the gate's detail or the notes
+ * (review 19 #6, review 21 #2). */
 static void
-partial_text(const cJSON *gates, char *buf, size_t n)
+partial_text(const cJSON *diff, char *buf, size_t n)
 {
     const cJSON *g, *least = NULL;
+    const cJSON *um = pr_sget(diff, "runs_unmatched");
+    size_t fresh = pr_sget_len(pr_sget(um, "current"));
+    size_t gone = pr_sget_len(pr_sget(um, "baseline"));
     double c, m;
+    char why[120] = "", unpaired[80] = "";
+    int len;
 
     buf[0] = '\0';
-    cJSON_ArrayForEach(g, gates)
+    cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
     {
         if (isfinite(pr_dj_num(g, "runs_compared")) &&
             (least == NULL ||
              pr_dj_num(g, "runs_compared") < pr_dj_num(least, "runs_compared")))
             least = g;
     }
-    if (least == NULL)
+    if (least == NULL && fresh + gone == 0)
         return;
-    c = pr_dj_num(least, "runs_compared");
-    m = pr_dj_num(least, "runs_matched");
-    snprintf(buf, n, "%.0f of %.0f runs compared, %.0f not compared: %s", c, m,
-             m - c, pr_dshort_why(pr_dj_str(least, "not_comparable")));
+    if (least != NULL) {
+        c = pr_dj_num(least, "runs_compared");
+        m = pr_dj_num(least, "runs_matched");
+        snprintf(why, sizeof(why), ", %.0f not compared: %s", m - c,
+                 pr_dshort_why(pr_dj_str(least, "not_comparable")));
+    } else {
+        /* every paired run was compared: the pairs are the runs */
+        c = m = (double)pr_sget_len(pr_sget(diff, "runs"));
+    }
+    if (fresh > 0)
+        snprintf(unpaired, sizeof(unpaired), "; %zu new, no baseline", fresh);
+    len = (int)strlen(unpaired);
+    if (gone > 0 && len >= 0 && (size_t)len < sizeof(unpaired))
+        snprintf(unpaired + len, sizeof(unpaired) - (size_t)len, "; %zu gone",
+                 gone);
+    snprintf(buf, n, "%.0f of %.0f runs compared%s%s", c,
+             m + (double)(fresh + gone), why, unpaired);
 }
 
 void
 pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
 {
     const char *verdict = pr_dj_str(diff, PR_K_VERDICT);
-    char skipped[48] = "", marked[80] = "", partial[160] = "";
+    char skipped[48] = "", marked[80] = "", partial[240] = "";
 
     memset(v, 0, sizeof(*v));
-    partial_text(pr_sget(diff, "gates"), v->runs, sizeof(v->runs));
+    partial_text(diff, v->runs, sizeof(v->runs));
     v->partial = v->runs[0] != '\0';
     if (v->partial)
         snprintf(partial, sizeof(partial), " in %s", v->runs);

@@ -137,7 +137,7 @@ gates(struct pr_figs *f, const cJSON *diff, size_t top)
 {
     struct pr_dtable t;
     struct pr_dverdict v;
-    char line[360];
+    char line[440];
 
     (void)top;
     pr_dverdict(diff, &v);

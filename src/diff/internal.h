@@ -214,12 +214,14 @@ struct pr_dverdict {
     const char *word, *cls;
     size_t failed, skipped, total;
     size_t warnings; /* comparability warnings: the verdict is marked */
-    int partial;     /* a gate compared only some runs (counts says so) */
-    char counts[300];
+    int partial;     /* a gate compared only some runs, or runs paired with
+                        none (counts says so) */
+    char counts[400];
     /* a partial comparison's "3 of 4 runs compared, 1 not compared:
-       different windows" (in counts after "tripped in"), and counts
-       without it, for a layout that gives it a line of its own */
-    char runs[140], bare[300];
+       different windows" or "1 of 3 runs compared; 2 new, no baseline"
+       (in counts after "tripped in"), and counts without it, for a
+       layout that gives it a line of its own */
+    char runs[220], bare[300];
 };
 void pr_dverdict(const cJSON *diff, struct pr_dverdict *v);
 

@@ -81,6 +81,12 @@ two["runs"].append(r1)
 json.dump(two, open("two.json", "w"))
 two["runs"][1]["step_summary"]["basis"] = "host"
 json.dump(two, open("two_host.json", "w"))
+# three ranks, the third paired with none either way (review 21 #2)
+three = json.load(open("two.json"))
+r2 = json.loads(json.dumps(three["runs"][0]))
+r2["rank"] = 2
+three["runs"].append(r2)
+json.dump(three, open("three.json", "w"))
 # another build of the same steps; one whose device is not named
 b = json.loads(json.dumps(s))
 b["tool"]["build"] = "0000000"
@@ -238,6 +244,25 @@ check "  Markdown and HTML headlines too" \
     sh -c 'grep -q "^## profreport diff: no regression (0 of 1 gate tripped in 1 of 2 runs compared" tw.md && grep -q "gate tripped in 1 of 2 runs compared, 1 not compared: different windows" tw.html'
 check "  the JUnit output carries the window warning" \
     grep -q '<property name="comparability" value="run .*different windows' tw.xml
+
+# --- runs paired with none count in the headline (review 21 #2)
+"$PR_BIN" diff two.json three.json > th.txt 2> /dev/null
+check "a new rank without a baseline: the gate passes (exit 0)" [ $? -eq 0 ]
+check "  the headline counts it: 2 of 3 runs compared, 1 new" \
+    grep -q "^profreport diff: no regression (0 of 1 gate tripped in 2 of 3 runs compared; 1 new, no baseline)" th.txt
+"$PR_BIN" diff -q two.json three.json --junit th.xml --markdown th.md \
+    --html th.html --pdf th.pdf
+check "  Markdown, HTML and JUnit say the same" \
+    sh -c 'grep -q "^## profreport diff: no regression (0 of 1 gate tripped in 2 of 3 runs compared; 1 new, no baseline)" th.md && grep -q "gate tripped in 2 of 3 runs compared; 1 new, no baseline" th.html && grep -q "<property name=\"verdict\" value=\"no regression (0 of 1 gate tripped in 2 of 3 runs compared; 1 new, no baseline)" th.xml'
+if command -v pdftotext > /dev/null 2>&1; then
+    check "  and the PDF's Runs line" \
+        sh -c 'pdftotext th.pdf - | grep -q "2 of 3 runs compared; 1 new, no baseline"'
+else
+    skip "  and the PDF's Runs line" "no pdftotext"
+fi
+"$PR_BIN" diff three.json two.json > tg.txt 2> /dev/null
+check "a rank gone from the current side: 1 gone" \
+    grep -q "^profreport diff: [^(]*(0 of 1 gate tripped in 2 of 3 runs compared; 1 gone" tg.txt
 
 # --- the nightly case: one build, one basis, as before
 "$PR_BIN" diff steps.json steps.json --json ss.json > ss.txt 2> ss.err
