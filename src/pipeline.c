@@ -1690,6 +1690,17 @@ brief_gain(const cJSON *fd, int capture, char *buf, size_t cap)
     }
 }
 
+/* Whether a job's name is its one run's name (a job of one run of a
+ * folder holding several: "kernel_details_910B_v1.csv", or "a/rank3"). */
+static int
+named_by(const char *job, const char *who)
+{
+    size_t lj = strlen(job), lw = strlen(who);
+
+    return lw > 0 && lj >= lw && strcmp(job + lj - lw, who) == 0 &&
+           (lj == lw || job[lj - lw - 1] == '/');
+}
+
 /* A run as the terminal names it: its worker (and span), and its job's
  * name first when the input held several jobs ("a / rank3"); a memory
  * timeline's entry is its file, named once, with the trace it is named
@@ -1712,8 +1723,10 @@ run_label(const cJSON *sum, const cJSON *runs, const cJSON *run, long idx,
             snprintf(buf, n, "%s, named after %s", who, tie);
         else
             snprintf(buf, n, "%s", who);
-    } else if (job[0] != '\0')
+    } else if (job[0] != '\0' && !named_by(job, who))
         snprintf(buf, n, "%s / %s", job, who);
+    else if (job[0] != '\0')
+        snprintf(buf, n, "%s", job); /* not "X / X" (review 21 #4) */
     else
         snprintf(buf, n, "%s", who);
 }

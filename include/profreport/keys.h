@@ -267,6 +267,7 @@
 #define PR_K_DIAGNOSTICS "diagnostics"
 #define PR_K_KIND "kind"
 #define PR_K_TRACE_WORKER "trace_worker"
+#define PR_K_SPLIT_NOTE "split_note"
 #define PR_K_DATA_QUALITY "data_quality"
 
 /* ---- source view (sources.h, issue #16) */

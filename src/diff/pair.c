@@ -248,27 +248,50 @@ common_folder(const cJSON *jobs)
     return len;
 }
 
-/* A job's key across summaries: its folder below the folder all its
- * summary's jobs share, and the " #N" of a folder holding several (the
- * two sides of a diff are read from different folders). */
-static char *
-job_key(const cJSON *job, size_t common)
+/* Whether a job entry is a memory timeline's (its kind; older summaries
+ * without one: its name carries no " #N" either way). */
+static int
+memtl_entry(const cJSON *job)
 {
-    const char *path = pr_dj_str(job, PR_K_PATH),
-               *name = pr_dj_str(job, PR_K_NAME);
-    const char *nth = name != NULL ? strrchr(name, '#') : NULL;
-    size_t len;
-    char *k;
+    const char *kind = pr_dj_str(job, PR_K_KIND);
 
+    return kind != NULL && strcmp(kind, "memory_timeline") == 0;
+}
+
+/* A job's key across summaries: its folder below the folder all its
+ * summary's jobs share, and " #N" where that folder holds several jobs of
+ * traces, N its place among them (the two sides of a diff are read from
+ * different folders).  The place, not the name: a job of one run is
+ * named by its worker (review 21 #4), the same job as the other side's
+ * "#1". */
+static char *
+job_key(const cJSON *jobs, const cJSON *job, size_t common)
+{
+    const char *path = pr_dj_str(job, PR_K_PATH), *full = path;
+    const cJSON *o;
+    size_t len, of = 0, nth = 0;
+    char *k, num[32] = "";
+
+    if (full == NULL)
+        full = "";
+    cJSON_ArrayForEach(o, jobs)
+    {
+        const char *op = pr_dj_str(o, PR_K_PATH);
+        if (memtl_entry(o) || strcmp(op != NULL ? op : "", full) != 0)
+            continue;
+        of++;
+        if (o == job)
+            nth = of;
+    }
+    if (of > 1 && nth > 0)
+        snprintf(num, sizeof(num), " #%zu", nth);
     path = path != NULL && strlen(path) >= common ? path + common : "";
     while (*path == '/')
         path++;
-    if (nth == NULL || nth == name || nth[-1] != ' ')
-        nth = "";
-    len = strlen(path) + strlen(nth) + 2;
+    len = strlen(path) + strlen(num) + 2;
     k = malloc(len);
     if (k != NULL)
-        snprintf(k, len, "%s%s", path, nth);
+        snprintf(k, len, "%s%s", path, num);
     return k;
 }
 
@@ -294,7 +317,7 @@ job_names(struct pr_dpairs *p, const cJSON *jobs, size_t n, const char ***names,
         (*names)[i] = "";
     cJSON_ArrayForEach(job, jobs)
     {
-        char *key = job_key(job, common);
+        char *key = job_key(jobs, job, common);
         if (key == NULL)
             return pr_error_set(err, PR_E_NOMEM, "out of memory");
         p->keys[p->n_keys++] = key;

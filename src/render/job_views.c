@@ -440,31 +440,43 @@ static const struct pr_col job_cols[] = {
      "(– for a memory timeline, which names no rank)",
      PR_COL_BOTH},
     {"runs", PR_K_RUNS, "Runs", PR_FMT_COUNT, 0.5,
-     "Inputs read: a trace per worker or span, or one memory timeline",
+     "Traces read: one per worker or span (– for a memory timeline, "
+     "which is no run of a job)",
      PR_COL_BOTH},
     {"step", PR_K_STEP_US, "Mean step", PR_FMT_US, 0.8,
-     "Mean step time over the job's runs", PR_COL_BOTH},
+     "Mean step time over the job's runs with step markers", PR_COL_BOTH},
+    {"capture", "capture_us", "Capture, no steps", PR_FMT_US, 0.9,
+     "The longest whole capture among the job's runs without step "
+     "markers: one window, not a step (review 21 #4)",
+     PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
-/* Mean of the job's runs' mean step time; NAN without steps. */
+
+/* Mean of the job's runs' mean step time over the runs with steps, NAN
+ * where none has; *capture the longest whole capture of a run without
+ * step markers (step_summary.basis "capture"), NAN where none is. */
 static double
-mean_step(const cJSON *summary, const cJSON *job)
+mean_step(const cJSON *summary, const cJSON *job, double *capture)
 {
     const cJSON *runs = pr_sget(summary, PR_K_RUNS), *e;
     double sum = 0;
     size_t n = 0;
 
+    *capture = NAN;
     cJSON_ArrayForEach(e, pr_sget(job, PR_K_RUNS))
     {
-        double m =
-            pr_sget_num(pr_sget(cJSON_GetArrayItem(
-                                    runs, cJSON_IsNumber(e) ? e->valueint : -1),
-                                PR_K_STEP_SUMMARY),
-                        PR_K_MEAN_US);
-        if (!isnan(m)) {
-            sum += m;
-            n++;
+        const cJSON *ss = pr_sget(
+            cJSON_GetArrayItem(runs, cJSON_IsNumber(e) ? e->valueint : -1),
+            PR_K_STEP_SUMMARY);
+        double m = pr_sget_num(ss, PR_K_MEAN_US);
+        if (isnan(m))
+            continue;
+        if (pr_sget_is(pr_sget_str(ss, PR_K_BASIS), "capture")) {
+            *capture = isnan(*capture) ? m : fmax(*capture, m);
+            continue;
         }
+        sum += m;
+        n++;
     }
     return n > 0 ? sum / (double)n : NAN;
 }
@@ -474,7 +486,8 @@ index_row(const cJSON *summary, const cJSON *job, size_t k)
 {
     cJSON *r = cJSON_CreateObject();
     char text[600];
-    double step = mean_step(summary, job);
+    double capture, step = mean_step(summary, job, &capture);
+    int memtl = pr_sget_job_is_memtl(summary, job);
     int ok = r != NULL;
 
     snprintf(text, sizeof(text), "%zu. %s", k + 1,
@@ -491,15 +504,41 @@ index_row(const cJSON *summary, const cJSON *job, size_t k)
                                  pr_sget_job_is_memtl(summary, job)
                                      ? "memory timeline"
                                      : "traces") &&
-         cJSON_AddNumberToObject(
-             r, PR_K_RUNS, (double)pr_sget_len(pr_sget(job, PR_K_RUNS))) &&
+         (memtl ? cJSON_AddNullToObject(r, PR_K_RUNS) != NULL
+                : cJSON_AddNumberToObject(
+                      r, PR_K_RUNS,
+                      (double)pr_sget_len(pr_sget(job, PR_K_RUNS))) != NULL) &&
          (isnan(step) ? cJSON_AddNullToObject(r, PR_K_STEP_US)
-                      : cJSON_AddNumberToObject(r, PR_K_STEP_US, step));
+                      : cJSON_AddNumberToObject(r, PR_K_STEP_US, step)) &&
+         (isnan(capture) ? cJSON_AddNullToObject(r, "capture_us")
+                         : cJSON_AddNumberToObject(r, "capture_us", capture));
     if (!ok) {
         cJSON_Delete(r);
         return NULL;
     }
     return r;
+}
+
+/* Each job's split_note (jobs.c: why it is not one job with another of
+ * its folder; review 21 #4), appended to text as sentences. */
+static void
+split_notes(const cJSON *summary, char *text, size_t cap)
+{
+    const cJSON *job;
+    size_t len = strlen(text), k = 0;
+
+    cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS))
+    {
+        const char *note = pr_sget_str(job, PR_K_SPLIT_NOTE);
+        if (note == NULL || note[0] == '\0' || len >= cap)
+            continue;
+        if (k++ == 8) {
+            snprintf(text + len, cap - len, " Other jobs split likewise.");
+            break;
+        }
+        len += (size_t)snprintf(text + len, cap - len, " %s: %s.",
+                                pr_sget_str_or(job, PR_K_NAME, "?"), note);
+    }
 }
 
 void
@@ -537,13 +576,14 @@ pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary)
     if (n_tied > 8 && len < sizeof(ties))
         snprintf(ties + len, sizeof(ties) - len, "; and %zu more", n_tied - 8);
     snprintf(text, sizeof(text), "%s%s%s",
-             n_jobs > 1    ? "The inputs hold several jobs: traces of one "
-                             "folder are one job, unless their "
-                             "distributedInfo says otherwise (two world "
-                             "sizes, or one rank held by two workers). Each "
-                             "job below has its own sections, and its figures "
-                             "(distributed, stragglers, job overview) are its "
-                             "own."
+             n_jobs > 1 ? "The inputs hold several jobs: traces of one folder "
+                          "are one job, unless their distributedInfo says "
+                          "otherwise (two world sizes, or one rank held by "
+                          "two workers), they ran on different device "
+                          "models and name no rank, or they started more "
+                          "than 30 min apart. Each job below has its own "
+                          "sections, and its figures (distributed, "
+                          "stragglers, job overview) are its own."
              : n_jobs == 1 ? "The traces are one job."
                            : "",
              n_tl > 1   ? " Each memory timeline (torch.profiler's "
@@ -558,6 +598,7 @@ pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary)
                           "belongs to"
                         : "",
              n_tl == 0 ? "" : ".");
+    split_notes(summary, text, sizeof(text));
     if (n_tied > 0) {
         len = strlen(text);
         snprintf(text + len, sizeof(text) - len,

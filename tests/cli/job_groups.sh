@@ -203,6 +203,36 @@ by = sorted(sorted(runs[i]['worker'] for i in j['runs']) for j in jobs)
 assert by == [['legacy_2021'], ['rank0', 'rank1'], ['resnet_like']], by
 "
 
+# why each split, in the summary and the Jobs intro (review 21 #4): a
+# day apart, another device model without ranks
+check "two_jobs: job 2's split_note gives the day between the starts" python3 -c "
+import json
+j = json.load(open('s.json'))['jobs']
+assert j[0]['split_note'] is None, j[0]
+assert j[1]['split_note'] == \"its first event is 24 hours after two_jobs #1's (more than 30 min apart): a separate capture\", j[1]
+"
+check "  and the HTML's Jobs intro says it" \
+    grep -q "two_jobs #2: its first event is 24 hours after two_jobs #1&#39;s (more than 30 min apart): a separate capture." s.html
+check "examples: legacy_2021 split for its device model, no rank named" python3 -c "
+import json
+j = {e['name']: e for e in json.load(open('ex.json'))['jobs']}
+assert j['legacy_2021']['split_note'].startswith('it ran on Tesla V100-SXM2-32GB and resnet_like on NVIDIA A100-SXM4-80GB, and the traces name no rank'), j
+"
+# one folder, two captures of one run each: named by their workers, not
+# "folder #1" / "#2", and the terminal does not read "host_100 / host_100"
+mkdir -p onerun
+cp "$A0" "$B0" onerun/
+"$PR_BIN" -q --input onerun --json onerun.json --html onerun.html
+check "two one-run jobs of one folder are named by their workers" python3 -c "
+import json
+j = json.load(open('onerun.json'))['jobs']
+assert [e['name'] for e in j] == ['host_100', 'host_300'], j
+assert 'host_100' in j[1]['split_note'] and '24 hours' in j[1]['split_note'], j[1]
+"
+"$PR_BIN" --input onerun > onerun.txt 2> /dev/null
+check "  the terminal names each run once" sh -c \
+    'grep -q "^host_100: " onerun.txt && ! grep -q "host_100 / host_100" onerun.txt'
+
 # the real hta folder: no job mixes world sizes or holds a rank twice
 H=$PR_SHARED/traces/hta
 if [ -d "$H" ]; then
@@ -235,6 +265,30 @@ assert open('hta.html').read().count('<section class=\"job-head\"') == n
 "
 else
     skip "hta folder grouped by job" "no $H (shared traces absent)"
+fi
+
+# three captures of one folder, years apart (review 21 #4): each job named
+# by its file, the reason given, and a capture's length not a mean step
+M=$PR_SHARED/traces/msprof/torch_npu_ascend_profiler_output
+if [ -d "$M" ]; then
+    "$PR_BIN" -q --input "$M" --json npu.json --html npu.html
+    check "msprof_npu_out: three jobs named by their files" python3 -c "
+import json
+j = json.load(open('npu.json'))['jobs']
+assert [e['name'] for e in j] == ['kernel_details_910B_v1.csv', 'kernel_details_910B_v2_pmu.csv', 'trace_view'], j
+assert j[0]['split_note'] is None
+assert j[1]['split_note'].startswith('its first event is 373 days after trace_view'), j[1]
+assert j[2]['split_note'].startswith('its first event is 54 days after kernel_details_910B_v1.csv'), j[2]
+"
+    check "  the jobs table shows a capture, not a mean step, for a run without steps" python3 -c "
+import re, html
+t = re.sub(r'<[^>]+>', ' ', open('npu.html').read())
+t = re.sub(r'\s+', ' ', html.unescape(t))
+assert 'Mean step Capture, no steps' in t, 'no capture column'
+assert '1. kernel_details_910B_v1.csv traces none named 1 \u2013 517 ms' in t, t[t.find('1. kernel_details'):][:120]
+"
+else
+    skip "msprof_npu_out's three captures" "no $M (shared traces absent)"
 fi
 
 echo "1..$T_N"

@@ -23,7 +23,8 @@
  * is a device's or relative, and says nothing about when the job ran. */
 #define EPOCH_MIN_NS 1e18
 #define EPOCH_MAX_NS 4e18
-#define DESCRIBE_MAX 16 /* jobs named in the message */
+#define DESCRIBE_MAX 16    /* jobs named in the message */
+#define NAME_MAX_BYTES 512 /* a job's name */
 
 /* One run as the grouping sees it. */
 struct jr {
@@ -35,7 +36,20 @@ struct jr {
     const char *device;  /* its first device's name; "" when none */
     int memtl;           /* a PyTorch memory timeline, no trace */
     size_t group;
+    /* a run that opened a group beside others of its folder: why it did
+       not join the nearest (SPLIT_*, 0 none), that group's first run and
+       how far apart they started (ns; NAN unknown) */
+    int split;
+    size_t split_from;
+    double split_gap;
 };
+
+/* Why a run did not join a group of its folder (conflicts; place). */
+#define SPLIT_DIST 1   /* distributedInfo: world size, backend or rank */
+#define SPLIT_SEEN 2   /* a group of the run's folder */
+#define SPLIT_DEVICE 4 /* no rank, another device model */
+#define SPLIT_MEMTL 8  /* a memory timeline beside a trace */
+#define SPLIT_APART 16 /* started more than PR_JOBS_WINDOW_NS apart */
 
 /* What is known of a group, for the joins across folders. */
 struct jg {
@@ -226,22 +240,53 @@ differ(double a, double b)
     return known(a) && known(b) && a != b;
 }
 
-/* 0: run a may join a group holding run b; -1: it may not. */
+/* 0: run a may join a group holding run b; else why not (SPLIT_*). */
 static int
 conflicts(const struct jr *a, const struct jr *b)
 {
     if (a->memtl != b->memtl) /* a memory timeline beside a trace */
-        return 1;
+        return SPLIT_MEMTL;
     if (differ(a->ws, b->ws) ||
         (a->backend[0] && b->backend[0] && strcmp(a->backend, b->backend)))
-        return 1;
+        return SPLIT_DIST;
     /* a trace without distributedInfo on another device model is another
        capture (a V100 run beside an A100 run), not a rank of this job */
     if ((!known(a->rank) || !known(b->rank)) && a->device[0] && b->device[0] &&
         strcmp(a->device, b->device) != 0)
-        return 1;
+        return SPLIT_DEVICE;
     return known(a->rank) && a->rank == b->rank &&
-           (strcmp(a->worker, b->worker) != 0 || !strcmp(a->span, b->span));
+                   (strcmp(a->worker, b->worker) != 0 ||
+                    !strcmp(a->span, b->span))
+               ? SPLIT_DIST
+               : 0;
+}
+
+/* Run i opens a group beside groups of its folder: note why it did not
+ * join the one that started nearest (the first seen where no start is
+ * known), for the report's sentence on each split (review 21 #4). */
+static void
+note_split(struct jr *v, const size_t *order, size_t done, size_t i,
+           const double *dist, const unsigned char *bad)
+{
+    size_t j, near = SIZE_MAX;
+
+    for (j = 0; j < done; j++) {
+        const struct jr *b = &v[order[j]];
+        if (strcmp(b->dir, v[i].dir) != 0 || b->memtl || v[i].memtl)
+            continue;
+        if (near == SIZE_MAX || dist[b->group] < dist[v[near].group])
+            near = order[j];
+    }
+    if (near == SIZE_MAX)
+        return;
+    v[i].split_from = near;
+    v[i].split_gap = isfinite(dist[v[near].group]) ? dist[v[near].group] : NAN;
+    if (isfinite(v[i].split_gap) && v[i].split_gap > (double)PR_JOBS_WINDOW_NS)
+        v[i].split = SPLIT_APART;
+    else if (bad[v[near].group] & SPLIT_DEVICE)
+        v[i].split = SPLIT_DEVICE;
+    else
+        v[i].split = SPLIT_DIST;
 }
 
 /* The group of its folder that run `i` joins, or a new one: the group of
@@ -270,14 +315,17 @@ place(struct jr *v, const size_t *order, size_t done, size_t i, size_t *n_grp,
         bad[b->group] |= conflicts(&v[i], b);
         if (known(v[i].t0) && known(b->t0))
             dist[b->group] = fmin(dist[b->group], fabs(v[i].t0 - b->t0));
-        bad[b->group] |= 2; /* seen: a group of this folder */
+        bad[b->group] |= SPLIT_SEEN; /* a group of this folder */
     }
     for (g = 0; g < *n_grp; g++)
-        if (bad[g] == 2 &&
+        if (bad[g] == SPLIT_SEEN &&
             !(dist[g] > (double)PR_JOBS_WINDOW_NS && isfinite(dist[g])) &&
             (best == SIZE_MAX || dist[g] < dist[best]))
             best = g;
-    return best != SIZE_MAX ? best : (*n_grp)++;
+    if (best != SIZE_MAX)
+        return best;
+    note_split(v, order, done, i, dist, bad);
+    return (*n_grp)++;
 }
 
 struct start {
@@ -595,16 +643,48 @@ trace_worker(const struct jr *v, size_t n, size_t k)
     return best;
 }
 
+/* The worker of job k when the job is that one run and no other job of
+ * its folder has a run of that worker: the name that tells it apart from
+ * the folder's other jobs (three captures' kernel_details_910B_v1.csv,
+ * ..._v2_pmu.csv and trace_view in one folder; review 21 #4); else NULL. */
+static const char *
+sole_worker(const struct jr *v, size_t n, char *const *paths, size_t n_jobs,
+            size_t k)
+{
+    const struct jr *one = NULL;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (v[i].group != k)
+            continue;
+        if (one != NULL)
+            return NULL;
+        one = &v[i];
+    }
+    if (one == NULL || one->worker[0] == '\0')
+        return NULL;
+    for (i = 0; i < n; i++)
+        if (v[i].group != k && v[i].group < n_jobs && !v[i].memtl &&
+            strcmp(paths[v[i].group], paths[k]) == 0 &&
+            strcmp(v[i].worker, one->worker) == 0)
+            return NULL;
+    return one->worker;
+}
+
 /* A job's name: its folder below the common one (the folder's own name
- * when it is the common one); "#2" and on when one folder holds several
- * jobs of traces.  Memory timelines are named by their files, as stderr
- * and the terminal name them ("worker_a.raw"; review 19 #9). */
+ * when it is the common one); where one folder holds several jobs of
+ * traces, a job of one run by its worker (after that folder when it is
+ * not the common one), the others "#2" and on.  Memory timelines are named by
+ * their files, as stderr and the terminal name them ("worker_a.raw"; review 19
+ * #9). */
 static void
 job_name(const struct jr *v, size_t n, char *const *paths, size_t n_jobs,
          size_t k, size_t common, char *buf, size_t cap)
 {
     const char *d = paths[k], *rel = d + common, *base = strrchr(d, '/');
-    size_t j, nth = 0, of = 0;
+    const char *one;
+    size_t j, nth = 0, of = 0, all = 0;
+    int own;
 
     if (job_memtl(v, n, k)) { /* one run: its file, and its folder where
                                   another timeline's file has its name */
@@ -624,14 +704,24 @@ job_name(const struct jr *v, size_t n, char *const *paths, size_t n_jobs,
     }
     while (*rel == '/')
         rel++;
-    if (*rel == '\0')
+    own = *rel == '\0';
+    if (own)
         rel = base != NULL && base[1] ? base + 1 : d[0] ? d : ".";
     for (j = 0; j < n_jobs; j++)
-        if (strcmp(paths[j], d) == 0 && !job_memtl(v, n, j)) {
+        all += strcmp(paths[j], d) == 0 && !job_memtl(v, n, j);
+    /* "#n" counts the folder's jobs that its worker does not name */
+    for (j = 0; all > 1 && j < n_jobs; j++)
+        if (strcmp(paths[j], d) == 0 && !job_memtl(v, n, j) &&
+            sole_worker(v, n, paths, n_jobs, j) == NULL) {
             of++;
             nth += j <= k;
         }
-    if (of > 1)
+    one = all > 1 ? sole_worker(v, n, paths, n_jobs, k) : NULL;
+    if (one != NULL && own) /* kernel_details_910B_v1.csv */
+        snprintf(buf, cap, "%s", one);
+    else if (one != NULL)
+        snprintf(buf, cap, "%s/%s", rel, one);
+    else if (of > 1)
         snprintf(buf, cap, "%s #%zu", rel, nth);
     else
         snprintf(buf, cap, "%s", rel);
@@ -737,20 +827,80 @@ job_members(const struct jr *v, size_t n, size_t k, cJSON *entry, double *ws,
     free(rk);
 }
 
+/* A gap between two starts in words: "12 min", "5 hours", "54 days",
+ * "1.5 years". */
+static void
+gap_words(double ns, char *buf, size_t cap)
+{
+    double s = ns / 1e9, day = 86400.0;
+
+    if (s < 7200)
+        snprintf(buf, cap, "%.0f min", s / 60);
+    else if (s < 2 * day)
+        snprintf(buf, cap, "%.0f hours", s / 3600);
+    else if (s < 730 * day)
+        snprintf(buf, cap, "%.0f days", s / day);
+    else
+        snprintf(buf, cap, "%.1f years", s / (365.25 * day));
+}
+
+/* Why job k is not one job with the job of its folder that started
+ * nearest (note_split; review 21 #4): into buf, or "" for a folder's
+ * first job. */
+static void
+split_note(const struct jr *v, size_t n, char *const *names, size_t k,
+           char *buf, size_t cap)
+{
+    const struct jr *a = NULL, *b;
+    char gap[48];
+    size_t i;
+
+    buf[0] = '\0';
+    for (i = 0; i < n && a == NULL; i++)
+        if (v[i].group == k && v[i].split != 0)
+            a = &v[i];
+    if (a == NULL)
+        return;
+    b = &v[a->split_from];
+    if (b->group == k)
+        return; /* joined again across folders */
+    if (a->split == SPLIT_APART) {
+        gap_words(a->split_gap, gap, sizeof(gap));
+        snprintf(buf, cap,
+                 "its first event is %s after %s's (more than %lld min "
+                 "apart): a separate capture",
+                 gap, names[b->group],
+                 (long long)(PR_JOBS_WINDOW_NS / 60000000000LL));
+    } else if (a->split == SPLIT_DEVICE) {
+        snprintf(buf, cap,
+                 "it ran on %s and %s on %s, and the traces name no rank: "
+                 "another capture, not a rank of it",
+                 a->device, names[b->group], b->device);
+    } else {
+        snprintf(buf, cap,
+                 "its distributedInfo conflicts with %s's (another world "
+                 "size or backend, or a rank held by another worker)",
+                 names[b->group]);
+    }
+}
+
 /* Job k's row: its name, path and world size typed; its runs, ranks and
  * views the members job_members and job_views write into a work object,
  * moved into their slots by the one writer (pr_rows_row_from). */
 static enum pr_status
-emit_job(const struct jr *v, size_t n, size_t k, const char *name,
+emit_job(const struct jr *v, size_t n, size_t k, char *const *names,
          const char *path, cJSON *arr, struct pr_error *err)
 {
     struct pr_row_job_entry row;
+    char note[1400];
     cJSON *work = cJSON_CreateObject(), *e;
     enum pr_status st = PR_OK;
     int ok = work != NULL;
 
     memset(&row, 0, sizeof(row));
-    row.name = name;
+    row.name = names[k];
+    split_note(v, n, names, k, note, sizeof(note));
+    row.split_note = note[0] ? note : NULL;
     /* a consumer filters on it (review 19 #9) */
     row.kind = job_memtl(v, n, k) ? "memory_timeline" : "traces";
     /* a memory timeline's; null on a job of traces (every entry has
@@ -775,20 +925,29 @@ static enum pr_status
 emit_jobs(cJSON *summary, const struct jr *v, size_t n, size_t n_jobs,
           struct pr_error *err)
 {
-    char **paths = job_paths(v, n, n_jobs), name[512];
+    char **paths = job_paths(v, n, n_jobs);
+    char **names = calloc(n_jobs ? n_jobs : 1, sizeof(*names));
     cJSON *arr = cJSON_CreateArray();
     size_t k, common = 0;
-    int ok = paths != NULL && arr != NULL;
+    int ok = paths != NULL && arr != NULL && names != NULL;
     enum pr_status st = PR_OK;
 
     if (ok)
         common = common_len(v, n, SIZE_MAX);
-    for (k = 0; ok && st == PR_OK && k < n_jobs; k++) {
-        job_name(v, n, paths, n_jobs, k, common, name, sizeof(name));
-        st = emit_job(v, n, k, name, paths[k][0] ? paths[k] : ".", arr, err);
+    for (k = 0; ok && k < n_jobs; k++) {
+        names[k] = malloc(NAME_MAX_BYTES);
+        if (names[k] == NULL)
+            ok = 0;
+        else
+            job_name(v, n, paths, n_jobs, k, common, names[k], NAME_MAX_BYTES);
     }
+    for (k = 0; ok && st == PR_OK && k < n_jobs; k++)
+        st = emit_job(v, n, k, names, paths[k][0] ? paths[k] : ".", arr, err);
     for (k = 0; paths != NULL && k < n_jobs; k++)
         free(paths[k]);
+    for (k = 0; names != NULL && k < n_jobs; k++)
+        free(names[k]);
+    free(names);
     free(paths);
     if (ok && st == PR_OK) {
         cJSON_DeleteItemFromObjectCaseSensitive(summary, PR_K_JOBS);
