@@ -567,24 +567,32 @@ title_block(struct pr_html_view *v, const cJSON *summary,
         size_t tl = pr_sget_memtl_runs(summary); /* no run: review 19 #9 */
         size_t nr = nw > tl ? nw - tl : 0;
 
-        len = jn > 0
-                  ? (size_t)snprintf(workers, sizeof(workers),
-                                     "%zu run%s in %zu job%s%s", nr,
-                                     nr == 1 ? "" : "s", jn, jn == 1 ? "" : "s",
-                                     tl > 0 ? " and " : "")
-                  : 0;
-        if (tl > 0 && len < sizeof(workers))
-            len += (size_t)snprintf(workers + len, sizeof(workers) - len,
-                                    "%zu memory timeline%s", tl,
-                                    tl == 1 ? "" : "s");
-        if (len + 2 < sizeof(workers))
-            len += (size_t)snprintf(workers + len, sizeof(workers) - len, ": ");
+        char jobs[200] = "", tls[200] = "";
+        size_t nt = 0;
+
+        /* the jobs' names after the jobs, the timelines' after the
+           timelines: "1 run in 1 job, two_beside; 2 memory timelines:
+           a.raw, b.raw", never a job read as a timeline (review 21 #12) */
         cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS))
         {
-            nj = list_add(workers + len, sizeof(workers) - len, nj,
-                          HEADER_ITEMS, pr_sget_str_or(job, PR_K_NAME, "?"));
+            const char *jname = pr_sget_str_or(job, PR_K_NAME, "?");
+            if (pr_sget_job_is_memtl(summary, job))
+                nt = list_add(tls, sizeof(tls), nt, HEADER_ITEMS, jname);
+            else
+                nj = list_add(jobs, sizeof(jobs), nj, HEADER_ITEMS, jname);
         }
-        list_end(workers + len, sizeof(workers) - len, nj, HEADER_ITEMS);
+        list_end(jobs, sizeof(jobs), nj, HEADER_ITEMS);
+        list_end(tls, sizeof(tls), nt, HEADER_ITEMS);
+        len = jn > 0
+                  ? (size_t)snprintf(workers, sizeof(workers),
+                                     "%zu run%s in %zu job%s%s%s", nr,
+                                     nr == 1 ? "" : "s", jn, jn == 1 ? "" : "s",
+                                     jn == 1 ? ", " : ": ", jobs)
+                  : 0;
+        if (tl > 0 && len < sizeof(workers))
+            snprintf(workers + len, sizeof(workers) - len,
+                     "%s%zu memory timeline%s: %s", len > 0 ? "; " : "", tl,
+                     tl == 1 ? "" : "s", tls);
     }
     add_str(v, root, "workers", nw ? workers : "none");
     add_str(v, root, "devices",

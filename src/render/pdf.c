@@ -146,22 +146,32 @@ static void
 subtitle(const cJSON *inputs, char *buf, size_t cap)
 {
     const char *seen[8];
-    size_t n = 0, i, len = 0;
+    size_t n = 0, i, len = 0, tl = 0;
     const cJSON *in;
+    char tls[64] = "";
 
     buf[0] = '\0';
     cJSON_ArrayForEach(in, inputs)
     {
         const char *p = producer_of(pr_sget_str(in, PR_K_FORMAT));
+        /* a memory timeline is no trace, and its producer is named
+           (review 21 #12): "torch.profiler memory timelines" */
+        if (pr_sget_is(pr_sget_str(in, PR_K_FORMAT), "memory_timeline")) {
+            tl++;
+            continue;
+        }
         for (i = 0; i < n && strcmp(seen[i], p) != 0; i++)
             ;
         if (i < n || n == sizeof(seen) / sizeof(seen[0]))
             continue;
         seen[n++] = p;
     }
+    if (tl > 0)
+        snprintf(tls, sizeof(tls), "%storch.profiler memory timeline%s",
+                 n > 0 ? " and " : "", tl == 1 ? "" : "s");
     if (n > 2) {
-        snprintf(buf, cap, "Traces of %zu profilers, analysed by profreport",
-                 n);
+        snprintf(buf, cap, "Traces of %zu profilers%s, analysed by profreport",
+                 n, tls);
         return;
     }
     for (i = 0; i < n && len < cap; i++)
@@ -170,9 +180,11 @@ subtitle(const cJSON *inputs, char *buf, size_t cap)
                                 : i + 1 < n ? ", "
                                             : " and ",
                                 seen[i]);
-    if (len < cap)
-        snprintf(buf + len, cap - len, "%s traces, analysed by profreport",
-                 n == 0 ? "Profiler" : "");
+    if (len < cap && n == 0 && tl > 0)
+        snprintf(buf, cap, "%s, analysed by profreport", tls);
+    else if (len < cap)
+        snprintf(buf + len, cap - len, "%s traces%s, analysed by profreport",
+                 n == 0 ? "Profiler" : "", tls);
 }
 
 /* A summary an older profreport wrote, on the cover, where page 1 is

@@ -124,9 +124,25 @@ check "two timelines beside a trace: each its own part, its own peak" \
 check "two timelines beside a trace: stderr counts 2 memory timelines" \
     grep -q "read 1 job and 2 memory timelines from .*: a.raw: a memory timeline (torch.profiler's export_memory_timeline_raw), shown on its own, b.raw: " \
     "$T_DIR/tb.err"
+# the job's name after the job, the timelines' after the timelines (review
+# 21 #12: "2 memory timelines: a.raw, b.raw, two_beside" read as three)
 check "two timelines beside a trace: the header counts 1 run and 2 timelines" \
-    grep -q "1 run in 1 job and 2 memory timelines: a.raw, b.raw, two_beside<" \
+    grep -q "1 run in 1 job, two_beside; 2 memory timelines: a.raw, b.raw<" \
     "$T_DIR/tb.html"
+check "  the jobs table counts no run for a timeline" python3 -c "
+import html, re, sys
+t = re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read())
+t = re.sub(r'\s+', ' ', html.unescape(t))
+assert '1. a.raw memory timeline \u2013 \u2013' in t, t[t.find('1. a.raw'):][:80]
+assert '3. two_beside traces none named 1 ' in t, t[t.find('3. two_beside'):][:80]
+" "$T_DIR/tb.html"
+if [ "$(pdf_of tb)" != "-" ]; then
+    check "  the PDF cover names the timelines' producer" \
+        grep -q "PyTorch profiler traces and torch.profiler memory timelines, analysed by profreport" \
+        "$(pdf_of tb)"
+else
+    skip "  the PDF cover names the timelines' producer" "no pdftotext"
+fi
 
 # one per rank of a 2-rank job, each named after its rank's trace
 # (host_100.raw.json by host_100.1714521600000.pt.trace.json)
@@ -214,7 +230,7 @@ assert jobs == [('two_beside (memory timeline)', 'memory_timeline', [0]),
                 ('b.raw', 'memory_timeline', [1]),
                 ('two_beside', None, [2])], jobs
 h = html.unescape(open(sys.argv[2]).read())
-assert '1 run in 1 job and 2 memory timelines: two_beside (memory timeline), b.raw, two_beside<' in h, \
+assert '1 run in 1 job, two_beside; 2 memory timelines: two_beside (memory timeline), b.raw<' in h, \
     re.findall(r'Workers</dt><dd>[^<]*', h)
 t = open(sys.argv[3]).read()
 assert '\ntwo_beside (memory timeline): torch.profiler' in '\n' + t, t

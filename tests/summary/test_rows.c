@@ -976,7 +976,7 @@ test_row_from(void **state)
     s = cJSON_PrintUnformatted(o);
     assert_string_equal(
         s, "{\"name\":\"a\",\"kind\":\"traces\",\"trace_worker\":null,"
-           "\"path\":\".\",\"runs\":[0],"
+           "\"path\":\".\",\"split_note\":null,\"runs\":[0],"
            "\"world_size\":null,\"distributed\":{},"
            "\"job\":null,\"extra\":1}");
     free(s);
