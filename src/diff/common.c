@@ -447,7 +447,7 @@ partial_text(const cJSON *diff, char *buf, size_t n)
                  pr_dshort_why(pr_dj_str(least, "not_comparable")));
     } else {
         /* every paired run was compared: the pairs are the runs */
-        c = m = (double)pr_sget_len(pr_sget(diff, "runs"));
+        c = m = (double)pr_sget_len(pr_sget(diff, PR_K_RUNS));
     }
     if (fresh > 0)
         snprintf(unpaired, sizeof(unpaired), "; %zu new, no baseline", fresh);
