@@ -156,7 +156,8 @@ subtitle(const cJSON *inputs, char *buf, size_t cap)
         const char *p = producer_of(pr_sget_str(in, PR_K_FORMAT));
         /* a memory timeline is no trace, and its producer is named
            (review 21 #12): "torch.profiler memory timelines" */
-        if (pr_sget_is(pr_sget_str(in, PR_K_FORMAT), "memory_timeline")) {
+        if (strcmp(pr_sget_str_or(in, PR_K_FORMAT, ""), "memory_timeline") ==
+            0) {
             tl++;
             continue;
         }
