@@ -209,10 +209,10 @@ check "two_jobs: job 2's split_note gives the day between the starts" python3 -c
 import json
 j = json.load(open('s.json'))['jobs']
 assert j[0]['split_note'] is None, j[0]
-assert j[1]['split_note'] == \"its first event is 24 hours after two_jobs #1's (more than 30 min apart): a separate capture\", j[1]
+assert j[1]['split_note'] == \"its first event is 24 hours after the first of two_jobs #1 (more than 30 min apart): a separate capture\", j[1]
 "
 check "  and the HTML's Jobs intro says it" \
-    grep -q "two_jobs #2: its first event is 24 hours after two_jobs #1&#39;s (more than 30 min apart): a separate capture." s.html
+    grep -q "two_jobs #2: its first event is 24 hours after the first of two_jobs #1 (more than 30 min apart): a separate capture." s.html
 check "examples: legacy_2021 split for its device model, no rank named" python3 -c "
 import json
 j = {e['name']: e for e in json.load(open('ex.json'))['jobs']}
@@ -277,8 +277,8 @@ import json
 j = json.load(open('npu.json'))['jobs']
 assert [e['name'] for e in j] == ['kernel_details_910B_v1.csv', 'kernel_details_910B_v2_pmu.csv', 'trace_view'], j
 assert j[0]['split_note'] is None
-assert j[1]['split_note'].startswith('its first event is 373 days after trace_view'), j[1]
-assert j[2]['split_note'].startswith('its first event is 54 days after kernel_details_910B_v1.csv'), j[2]
+assert j[1]['split_note'].startswith('its first event is 373 days after the first of trace_view '), j[1]
+assert j[2]['split_note'].startswith('its first event is 54 days after the first of kernel_details_910B_v1.csv '), j[2]
 "
     check "  the jobs table shows a capture, not a mean step, for a run without steps" python3 -c "
 import re, html
@@ -289,6 +289,20 @@ assert '1. kernel_details_910B_v1.csv traces none named 1 \u2013 517 ms' in t, t
 "
 else
     skip "msprof_npu_out's three captures" "no $M (shared traces absent)"
+fi
+# MindSpore's fixtures: rank0's step trace and rank0-gpu both hold rank 0
+MF=$PR_SHARED/traces/mindspore/fixtures
+if [ -d "$MF" ]; then
+    "$PR_BIN" -q --input "$MF" --json msf.json
+    check "ms_fixtures: rank0 split for the rank rank0-gpu holds too" python3 -c "
+import json
+j = json.load(open('msf.json'))['jobs']
+assert [(e['name'], e['split_note']) for e in j] == [
+    ('rank0', 'it holds rank 0, which rank0-gpu of fixtures holds too: one rank is not two workers of one job'),
+    ('fixtures', None)], j
+"
+else
+    skip "ms_fixtures' split" "no $MF (shared traces absent)"
 fi
 
 echo "1..$T_N"

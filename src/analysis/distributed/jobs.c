@@ -45,11 +45,13 @@ struct jr {
 };
 
 /* Why a run did not join a group of its folder (conflicts; place). */
-#define SPLIT_DIST 1   /* distributedInfo: world size, backend or rank */
-#define SPLIT_SEEN 2   /* a group of the run's folder */
-#define SPLIT_DEVICE 4 /* no rank, another device model */
-#define SPLIT_MEMTL 8  /* a memory timeline beside a trace */
-#define SPLIT_APART 16 /* started more than PR_JOBS_WINDOW_NS apart */
+#define SPLIT_DIST 1     /* distributedInfo: world size, backend or rank */
+#define SPLIT_WS 32      /* with SPLIT_DIST: the world sizes differ */
+#define SPLIT_BACKEND 64 /* with SPLIT_DIST: the backends differ */
+#define SPLIT_SEEN 2     /* a group of the run's folder */
+#define SPLIT_DEVICE 4   /* no rank, another device model */
+#define SPLIT_MEMTL 8    /* a memory timeline beside a trace */
+#define SPLIT_APART 16   /* started more than PR_JOBS_WINDOW_NS apart */
 
 /* What is known of a group, for the joins across folders. */
 struct jg {
@@ -246,9 +248,10 @@ conflicts(const struct jr *a, const struct jr *b)
 {
     if (a->memtl != b->memtl) /* a memory timeline beside a trace */
         return SPLIT_MEMTL;
-    if (differ(a->ws, b->ws) ||
-        (a->backend[0] && b->backend[0] && strcmp(a->backend, b->backend)))
-        return SPLIT_DIST;
+    if (differ(a->ws, b->ws))
+        return SPLIT_DIST | SPLIT_WS;
+    if (a->backend[0] && b->backend[0] && strcmp(a->backend, b->backend))
+        return SPLIT_DIST | SPLIT_BACKEND;
     /* a trace without distributedInfo on another device model is another
        capture (a V100 run beside an A100 run), not a rank of this job */
     if ((!known(a->rank) || !known(b->rank)) && a->device[0] && b->device[0] &&
@@ -269,7 +272,9 @@ note_split(struct jr *v, const size_t *order, size_t done, size_t i,
            const double *dist, const unsigned char *bad)
 {
     size_t j, near = SIZE_MAX;
+    int why;
 
+    (void)bad;
     for (j = 0; j < done; j++) {
         const struct jr *b = &v[order[j]];
         if (strcmp(b->dir, v[i].dir) != 0 || b->memtl || v[i].memtl)
@@ -281,12 +286,22 @@ note_split(struct jr *v, const size_t *order, size_t done, size_t i,
         return;
     v[i].split_from = near;
     v[i].split_gap = isfinite(dist[v[near].group]) ? dist[v[near].group] : NAN;
-    if (isfinite(v[i].split_gap) && v[i].split_gap > (double)PR_JOBS_WINDOW_NS)
+    if (isfinite(v[i].split_gap) &&
+        v[i].split_gap > (double)PR_JOBS_WINDOW_NS) {
         v[i].split = SPLIT_APART;
-    else if (bad[v[near].group] & SPLIT_DEVICE)
-        v[i].split = SPLIT_DEVICE;
-    else
-        v[i].split = SPLIT_DIST;
+        return;
+    }
+    /* the run of that group it conflicts with, and how */
+    for (j = 0; j < done; j++) {
+        const struct jr *b = &v[order[j]];
+        if (strcmp(b->dir, v[i].dir) != 0 || b->group != v[near].group ||
+            (why = conflicts(&v[i], b)) == 0)
+            continue;
+        v[i].split_from = order[j];
+        v[i].split = why;
+        return;
+    }
+    v[i].split = SPLIT_DIST;
 }
 
 /* The group of its folder that run `i` joins, or a new one: the group of
@@ -867,8 +882,8 @@ split_note(const struct jr *v, size_t n, char *const *names, size_t k,
     if (a->split == SPLIT_APART) {
         gap_words(a->split_gap, gap, sizeof(gap));
         snprintf(buf, cap,
-                 "its first event is %s after %s's (more than %lld min "
-                 "apart): a separate capture",
+                 "its first event is %s after the first of %s (more than "
+                 "%lld min apart): a separate capture",
                  gap, names[b->group],
                  (long long)(PR_JOBS_WINDOW_NS / 60000000000LL));
     } else if (a->split == SPLIT_DEVICE) {
@@ -876,10 +891,21 @@ split_note(const struct jr *v, size_t n, char *const *names, size_t k,
                  "it ran on %s and %s on %s, and the traces name no rank: "
                  "another capture, not a rank of it",
                  a->device, names[b->group], b->device);
-    } else {
+    } else if (a->split & SPLIT_WS) {
         snprintf(buf, cap,
-                 "its distributedInfo conflicts with %s's (another world "
-                 "size or backend, or a rank held by another worker)",
+                 "its distributedInfo gives world size %.0f, that of %s %.0f",
+                 a->ws, names[b->group], b->ws);
+    } else if (a->split & SPLIT_BACKEND) {
+        snprintf(buf, cap,
+                 "its distributedInfo gives backend %s, that of %s %s",
+                 a->backend, names[b->group], b->backend);
+    } else if (known(a->rank) && a->rank == b->rank) {
+        snprintf(buf, cap,
+                 "it holds rank %.0f, which %s of %s holds too: one rank "
+                 "is not two workers of one job",
+                 a->rank, b->worker[0] ? b->worker : "a run", names[b->group]);
+    } else {
+        snprintf(buf, cap, "its distributedInfo conflicts with that of %s",
                  names[b->group]);
     }
 }
