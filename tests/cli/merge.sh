@@ -112,7 +112,13 @@ mkdir -p two && cp "$D"/rank0.*.pt.trace.json.gz two/ &&
     cp "$D"/rank0.1714525200123.pt.trace.json.gz two/other0.1714525200123.pt.trace.json.gz
 "$PR_BIN" --input two --json j.json 2> err
 check "rank 0 of two workers in one folder: two jobs, named on stderr" \
-    grep -q "read 2 jobs from two: two #1 (rank 0 of 2), two #2 (rank 0 of 2)" err
+    grep -q "read 2 jobs from two: other0 (rank 0 of 2), rank0 (rank 0 of 2)" err
+check "  each named by its worker, the split by the rank both hold" python3 -c "
+import json
+j = json.load(open('j.json'))['jobs']
+assert [(e['name'], e['split_note']) for e in j] == [('other0', None),
+    ('rank0', 'it holds rank 0, which other0 holds too: one rank is not two workers of one job')], j
+"
 
 # what cannot be one job
 "$PR_BIN" -q --input r0.summary.json --input r0.summary.json --json d.json 2> err

@@ -900,10 +900,13 @@ split_note(const struct jr *v, size_t n, char *const *names, size_t k,
                  "its distributedInfo gives backend %s, that of %s %s",
                  a->backend, names[b->group], b->backend);
     } else if (known(a->rank) && a->rank == b->rank) {
+        /* not "other0 of other0" where the job is named by that worker */
+        int same = b->worker[0] && strcmp(names[b->group], b->worker) == 0;
         snprintf(buf, cap,
-                 "it holds rank %.0f, which %s of %s holds too: one rank "
-                 "is not two workers of one job",
-                 a->rank, b->worker[0] ? b->worker : "a run", names[b->group]);
+                 "it holds rank %.0f, which %s%s%s holds too: one rank is "
+                 "not two workers of one job",
+                 a->rank, b->worker[0] ? b->worker : "a run",
+                 same ? "" : " of ", same ? "" : names[b->group]);
     } else {
         snprintf(buf, cap, "its distributedInfo conflicts with that of %s",
                  names[b->group]);
