@@ -822,6 +822,17 @@ note_older(cJSON *run, const struct older *top, const struct older *w,
     return pr_rows_write(d, PR_RO_RUNS_DIAGNOSTICS, &row, 1);
 }
 
+/* o[key] = now (pr_sput), now freed where it cannot be put; 0 when out
+ * of memory (now NULL included). */
+static int
+put_string(cJSON *o, const char *key, cJSON *now)
+{
+    if (now != NULL && pr_sput(o, key, now))
+        return 1;
+    cJSON_Delete(now);
+    return 0;
+}
+
 /* run's view's note, where it is the hint `was`, made `as`; 0 when out
  * of memory. */
 static int
@@ -835,8 +846,7 @@ hint_as(cJSON *run, const char *view, const char *was, const char *as)
                     was))
         return 1;
     now = cJSON_CreateString(as);
-    return now != NULL &&
-           cJSON_ReplaceItemInObjectCaseSensitive(v, PR_K_NOTE, now);
+    return put_string(v, PR_K_NOTE, now);
 }
 
 /* o's member key, where its text holds the hint `was`, with `as` in its
@@ -855,7 +865,7 @@ text_as(cJSON *o, const char *key, const char *was, const char *as)
     snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - v), v, as,
              at + strlen(was));
     now = cJSON_CreateString(text);
-    return now != NULL && cJSON_ReplaceItemInObjectCaseSensitive(o, key, now);
+    return put_string(o, key, now);
 }
 
 /* Its values "ProfilerStep#N" (a step's name, wherever a part names it)
@@ -883,11 +893,12 @@ npu_step_names(cJSON *o)
             continue;
         snprintf(name, sizeof(name), "Step %s", v + 13);
         now = cJSON_CreateString(name);
-        if (now == NULL ||
-            !(c->string != NULL /* an object's member keeps its key */
-                  ? cJSON_ReplaceItemInObjectCaseSensitive(o, c->string, now)
-                  : cJSON_ReplaceItemViaPointer(o, c, now)))
+        if (c->string != NULL /* an object's member keeps its key */
+                ? !put_string(o, c->string, now)
+                : now == NULL || !cJSON_ReplaceItemViaPointer(o, c, now)) {
+            cJSON_Delete(c->string != NULL ? NULL : now);
             return 0;
+        }
         c = now;
     }
     return 1;

@@ -1765,7 +1765,7 @@ pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
     double f_us, at_us, path_us = 0;
     const cJSON *k;
     struct startup u;
-    cJSON *rest;
+    cJSON *rest, *num;
     char split[200], text[2000];
 
     if (v == NULL || v->row.bound == NULL ||
@@ -1788,10 +1788,13 @@ pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
         path_us += cJSON_IsNumber(k) && k->valuedouble > 0 ? k->valuedouble : 0;
     }
     rest = cJSON_Duplicate(kinds, 1);
-    if (rest == NULL)
+    num = cJSON_CreateNumber(path_comm - f_us);
+    if (rest == NULL || num == NULL ||
+        !pr_sput(rest, PR_K_COMMUNICATION, num)) {
+        cJSON_Delete(rest);
+        cJSON_Delete(num);
         return;
-    cJSON_ReplaceItemInObject(rest, PR_K_COMMUNICATION,
-                              cJSON_CreateNumber(path_comm - f_us));
+    }
     pr_whatif_split_words(rest, split, sizeof(split));
     cJSON_Delete(rest);
     snprintf(text, sizeof(text),
