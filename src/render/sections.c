@@ -2074,8 +2074,13 @@ static const struct pr_col comm_cols[] = {
     {"total", PR_K_TOTAL_US, "Total time", PR_FMT_US, 1, NULL, PR_COL_BOTH},
     {"mean", PR_K_MEAN_US, "Mean", PR_FMT_US, 0.9, NULL, PR_COL_BOTH},
     {"algbw", PR_K_ALGBW_GBPS, "Algorithm bandwidth (per call)", PR_FMT_GBPS, 1,
-     NULL, PR_COL_BOTH},
-    {"busbw", PR_K_BUSBW_GBPS, "Bus bandwidth (per call)", PR_FMT_GBPS, 1, NULL,
+     "A call's message bytes over its own time, its waits for the other "
+     "ranks included: a call that waits for a late rank reads low",
+     PR_COL_BOTH},
+    {"busbw", PR_K_BUSBW_GBPS, "Bus bandwidth (per call)", PR_FMT_GBPS, 1,
+     "The algorithm bandwidth times the collective's bus factor (2(n-1)/n "
+     "for an all-reduce, (n-1)/n for an all-gather or reduce-scatter), "
+     "over the call's time, waits included: not the links' transfer rate",
      PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
