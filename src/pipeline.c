@@ -1897,7 +1897,7 @@ print_brief(const cJSON *sum, int quiet)
         if (!(n > 0) || !cJSON_IsNumber(m))
             pr_term_printf(stdout, "%s: no step time (no steps were found)\n",
                            name);
-        else if (pr_sget_is(pr_sget_str(ss, PR_K_BASIS), "capture"))
+        else if (pr_sget_run_is_capture(run))
             pr_term_printf(stdout,
                            "%s: no step markers; the whole capture, %s, is "
                            "one window, not a step\n",
@@ -1928,8 +1928,7 @@ print_brief(const cJSON *sum, int quiet)
             const char *ev = pr_sget_str_or(fd, PR_K_EVIDENCE, "");
             char gain[160];
 
-            brief_gain(fd, pr_sget_is(pr_sget_str(ss, PR_K_BASIS), "capture"),
-                       gain, sizeof(gain));
+            brief_gain(fd, pr_sget_run_is_capture(run), gain, sizeof(gain));
             if (pr_sget_is(pr_sget_str(fd, PR_K_KIND), "observation")) {
                 /* no gain: apart from the ranked changes (review 15 #2),
                    why before its evidence (review 16 #4) */

@@ -86,12 +86,11 @@ const char *pr_fig_label_mindspore(const char *key, const char *label);
 /* 1 when the run ran under MindSpore; for a summary, every run (one at
  * least). */
 int pr_fig_run_is_mindspore(const cJSON *run);
-/* A run without steps (step_summary.basis "capture"): the findings' and
+/* A run without steps (pr_sget_run_is_capture): the findings' and
  * replays' per-step columns as the capture's ("Saves", "Of capture"),
- * c itself otherwise (static); whether a run, or every run of a summary
- * (0 without runs), is one. */
+ * c itself otherwise (static); whether every run of a summary (0 without
+ * runs) is one. */
 const struct pr_col *pr_fig_col_capture(const struct pr_col *c);
-int pr_fig_run_is_capture(const cJSON *run);
 int pr_fig_summary_is_capture(const cJSON *summary);
 int pr_fig_summary_is_mindspore(const cJSON *summary);
 

@@ -61,6 +61,10 @@ int pr_sget_spans_matter(const cJSON *runs);
 /* 1 when s (may be NULL) equals want, else 0. */
 int pr_sget_is(const char *s, const char *want);
 
+/* 1 for a run without steps: its step_summary.basis is "capture", its one
+ * window the whole capture (steps.h's PR_STEPS_CAPTURE_NAME). */
+int pr_sget_run_is_capture(const cJSON *run);
+
 /* The diagnostics row a run read from a summary an older profreport wrote
  * gets (contract.h), and its text's first sentence. */
 #define PR_SGET_OLDER_KIND "older_summary"

@@ -377,15 +377,8 @@ pr_tc_op_eligible(const char *name)
     return pr_tensorcore_op_eligible(name, NULL) || pr_cube_op_type(name);
 }
 
-int
-pr_run_is_capture(const cJSON *run)
-{
-    return pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),
-                      "capture");
-}
-
 const char *
 pr_run_window(const cJSON *run)
 {
-    return pr_run_is_capture(run) ? "capture" : "step";
+    return pr_sget_run_is_capture(run) ? "capture" : "step";
 }

@@ -285,12 +285,9 @@ PR_NODISCARD enum pr_status pr_hostcov_fill(const struct pr_trace *t,
                                             cJSON *run, struct pr_notes *notes,
                                             struct pr_error *err);
 
-/* 1 for a run without steps (step_summary.basis "capture"): its one
- * window is the capture, and its advice speaks of the capture, never of
- * "the step" (issue #29). */
-int pr_run_is_capture(const cJSON *run);
-
-/* The run's window in a finding's words: "capture" or "step". */
+/* The run's window in a finding's words: "capture" for a run without
+ * steps (pr_sget_run_is_capture), whose advice never speaks of "the
+ * step" (issue #29), else "step". */
 const char *pr_run_window(const cJSON *run);
 
 /* The low-utilization findings that are not the advice of a larger

@@ -647,13 +647,6 @@ pr_fig_col_capture(const struct pr_col *c)
 }
 
 int
-pr_fig_run_is_capture(const cJSON *run)
-{
-    return pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),
-                      "capture");
-}
-
-int
 pr_fig_summary_is_capture(const cJSON *summary)
 {
     const cJSON *run;
@@ -661,7 +654,7 @@ pr_fig_summary_is_capture(const cJSON *summary)
 
     cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
     {
-        if (!pr_fig_run_is_capture(run))
+        if (!pr_sget_run_is_capture(run))
             return 0;
         any = 1;
     }

@@ -465,13 +465,12 @@ mean_step(const cJSON *summary, const cJSON *job, double *capture)
     *capture = NAN;
     cJSON_ArrayForEach(e, pr_sget(job, PR_K_RUNS))
     {
-        const cJSON *ss = pr_sget(
-            cJSON_GetArrayItem(runs, cJSON_IsNumber(e) ? e->valueint : -1),
-            PR_K_STEP_SUMMARY);
-        double m = pr_sget_num(ss, PR_K_MEAN_US);
+        const cJSON *run =
+            cJSON_GetArrayItem(runs, cJSON_IsNumber(e) ? e->valueint : -1);
+        double m = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
         if (isnan(m))
             continue;
-        if (pr_sget_is(pr_sget_str(ss, PR_K_BASIS), "capture")) {
+        if (pr_sget_run_is_capture(run)) {
             *capture = isnan(*capture) ? m : fmax(*capture, m);
             continue;
         }

@@ -328,7 +328,7 @@ zero_note(struct pr_figs *f, const cJSON *run, const cJSON *steps)
             continue;
         w = snprintf(text + len, sizeof(text) - len, "%s%s",
                      n++ ? ", "
-                     : pr_fig_run_is_capture(run)
+                     : pr_sget_run_is_capture(run)
                          ? "The capture's path has no time in: "
                          : "No step has time in: ",
                      kind_label(run, k));
@@ -541,7 +541,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     struct pr_row_cp_step *rows = NULL;
     struct pr_error err;
     size_t n_rows = 0, shown;
-    int median = 0, capture = pr_fig_run_is_capture(run);
+    int median = 0, capture = pr_sget_run_is_capture(run);
     struct pr_fig_table t;
     char head[300];
     struct pr_category kinds[PR_N_CRITICAL_PATH];
@@ -610,12 +610,12 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (pr_sget_len(pr_sget(cp, PR_K_WHAT_IF)) > 0) {
         t = (struct pr_fig_table){.cols = whatif_cols,
                                   .what = "replays",
-                                  .capture = pr_fig_run_is_capture(run)};
+                                  .capture = pr_sget_run_is_capture(run)};
         pr_figs_heading(f, "What-if: the path replayed with one change");
         pr_figs_table_own(f, &t, whatif_rows(run, pr_sget(cp, PR_K_WHAT_IF)),
                           NULL);
-        pr_figs_note(f, pr_fig_run_is_capture(run) ? whatif_capture_note
-                                                   : whatif_note);
+        pr_figs_note(f, pr_sget_run_is_capture(run) ? whatif_capture_note
+                                                    : whatif_note);
     }
     /* what the path's device waits rest on (critpath.c) */
     if (pr_sget_str(cp, PR_K_HELD_NOTE) != NULL)

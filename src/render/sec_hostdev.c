@@ -338,10 +338,7 @@ sync_summary(struct pr_figs *f, const cJSON *run, const cJSON *s)
         PR_K_GAIN_US);
     double host = pr_sget_num(s, PR_K_HOST_US),
            idle = pr_sget_num(s, PR_K_GPU_IDLE_US);
-    int len,
-        capture =
-            pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),
-                       "capture");
+    int len, capture = pr_sget_run_is_capture(run);
 
     /* the floor clause only where the calls blocked and left the device
        idle (review 14 #4: hta_df_index's stream waits block nothing) */
@@ -385,7 +382,7 @@ synchronization(struct pr_figs *f, const cJSON *run)
                              .rows = pr_sget(s, PR_K_CALLS),
                              .what = "calls",
                              .order = "host time",
-                             .capture = pr_fig_run_is_capture(run)};
+                             .capture = pr_sget_run_is_capture(run)};
 
     pr_figs_heading(f, "Host\xE2\x80\x93"
                        "device synchronisation");

@@ -159,7 +159,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     struct pr_fig_table t = {.cols = pr_fig_cols_findings,
                              .rows = fs,
                              .what = "findings",
-                             .capture = pr_fig_run_is_capture(run)};
+                             .capture = pr_sget_run_is_capture(run)};
     struct pr_row_finding *rows = NULL;
     cJSON *recs, *obs;
     size_t n_obs;
@@ -167,7 +167,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     struct pr_error err;
     size_t n = 0;
     char note[1280];
-    int capture = pr_fig_run_is_capture(run);
+    int capture = pr_sget_run_is_capture(run);
 
     (void)summary;
     pr_fig_older_note(f, run);
@@ -211,7 +211,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         t = (struct pr_fig_table){.cols = obs_cols,
                                   .rows = NULL,
                                   .what = "findings",
-                                  .capture = pr_fig_run_is_capture(run)};
+                                  .capture = pr_sget_run_is_capture(run)};
         pr_figs_heading(f, "Not estimated");
         pr_figs_table_own(f, &t, obs, NULL);
     } else

@@ -1328,7 +1328,7 @@ conv_family_notes(struct pr_figs *f, const cJSON *run,
         pr_chart_format((double)l.conv_ns / 1000.0, PR_UNIT_US, b, sizeof(b)),
         pr_sget_is(pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_BOUND),
                    "host")
-            ? (pr_fig_run_is_capture(run)
+            ? (pr_sget_run_is_capture(run)
                    ? ", and this run's critical path is host-bound, so device "
                      "time saved would hardly shorten the capture"
                    : ", and this run's critical path is host-bound, so device "

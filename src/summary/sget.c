@@ -326,3 +326,10 @@ pr_sput(cJSON *o, const char *key, cJSON *item)
     item->string = name;
     return cJSON_ReplaceItemViaPointer(o, old, item) ? 1 : 0;
 }
+
+int
+pr_sget_run_is_capture(const cJSON *run)
+{
+    return pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),
+                      "capture");
+}

@@ -489,7 +489,7 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     const cJSON *e;
     const char *optim;
     char lever[600];
-    int npu = npu_run(run), graphs, capture = pr_run_is_capture(run);
+    int npu = npu_run(run), graphs, capture = pr_sget_run_is_capture(run);
     size_t len;
 
     if (has_id(recs, "launch_bound") || !(g >= PATH_MIN_PCT))
@@ -639,7 +639,7 @@ sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
         "path: while it waits it cannot queue the next work, so the %s's "
         "queue drains. Replayed without the blocking waits the %s is %s "
         "shorter (%.1f%%).",
-        npu ? "NPU" : "GPU", pr_run_is_capture(run) ? "capture" : "steps",
+        npu ? "NPU" : "GPU", pr_sget_run_is_capture(run) ? "capture" : "steps",
         n ? " (" : "", calls, n ? ")" : "", npu ? "NPU" : "GPU",
         pr_run_window(run), gain, g);
     if (h2d_n >= 1 && h2d_bytes / h2d_n <= 64)
@@ -661,8 +661,8 @@ sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                   "not help a copy of a few bytes: the wait is for the queue, "
                   "not the copy.",
                   h2d_n, h2d_bytes, h2d_bytes / h2d_n,
-                  pr_run_is_capture(run) ? "iteration" : "step",
-                  pr_run_is_capture(run) ? "iterations" : "steps");
+                  pr_sget_run_is_capture(run) ? "iteration" : "step",
+                  pr_sget_run_is_capture(run) ? "iterations" : "steps");
     else
         pr_append(text, sizeof(text), len,
                   " Avoid .item(), .cpu(), .tolist(), print(tensor) and "

@@ -288,8 +288,8 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
                  "workload itself.",
                  dev_word(c), kernel_calls(c), kernel_calls(c) == 1 ? "" : "s",
                  step_device_us(c),
-                 pr_run_is_capture(c->run) ? "in all" : "per step",
-                 pr_run_is_capture(c->run) ? "" : "steps of ");
+                 pr_sget_run_is_capture(c->run) ? "in all" : "per step",
+                 pr_sget_run_is_capture(c->run) ? "" : "steps of ");
         return;
     }
     if (host_starved(c)) {
@@ -1204,7 +1204,7 @@ static const char *
 launch_advice(const struct rctx *c)
 {
     /* without steps the loop's iteration is what a graph holds */
-    if (pr_run_is_capture(c->run))
+    if (pr_sget_run_is_capture(c->run))
         return c->npu ? "Run each iteration as a graph (torch.compile with "
                         "torchair's NPU backend), fuse small ops, or raise "
                         "the batch size."
@@ -2477,7 +2477,7 @@ pr_recommend_demote(cJSON *run, struct pr_notes *notes, const char **moved)
         if (strcmp(note, low_util_empty) == 0) {
             /* "no_": the Recommendations part says checks could not run */
             kind = "no_workload";
-            why = pr_run_is_capture(run)
+            why = pr_sget_run_is_capture(run)
                       ? "what would raise it is not known until the workload "
                         "itself is profiled"
                       : "what would raise it is not known until steps of the "

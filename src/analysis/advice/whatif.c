@@ -3342,7 +3342,7 @@ cold_advice(cJSON *run, cJSON *recs, const cJSON *whatif, double cold)
         (r == NULL && !(cold > 0) &&
          !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_PATH_PCT)))
         return 1;
-    if (!cold_text(w, npu, pr_run_is_capture(run), text, sizeof(text)))
+    if (!cold_text(w, npu, pr_sget_run_is_capture(run), text, sizeof(text)))
         return 1; /* (cannot happen: the buffer holds 4 names of 80) */
     if (r == NULL) {
         return pr_emit_rec(recs, "cold_step", "warning", text, NULL, 0) != NULL;
@@ -4210,7 +4210,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
             (pr_sget_is(pr_sget_str(w, PR_K_ID), "device_copies") &&
              !copies_model(r, w, run)) ||
             (pr_sget_is(pr_sget_str(w, PR_K_ID), "dtype_conversions") &&
-             !casts_model(r, w, pr_run_is_capture(run))))
+             !casts_model(r, w, pr_sget_run_is_capture(run))))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if (pr_sget_is(id, "low_gpu_utilization") &&
             pr_sget_is(gain_basis_of(pr_sget_str(w, PR_K_ID)),
@@ -4794,7 +4794,7 @@ unclaimed_replay(const cJSON *run, const cJSON *cp, char *text, size_t cap)
             "%s, more than a finding below saves; no finding, as %s "
             "(the Critical path part's What-if table lists every replay).",
             cut > 100 ? 100 : cut, ch, pr_sget_num(big, PR_K_GAIN_PCT),
-            pr_run_is_capture(run) ? "capture" : "step",
+            pr_sget_run_is_capture(run) ? "capture" : "step",
             unclaimed_why(big, pr_run_window(run), why, sizeof(why)));
     }
 }
@@ -4889,9 +4889,9 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
         o.title = pr_whatif_title(r);
         /* without steps there is no "step" for the costs to be in
            (review 20 #8) */
-        if (pr_run_is_capture(run) && pr_sget_is(o.id, "cold_step"))
+        if (pr_sget_run_is_capture(run) && pr_sget_is(o.id, "cold_step"))
             o.title = "A cold capture: first-use costs";
-        if (pr_run_is_capture(run) && pr_sget_is(o.id, "launch_bound"))
+        if (pr_sget_run_is_capture(run) && pr_sget_is(o.id, "launch_bound"))
             o.title = "Launch-bound: capture the launches in a graph";
         o.gain_us = pr_sget_num(r, PR_K_GAIN_US);
         o.gain_pct = pr_sget_num(r, PR_K_GAIN_PCT);
@@ -5079,7 +5079,8 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
     const char *vb = NULL; /* the verdict's bound */
     double vsteps = 0;     /* and its bound_steps */
     size_t n = 0, same = 0, n_idle = 0, n_miss = 0;
-    int ok = v != NULL, rank = 0, stage = 0, capture = pr_run_is_capture(run);
+    int ok = v != NULL, rank = 0, stage = 0,
+        capture = pr_sget_run_is_capture(run);
     double idle, miss = 0, cold;
     char text[2000], split[200], mean[128], pipe[600], coldtxt[300];
 

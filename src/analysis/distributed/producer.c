@@ -1770,9 +1770,7 @@ pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
 
     if (v == NULL || v->row.bound == NULL ||
         strcmp(v->row.bound, "communication") != 0 ||
-        !pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),
-                    "capture") ||
-        !(cap_us > 0) || !startup_find(t, &u))
+        !pr_sget_run_is_capture(run) || !(cap_us > 0) || !startup_find(t, &u))
         return;
     f_us = (double)u.first->dur_ns / 1000.0;
     at_us = (double)(u.first->ts_ns - u.t0) / 1000.0;
