@@ -18,6 +18,7 @@ struct pr_gpu_window {
     int64_t steps_start_ns, steps_end_ns;   /* 6.5 */
     int64_t global_start_ns, global_end_ns; /* 6.1, for the timeline */
     int64_t origin_ns;                      /* subtracted from t_us */
+    int capture; /* no steps: the window is the capture (issue #29) */
 };
 
 /* The figures of one gpu_metrics row that later passes read in C (the

@@ -352,6 +352,7 @@ gpu_window(const struct pr_steps *s, int64_t origin_ns, struct pr_gpu_window *w)
     w->global_start_ns = s->global_start_ns;
     w->global_end_ns = s->global_end_ns;
     w->origin_ns = origin_ns;
+    w->capture = s->basis == PR_STEPS_BASIS_CAPTURE;
 }
 
 /* The C rows the passes hand each other and the recommendations; the
@@ -852,7 +853,7 @@ verdict(const struct pr_trace *t, cJSON *run, const char *demoted,
             v,
             "No step or timeline: this rank's files give operator statistics "
             "only (each operator's total device time and calls, MindSpore's "
-            "aicore_intermediate table), so what bounds a step is not known; "
+            "aicore_intermediate table), so what bounds the run is not known; "
             "the Operators and Kernels tables hold those totals.",
             NULL, 0);
     else /* a task list far short of the step table */

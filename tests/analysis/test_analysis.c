@@ -126,7 +126,7 @@ static void
 check_gpu_rows(int more, int32_t want)
 {
     struct pr_trace *t = pr_trace_new();
-    struct pr_gpu_window w = {0, 100000, 0, 100000, 0};
+    struct pr_gpu_window w = {0, 100000, 0, 100000, 0, 0};
     struct pr_error err = {0};
     struct pr_gpu_rows rows;
     cJSON *arr = NULL;

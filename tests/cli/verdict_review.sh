@@ -61,7 +61,7 @@ for r in rs:
     t = r['verdict']['text']
     assert 0 < n < 10, n
     assert t.startswith('The capture holds only %d device task' % n), t
-    assert 'Too few tasks to name what bounds a step' in t, t
+    assert 'Too few tasks to name what bounds the capture' in t, t
 " "$T_DIR/msfix.json"
 else
     skip "mindspore fixtures: sparse GPU capture" "no $PR_SHARED/traces/mindspore/fixtures"

@@ -534,9 +534,9 @@ rule_categories(struct rctx *c)
                                     PR_K_SOURCE, "?"));
         else if (!said)
             snprintf(text, sizeof(text),
-                     "%.1f%% of the step is HCCL communication not overlapped "
+                     "%.1f%% of the %s is HCCL communication not overlapped "
                      "with computation.",
-                     100.0 * comm);
+                     100.0 * comm, pr_run_window(c->run));
         /* a pipeline bubble's fix is balancing the stages, which no
            replay models: its gain is the stages' balance (stages.c, once
            every rank is read), not the overlap replay's, which would

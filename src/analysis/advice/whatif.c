@@ -2663,8 +2663,8 @@ slow_transport(const cJSON *run, char *text, size_t cap, size_t len)
  * caveats, so a reader sees it and why it is not claimed (the plugin's
  * text recommends accumulation among others; torch_npu's does not), and
  * says when the transport itself is slow.  0: out of memory. */
-static size_t accum_words(const cJSON *a, const char *t, char *text, size_t cap,
-                          size_t len);
+static size_t accum_words(const cJSON *a, const char *t, const char *win,
+                          char *text, size_t cap, size_t len);
 
 static int
 accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
@@ -2677,31 +2677,33 @@ accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
     if (!pr_sget_is(pr_sget_str(r, PR_K_ID), PR_K_COMMUNICATION))
         return 1;
     len = pr_append(text, sizeof(text), 0, "%s", t);
-    len = accum_words(a, t, text, sizeof(text), len);
+    len = accum_words(a, t, pr_run_window(run), text, sizeof(text), len);
     len = slow_transport(run, text, sizeof(text), len);
     return strcmp(text, t) == 0 || put_text(r, text);
 }
 
 /* The accumulation replay's sentence (what-if a; t: the finding's text,
- * which may name accumulation already) appended to text at len. */
+ * which may name accumulation already; win: the run's window, "step" or
+ * "capture") appended to text at len. */
 static size_t
-accum_words(const cJSON *a, const char *t, char *text, size_t cap, size_t len)
+accum_words(const cJSON *a, const char *t, const char *win, char *text,
+            size_t cap, size_t len)
 {
     if (pr_sget_num(a, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT)
         len = pr_append(
             text, cap, len,
             " %s over two micro-batches (or twice the batch) replays to "
-            "%.1f%% less time per step's worth of samples; it is not "
+            "%.1f%% less time per %s's worth of samples; it is not "
             "claimed as this finding's gain: the finding is the "
             "collectives, and where most of their time is idle or "
             "waiting, peers that arrive late (a slower rank, a straggling "
             "data loader) are the first thing to rule out, which "
             "accumulation does not fix. Like a larger batch's gain, it "
-            "would be per step's worth of samples and change the "
+            "would be per %s's worth of samples and change the "
             "effective batch (the learning rate may need retuning).",
             strstr(t, "ccumulation") != NULL ? "Of these, gradient accumulation"
                                              : "Gradient accumulation",
-            pr_sget_num(a, PR_K_GAIN_PCT));
+            pr_sget_num(a, PR_K_GAIN_PCT), win, win);
     return len;
 }
 
@@ -2722,11 +2724,11 @@ comm_bound(cJSON *r, const cJSON *whatif, const cJSON *run, const cJSON *w)
     snprintf(note, sizeof(note),
              "an upper bound, not a replayed change: with no work but the "
              "collectives' consumers (the work after the last one, such as "
-             "the optimizer) waiting for a collective, the step is %s "
+             "the optimizer) waiting for a collective, the %s is %s "
              "shorter; how much of that overlapping the buckets with "
              "backward achieves depends on bucket sizes the trace does not "
              "give",
-             b);
+             pr_run_window(run), b);
     s.cols = RS_WHAT_IF | RS_NO_GAIN | RS_NOTE | RS_BOUND | RS_EVIDENCE;
     s.what_if = pr_sget_str(w, PR_K_ID);
     s.gain_note = note;
@@ -3139,12 +3141,13 @@ comm_host(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
         len = slow_transport(run, text, sizeof(text), len);
         if (on > 0) {
             fmt_us(on, b, sizeof(b));
-            len = pr_append(text, sizeof(text), len,
-                            " Together these save at most %s a step, the "
-                            "collectives' time on the critical path.",
-                            b);
+            len = pr_append(
+                text, sizeof(text), len,
+                " Together these save at most %s %s, the "
+                "collectives' time on the critical path.",
+                b, pr_sget_run_is_capture(run) ? "over the capture" : "a step");
         }
-        len = accum_words(a, "", text, sizeof(text), len);
+        len = accum_words(a, "", pr_run_window(run), text, sizeof(text), len);
         (void)len;
         if (!put_text(r, text))
             return 0;
@@ -3157,10 +3160,15 @@ comm_host(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
              "changes the effective batch and saves what it replays only if "
              "the calls pay a latency, not late peers, which gloo's calls do "
              "not tell apart (no wait is recorded inside them); the text "
-             "says more%s%s%s",
+             "says more%s%s%s%s",
              on > 0 ? "; at most " : "", on > 0 ? b : "",
-             on > 0 ? " a step: the collectives' time on the critical path, "
-                      "all that faster or fewer calls, or every late rank "
+             on > 0 ? (pr_sget_run_is_capture(run)
+                           ? " over the capture: the collectives' time on the "
+                             "critical path, "
+                           : " a step: the collectives' time on the critical "
+                             "path, ")
+                    : "",
+             on > 0 ? "all that faster or fewer calls, or every late rank "
                       "arriving on time, could save; no estimate of the "
                       "late ranks' part: the trace records no wait inside "
                       "the calls (gloo's, unlike HCCL's Notify Wait tasks), "
@@ -5182,11 +5190,13 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
                whose device waited */
             snprintf(text, sizeof(text),
                      "The capture holds only %.0f device task%s in %s, so "
-                     "it shows no step's work: the device is idle %.0f%% "
+                     "it shows no %s work: the device is idle %.0f%% "
                      "of it and the trace records no cause (on the path: "
-                     "%s). Too few tasks to name what bounds a step.",
-                     tasks, tasks == 1 ? "" : "s", mean, idle,
-                     split[0] ? split : "nothing");
+                     "%s). Too few tasks to name what bounds %s.",
+                     tasks, tasks == 1 ? "" : "s", mean,
+                     capture ? "training loop's" : "step's", idle,
+                     split[0] ? split : "nothing",
+                     capture ? "the capture" : "a step");
         else if (capture)
             snprintf(text, sizeof(text),
                      "The device is idle %.0f%% of the critical path and the "

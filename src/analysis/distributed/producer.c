@@ -692,6 +692,14 @@ run_steps(const cJSON *run)
     return n > 0 ? n : (double)pr_sget_len(pr_sget(run, PR_K_STEPS));
 }
 
+/* A per-step figure's words: "a step", or "in the capture" for a run
+ * without steps, whose one window is the capture (issue #29). */
+static const char *
+a_step(const cJSON *run)
+{
+    return pr_sget_run_is_capture(run) ? "in the capture" : "a step";
+}
+
 /* How to overlap gradient collectives with backward, in the words of
  * the framework that ran the model. */
 static const char *
@@ -865,10 +873,11 @@ comm_fallback(const cJSON *run, double share, char *text, size_t cap)
 
         if (pr_producer_pipeline_note(run, note, sizeof(note))) {
             snprintf(text, cap,
-                     "%.1f%% of the step is HCCL communication not "
+                     "%.1f%% of the %s is HCCL communication not "
                      "overlapped with computation, most of it in Receive "
                      "(%s).%s",
-                     100.0 * share, pr_sget_str_or(top, PR_K_NAME, "?"), note);
+                     100.0 * share, pr_run_window(run),
+                     pr_sget_str_or(top, PR_K_NAME, "?"), note);
             return 1;
         }
     }
@@ -884,24 +893,28 @@ comm_fallback(const cJSON *run, double share, char *text, size_t cap)
                  pr_sget_num(top, PR_K_ALGBW_GBPS));
     if (mb > 0)
         snprintf(text, cap,
-                 "%.1f%% of the step is HCCL communication not overlapped "
+                 "%.1f%% of the %s is HCCL communication not overlapped "
                  "with computation. Its largest collective, %s, runs %.3g "
-                 "time%s a step for %.1f ms, moving %.0f MB%s; computation "
-                 "overlaps %.0f%% of the step's collectives. %s",
-                 100.0 * share, pr_sget_str_or(top, PR_K_NAME, "?"), calls,
-                 calls == 1 ? "" : "s",
+                 "time%s %s for %.1f ms, moving %.0f MB%s; computation "
+                 "overlaps %.0f%% of the %s's collectives. %s",
+                 100.0 * share, pr_run_window(run),
+                 pr_sget_str_or(top, PR_K_NAME, "?"), calls,
+                 calls == 1 ? "" : "s", a_step(run),
                  pr_sget_num(top, PR_K_TOTAL_US) / steps / 1000.0, mb, bws,
-                 cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0, overlap_words(run));
+                 cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0, pr_run_window(run),
+                 overlap_words(run));
     else
         snprintf(text, cap,
-                 "%.1f%% of the step is HCCL communication not overlapped "
+                 "%.1f%% of the %s is HCCL communication not overlapped "
                  "with computation. Its largest collective, %s, runs %.3g "
-                 "time%s a step for %.1f ms; computation overlaps %.0f%% of "
-                 "the step's collectives. %s",
-                 100.0 * share, pr_sget_str_or(top, PR_K_NAME, "?"), calls,
-                 calls == 1 ? "" : "s",
+                 "time%s %s for %.1f ms; computation overlaps %.0f%% of "
+                 "the %s's collectives. %s",
+                 100.0 * share, pr_run_window(run),
+                 pr_sget_str_or(top, PR_K_NAME, "?"), calls,
+                 calls == 1 ? "" : "s", a_step(run),
                  pr_sget_num(top, PR_K_TOTAL_US) / steps / 1000.0,
-                 cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0, overlap_words(run));
+                 cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0, pr_run_window(run),
+                 overlap_words(run));
     return 1;
 }
 
@@ -949,15 +962,15 @@ split_words(const cJSON *run, double share, const double t[5], char *text,
     table_basis(run, basis, sizeof(basis));
     len = snprintf(
         text, cap,
-        "%.1f%% of the step is HCCL communication not overlapped with "
-        "computation%s. %s splits HCCL's %.1f ms a step into "
+        "%.1f%% of the %s is HCCL communication not overlapped with "
+        "computation%s. %s splits HCCL's %.1f ms %s into "
         "Transit %.1f ms (moving data), Wait %.1f ms (what the producer "
         "files as Wait; %.1f ms of it Synchronization, before the first "
         "transfer) and Idle %.1f ms.",
-        100.0 * share, basis,
+        100.0 * share, pr_run_window(run), basis,
         pr_sget_str_or(pr_sget(run, PR_K_HCCL), PR_K_SOURCE,
                        "communication.json"),
-        t[0], t[1], t[2], t[3], t[4]);
+        t[0], a_step(run), t[1], t[2], t[3], t[4]);
     return len < 0 ? cap : (size_t)len;
 }
 
@@ -977,7 +990,7 @@ pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
     if (t[2] >= 0.5 * el)
         snprintf(text + len, cap - len,
                  " Most of it is waiting for other ranks, not transfer: %s "
-                 "(%s) waits %.1f ms a step. A peer arrives late: a slower "
+                 "(%s) waits %.1f ms %s. A peer arrives late: a slower "
                  "rank or pipeline stage, the one that waits least in these "
                  "collectives (msprof-analyze's slow-rank reading; where every "
                  "rank in the report waits about as long, it is one of the "
@@ -985,7 +998,7 @@ pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
                  "shorten it.",
                  pr_sget_str_or(top, PR_K_NAME, "?"),
                  pr_sget_str_or(top, PR_K_KIND, "?"),
-                 pr_sget_num(top, PR_K_WAIT_US) / steps / 1000.0);
+                 pr_sget_num(top, PR_K_WAIT_US) / steps / 1000.0, a_step(run));
     else if (t[1] >= 0.5 * el)
         snprintf(text + len, cap - len,
                  " Most of it is transfer: overlap the collectives with "
@@ -1081,9 +1094,9 @@ pr_producer_comm_peer(const cJSON *run, double wait_ms, char *text, size_t cap)
                      " Most of it is Idle as msprof counts it (Elapse - "
                      "Transit - Wait, its Wait counting %.1f ms): on the "
                      "timeline that time is the operations' own Notify Wait "
-                     "tasks (%.1f ms a step on the path), the wait for "
+                     "tasks (%.1f ms %s on the path), the wait for "
                      "another rank named above, not time moving data.",
-                     t[2], wait_ms);
+                     t[2], wait_ms, a_step(run));
         else if (len < cap && t[2] >= 0.5 * t[0])
             snprintf(text + len, cap - len,
                      " Most of it is Wait, as on the timeline: the wait for "
@@ -1098,12 +1111,12 @@ pr_producer_comm_peer(const cJSON *run, double wait_ms, char *text, size_t cap)
     mb = pr_sget_num(top, PR_K_TOTAL_BYTES) / steps / 1e6;
     len = (size_t)snprintf(
         text, cap,
-        "%.1f%% of the step is HCCL communication not overlapped with "
-        "computation. Its largest collective, %s, runs %.3g time%s a step "
+        "%.1f%% of the %s is HCCL communication not overlapped with "
+        "computation. Its largest collective, %s, runs %.3g time%s %s "
         "for %.1f ms",
-        100.0 * share, pr_sget_str_or(top, PR_K_NAME, "?"),
+        100.0 * share, pr_run_window(run), pr_sget_str_or(top, PR_K_NAME, "?"),
         pr_sget_num(top, PR_K_CALLS) / steps,
-        pr_sget_num(top, PR_K_CALLS) / steps == 1 ? "" : "s",
+        pr_sget_num(top, PR_K_CALLS) / steps == 1 ? "" : "s", a_step(run),
         pr_sget_num(top, PR_K_TOTAL_US) / steps / 1000.0);
     /* no message size: the bytes it sent over its links (busbw over its
        time, comm.c's link_note; review 20 #1) */
@@ -1117,11 +1130,11 @@ pr_producer_comm_peer(const cJSON *run, double wait_ms, char *text, size_t cap)
                                 " and sends %.0f MB over its links", link);
     if (len < cap)
         snprintf(text + len, cap - len,
-                 "; computation overlaps %.0f%% of the step's collectives, "
+                 "; computation overlaps %.0f%% of the %s's collectives, "
                  "and most of their time is the wait for another rank "
                  "above, so their bytes over their time would measure the "
                  "wait, not the link.",
-                 cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0);
+                 cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0, pr_run_window(run));
     return 1;
 }
 
@@ -1802,7 +1815,7 @@ pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
              "of its collectives' time; the longest other takes %.2f ms. A "
              "first collective this long is a one-time wait for the other "
              "ranks to join (torch's DistributedDataParallel broadcasts rank "
-             "0's parameters when it is built), not a cost of each step, so "
+             "0's parameters when it is built), not a recurring cost, so "
              "tuning %s would not shorten it; profile after start-up. "
              "Without it, the capture's critical path (%.1f ms) is %s.",
              pr_trace_str(t, u.first->name), f_us / 1000.0, at_us / 1000.0,

@@ -414,7 +414,7 @@ series(const struct gpu_acc *a, const struct pr_gpu_window *w, int *ok)
  * step): compute alone is not known, not 0 (review-2 finding 8). */
 static void
 comm_note(struct pr_row_gpu_metric *r, char *text, size_t cap, double util,
-          double comp, int npu, int unmeasured)
+          double comp, int npu, int unmeasured, int capture)
 {
     if (unmeasured && util > 0) {
         r->compute_utilization_pct = NAN;
@@ -439,15 +439,15 @@ comm_note(struct pr_row_gpu_metric *r, char *text, size_t cap, double util,
                  "utilization counts HCCL tasks as busy: of %.1f%% busy, "
                  "%.1f points are HCCL tasks alone (waiting for peers and "
                  "transferring); compute tasks keep the NPU busy %.1f%% of "
-                 "the steps",
-                 util, util - comp, comp);
+                 "the %s",
+                 util, util - comp, comp, capture ? "capture" : "steps");
     else
         snprintf(text, cap,
                  "utilization counts communication kernels as busy: of "
                  "%.1f%% busy, %.1f points are communication kernels alone "
                  "(NCCL waiting and transferring); compute kernels keep the "
-                 "GPU busy %.1f%% of the steps",
-                 util, util - comp, comp);
+                 "GPU busy %.1f%% of the %s",
+                 util, util - comp, comp, capture ? "capture" : "steps");
 }
 
 /* A range-profiler trace's kernels carry no timing (summary.c
@@ -488,7 +488,8 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
         r.est_achieved_occupancy_pct = occ;
         r.kernel_time_us = (double)a->kernel_ns / 1000.0;
         comm_note(&r, text, sizeof(text), util, comp, npu,
-                  a->compute_tasks == 0 && table_compute && a->kernel_ns > 0);
+                  a->compute_tasks == 0 && table_compute && a->kernel_ns > 0,
+                  w->capture);
         r.utilization_series = ser = series(a, w, ok);
     }
     if (id == NULL || !*ok ||
