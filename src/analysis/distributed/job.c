@@ -681,14 +681,18 @@ step_at(const cJSON *run, size_t j)
                        PR_K_DURATION_US);
 }
 
-/* The max over runs [r0, r1) and steps [s0, s1); NAN when none. */
+/* The max over runs [r0, r1) and steps [s0, s1); NAN when none.  Where
+ * some runs have steps (steps: 1), a run without steps has no cell: its
+ * one window is its capture, not a step 0 (issue #29). */
 static double
-cell(const cJSON *const *runs, size_t r0, size_t r1, size_t s0, size_t s1)
+cell(const cJSON *const *runs, size_t r0, size_t r1, size_t s0, size_t s1,
+     int steps)
 {
     double best = NAN;
 
     for (size_t i = r0; i < r1; i++)
-        for (size_t j = s0; j < s1; j++) {
+        for (size_t j = s0;
+             j < s1 && !(steps && pr_sget_run_is_capture(runs[i])); j++) {
             double v = step_at(runs[i], j);
             if (!isnan(v) && (isnan(best) || v > best))
                 best = v;
@@ -725,6 +729,7 @@ heatmap(struct job *j, const cJSON *const *runs, size_t n, int *ok)
 {
     cJSON *vals, *steps;
     size_t cols = 0, i, per_r, per_c, longest = 0;
+    int marked = 0; /* a run with steps: the captures have no cell */
 
     if (!*ok || !new_arr(&j->heat_rows) || !new_arr(&j->heat_steps) ||
         !new_arr(&j->heat_vals)) {
@@ -735,7 +740,10 @@ heatmap(struct job *j, const cJSON *const *runs, size_t n, int *ok)
     vals = j->heat_vals;
 
     for (i = 0; i < n; i++)
-        if (pr_sget_len(pr_sget(runs[i], PR_K_STEPS)) > cols) {
+        marked |= !pr_sget_run_is_capture(runs[i]);
+    for (i = 0; i < n; i++)
+        if (!(marked && pr_sget_run_is_capture(runs[i])) &&
+            pr_sget_len(pr_sget(runs[i], PR_K_STEPS)) > cols) {
             cols = pr_sget_len(pr_sget(runs[i], PR_K_STEPS));
             longest = i;
         }
@@ -768,7 +776,7 @@ heatmap(struct job *j, const cJSON *const *runs, size_t n, int *ok)
         }
         for (size_t c0 = 0; c0 < cols; c0 += per_c) {
             double v = cell(runs, r0, r0 + per_r < n ? r0 + per_r : n, c0,
-                            c0 + per_c < cols ? c0 + per_c : cols);
+                            c0 + per_c < cols ? c0 + per_c : cols, marked);
             cJSON *x = isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
             if (x == NULL || !cJSON_AddItemToArray(row, x)) {
                 cJSON_Delete(x);
