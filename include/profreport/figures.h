@@ -92,6 +92,9 @@ int pr_fig_run_is_mindspore(const cJSON *run);
  * runs) is one. */
 const struct pr_col *pr_fig_col_capture(const struct pr_col *c);
 int pr_fig_summary_is_capture(const cJSON *summary);
+/* 1 when a summary holds runs of both kinds: some with steps, some
+ * without (a capture each): its shared words fit both (issue #29). */
+int pr_fig_summary_is_mixed(const cJSON *summary);
 int pr_fig_summary_is_mindspore(const cJSON *summary);
 
 /* Whether a run ran on an NPU (a device of kind "npu"), and whether every
@@ -395,7 +398,10 @@ pr_sec_stacked_rows(const cJSON *rows, const char *name_key, const char *group,
  * split under the producer's names, its overlap categories with those
  * names, and the pipeline stages and HCCL time split of the summary. */
 extern const struct pr_category *const pr_sec_npu_overlap;
-void pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers);
+/* capture: no rank has steps; mixed: some have, some do not (their
+ * words, issue #29). */
+void pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers, int capture,
+                        int mixed);
 void pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary);
 
 /* Why `run` has no roofline, after `what` ("No roofline"): no operator

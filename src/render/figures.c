@@ -661,6 +661,22 @@ pr_fig_summary_is_capture(const cJSON *summary)
     return any;
 }
 
+int
+pr_fig_summary_is_mixed(const cJSON *summary)
+{
+    const cJSON *run;
+    int capture = 0, steps = 0;
+
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        if (pr_sget_run_is_capture(run))
+            capture = 1;
+        else
+            steps = 1;
+    }
+    return capture && steps;
+}
+
 static int
 hidden(const struct pr_fig_table *t, const struct pr_col *c)
 {
@@ -1232,6 +1248,31 @@ capture_lede(const char *id)
     return NULL;
 }
 
+/* A section's paragraph when some runs have steps and others do not
+ * (pr_fig_summary_is_mixed): words that fit both, each run's own part
+ * below in its own words (issue #29); NULL: the section's own. */
+static const char *
+mixed_lede(const char *id)
+{
+    if (strcmp(id, "verdict") == 0)
+        return "What bounds each run's steps (a run without steps: its "
+               "capture, its one window) and what each fix would save, "
+               "largest first (\xe2\x89\xa4: the most a change could save, "
+               "where no estimate is possible).";
+    if (strcmp(id, "job") == 0)
+        return "The whole job at a glance: each rank's step time (a rank "
+               "without steps: its capture), where the ranks differ, and the "
+               "operators and kernels aggregated over ranks.";
+    if (strcmp(id, "critical-path") == 0)
+        return "What bounds each step (a run without steps: its capture): "
+               "the chain of host work, launches, device tasks and waits "
+               "that sets when it ends, found by replaying its dependency "
+               "graph (host calls in thread order, launch to task, stream "
+               "order, syncs and stream waits). Shortening anything off this "
+               "path does not shorten the step (or the capture).";
+    return NULL;
+}
+
 /* Whether every run (one at least) ran under MindSpore. */
 static int
 all_mindspore(const cJSON *runs)
@@ -1261,6 +1302,8 @@ pr_figs_section(struct pr_figs *f, const struct pr_section *s,
 
     if (pr_fig_summary_is_capture(summary) && capture_lede(s->id) != NULL)
         lede = capture_lede(s->id);
+    else if (pr_fig_summary_is_mixed(summary) && mixed_lede(s->id) != NULL)
+        lede = mixed_lede(s->id);
     if (all_mindspore(runs) && mindspore_lede(s->id) != NULL)
         lede = mindspore_lede(s->id);
 

@@ -232,7 +232,7 @@ per_rank_rows(const cJSON *job, size_t *n)
 /* Mean step time against the rank (the run's position when ranks are not
  * known): stragglers stand out. */
 static struct pr_fig_chart *
-rank_dots(const cJSON *job, int capture)
+rank_dots(const cJSON *job, int capture, int mixed)
 {
     size_t n, i = 0, k;
     struct pr_row_job_rank *v = per_rank_rows(job, &n);
@@ -256,7 +256,8 @@ rank_dots(const cJSON *job, int capture)
     ch->own[1] = y;
     ch->own[2] = s;
     for (k = 0; k < n; k++) {
-        if (isnan(v[k].mean_us))
+        /* mixed: a rank without steps has no mean step to plot */
+        if (isnan(v[k].mean_us) || (mixed && !v[k].has_steps))
             continue;
         x[i] = isnan(v[k].rank) ? v[k].run : v[k].rank;
         y[i++] = v[k].mean_us;
@@ -293,6 +294,28 @@ static const struct pr_col rank_cols[] = {
      "mean step against the median rank's", PR_COL_BOTH},
     {"comm", PR_K_COMMUNICATION_PCT, "Communication", PR_FMT_PCT, 0.9,
      "communication-only time per step, share of the mean step", PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* The ranks of a job where some ranks have steps and others do not: a
+ * rank without steps has one window, its capture, in the mean's column
+ * (its step columns empty: slowest_rows), so the headings fit both
+ * (issue #29). */
+static const struct pr_col mixed_cols[] = {
+    {"worker", PR_K_WORKER, "Worker", PR_FMT_NAME, 2, NULL, PR_COL_BOTH},
+    {"rank", PR_K_RANK, "Rank", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"steps", PR_K_STEPS, "Steps", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"mean", PR_K_MEAN_US, "Mean step or capture", PR_FMT_US, 1,
+     "a rank's mean step; a rank without steps: its capture, its one window",
+     PR_COL_BOTH},
+    {"median", PR_K_MEDIAN_US, "Median step", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"max", PR_K_MAX_US, "Longest step", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"vs_median", PR_K_VS_MEDIAN_PCT, "vs median rank", PR_FMT_PCT, 0.9,
+     "mean step against the median rank's (ranks with steps)", PR_COL_BOTH},
+    {"comm", PR_K_COMMUNICATION_PCT, "Communication", PR_FMT_PCT, 0.9,
+     "communication-only time, share of the mean step (a rank without "
+     "steps: of its capture)",
+     PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
@@ -337,7 +360,14 @@ cmp_slow(const void *a, const void *b)
 {
     double x = pr_sget_num(*(cJSON *const *)a, PR_K_MEAN_US);
     double y = pr_sget_num(*(cJSON *const *)b, PR_K_MEAN_US);
+    /* the ranks with steps first: a capture is no step to rank by */
+    int ca = cJSON_IsFalse(pr_sget(*(cJSON *const *)a, PR_K_HAS_STEPS)) &&
+             !isnan(x),
+        cb = cJSON_IsFalse(pr_sget(*(cJSON *const *)b, PR_K_HAS_STEPS)) &&
+             !isnan(y);
 
+    if (ca != cb)
+        return ca - cb;
     if (isnan(x) != isnan(y))
         return isnan(x) ? 1 : -1;
     if (x != y && !isnan(x))
@@ -347,9 +377,11 @@ cmp_slow(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The ranks, slowest first (rows built here). */
+/* The ranks, slowest first (rows built here); mixed: where some ranks
+ * have steps, a rank without them has its capture alone (no step
+ * columns). */
 static cJSON *
-slowest_rows(const cJSON *per_rank)
+slowest_rows(const cJSON *per_rank, int mixed)
 {
     size_t n = pr_sget_len(per_rank), i = 0;
     cJSON **v = calloc(n ? n : 1, sizeof(*v)), *rows = cJSON_CreateArray();
@@ -364,6 +396,12 @@ slowest_rows(const cJSON *per_rank)
     qsort(v, n, sizeof(*v), cmp_slow);
     for (i = 0; i < n; i++) {
         cJSON *d = cJSON_Duplicate(v[i], 1);
+        if (d != NULL && mixed && cJSON_IsFalse(pr_sget(d, PR_K_HAS_STEPS)) &&
+            !isnan(pr_sget_num(d, PR_K_MEAN_US))) {
+            cJSON_DeleteItemFromObjectCaseSensitive(d, PR_K_STEPS);
+            cJSON_DeleteItemFromObjectCaseSensitive(d, PR_K_MEDIAN_US);
+            cJSON_DeleteItemFromObjectCaseSensitive(d, PR_K_MAX_US);
+        }
         if (d == NULL || !cJSON_AddItemToArray(rows, d)) {
             cJSON_Delete(d);
             cJSON_Delete(rows);
@@ -654,6 +692,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     char text[1400];
     /* no rank has steps: each one's window is its capture (issue #29) */
     int capture = pr_fig_summary_is_capture(summary);
+    int mixed = pr_fig_summary_is_mixed(summary);
 
     (void)run;
     if (!cJSON_IsObject(job)) {
@@ -696,7 +735,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_note(f, pr_sget_str(job, PR_K_MIXED_DEVICES_NOTE));
     pr_detail_describe(summary, text, sizeof(text));
     pr_figs_text(f, text);
-    add_chart(f, rank_dots(job, capture));
+    add_chart(f, rank_dots(job, capture, mixed));
     add_chart(f, heat_chart(pr_sget(job, PR_K_HEATMAP), capture));
     pr_figs_heading(f, "Ranks");
     if (!pr_fig_rows_have(pr_sget(job, PR_K_PER_RANK), PR_K_RANK))
@@ -708,7 +747,13 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                      : capture_hide_rank;
         t.order = "capture time, slowest first";
     }
-    pr_figs_table_own(f, &t, slowest_rows(pr_sget(job, PR_K_PER_RANK)), NULL);
+    if (mixed) {
+        t.cols = mixed_cols;
+        t.order = "mean step, slowest first; the ranks without steps after "
+                  "them, by capture";
+    }
+    pr_figs_table_own(f, &t, slowest_rows(pr_sget(job, PR_K_PER_RANK), mixed),
+                      NULL);
     if (warmup_note(job, text, sizeof(text)))
         pr_figs_note(f, text);
     t = (struct pr_fig_table){.cols = agg_op_cols,

@@ -73,12 +73,23 @@ worker_rows(const cJSON *workers)
 }
 
 void
-pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers)
+pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers, int capture,
+                   int mixed)
 {
     struct pr_fig_table t = {.cols = worker_cols, .what = "ranks"};
     cJSON *rows = worker_rows(workers);
     const cJSON *r;
     size_t n = 0, tab = 0;
+    char text[600];
+    /* the window: per step, or a rank's capture where it has no steps
+       (issue #29: kernel_details_910B_v1.csv's 517 ms capture) */
+    const char *per = capture ? "Over each rank's capture (no rank has steps)"
+                      : mixed ? "Per step, averaged over steps (a rank "
+                                "without steps: over its capture)"
+                              : "Per step, averaged over steps";
+    const char *is = capture ? "the capture"
+                     : mixed ? "the step (or the capture)"
+                             : "the step";
 
     cJSON_ArrayForEach(r, workers)
     {
@@ -91,25 +102,22 @@ pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers)
     /* the heading claims the producer's names: where a rank's numbers
        are its tasks', not its step table's, it says so (third review,
        finding 1) */
-    pr_figs_note(
-        f, tab == n   ? "Per step, averaged over steps, from each rank's "
-                        "step_trace_time.csv, in its names and MindStudio "
-                        "Insight's: Computing includes the time it "
-                        "overlaps HCCL; Computing + Communication(Not "
-                        "Overlapped) + Free is the step."
-           : tab == 0 ? "Per step, averaged over steps, from the device "
-                        "tasks (no rank here has step_trace_time.csv), "
-                        "split as step_trace_time.csv and MindStudio "
-                        "Insight name it: Computing includes the time it "
-                        "overlaps HCCL; Computing + Communication(Not "
-                        "Overlapped) + Free is the step."
-                      : "Per step, averaged over steps, from each rank's "
-                        "step_trace_time.csv where it has one, else from "
-                        "its device tasks (column From), in the names of "
-                        "step_trace_time.csv and MindStudio Insight: "
-                        "Computing includes the time it overlaps HCCL; "
-                        "Computing + Communication(Not Overlapped) + Free "
-                        "is the step.");
+    snprintf(text, sizeof(text),
+             "%s, %s: Computing includes the time it "
+             "overlaps HCCL; Computing + Communication(Not Overlapped) + "
+             "Free is %s.",
+             per,
+             tab == n   ? "from each rank's step_trace_time.csv, in its names "
+                          "and MindStudio Insight's"
+             : tab == 0 ? "from the device tasks (no rank here has "
+                          "step_trace_time.csv), split as "
+                          "step_trace_time.csv and MindStudio Insight name it"
+                        : "from each rank's step_trace_time.csv where it has "
+                          "one, else from its device tasks (column From), in "
+                          "the names of step_trace_time.csv and MindStudio "
+                          "Insight",
+             is);
+    pr_figs_note(f, text);
     pr_figs_table_own(f, &t, rows, NULL);
 }
 

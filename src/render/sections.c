@@ -2259,13 +2259,15 @@ stragglers(struct pr_figs *f, const cJSON *all)
 /* "World size 8." and where it comes from when it is a lower bound, or
  * that the traces do not say it. */
 static void
-world_text(const cJSON *d, int capture, char *text, size_t cap)
+world_text(const cJSON *d, int capture, int mixed, char *text, size_t cap)
 {
     double w = pr_sget_num(d, PR_K_WORLD_SIZE);
     const char *src = pr_sget_str(d, PR_K_WORLD_SIZE_SOURCE);
     /* no rank has steps: each one's figures are its capture's (issue #29) */
     const char *times =
         capture ? " No rank has steps: times are over each rank's capture."
+        : mixed ? " Times are per step, averaged over steps; a rank without "
+                  "steps: over its capture."
                 : " Times are per step, averaged over steps.";
 
     if (isnan(w) && pr_sget_num(d, PR_K_WORLD_SIZE_AT_LEAST) > 0)
@@ -2294,6 +2296,7 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     char text[300], job[64];
     const cJSON *r;
     int npu = 0, capture = pr_fig_summary_is_capture(summary);
+    int mixed = pr_fig_summary_is_mixed(summary);
 
     (void)run;
     cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
@@ -2324,21 +2327,26 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                         "trace.");
         return;
     }
-    world_text(d, capture, text, sizeof(text));
+    world_text(d, capture, mixed, text, sizeof(text));
     pr_figs_text(f, text);
     if (pr_sget_len(workers) > 0)
         pr_figs_chart(
             f,
-            pr_sec_stacked_rows(workers, PR_K_WORKER, NULL,
-                                npu ? pr_sec_npu_overlap : pr_keys_overlap,
-                                PR_N_OVERLAP,
-                                npu       ? "Time per step by rank"
-                                : capture ? "Time over the capture by worker"
-                                          : "Time per step by worker",
-                                0),
+            pr_sec_stacked_rows(
+                workers, PR_K_WORKER, NULL,
+                npu ? pr_sec_npu_overlap : pr_keys_overlap, PR_N_OVERLAP,
+                npu && capture ? "Time over the capture by rank"
+                : npu && mixed ? "Time per step (or over the capture) by "
+                                 "rank"
+                : npu          ? "Time per step by rank"
+                : capture      ? "Time over the capture by worker"
+                : mixed        ? "Time per step (or over the "
+                                 "capture) by worker"
+                               : "Time per step by worker",
+                0),
             0);
     if (npu)
-        pr_sec_npu_workers(f, workers);
+        pr_sec_npu_workers(f, workers, capture, mixed);
     else
         pr_figs_table(f, "Workers", &t, NULL);
     t = (struct pr_fig_table){.cols = comm_cols,
@@ -2447,9 +2455,13 @@ sec_recommendations(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     /* findings without a gain (issue #31): apart from the ranked changes,
        each with why no saving is estimated and the most it could be */
     pr_figs_heading(f, "Not estimated");
-    pr_figs_text(f, "Findings the trace shows, each with why no saving is "
-                    "estimated and, where known, the most a change could save "
-                    "a step.");
+    pr_figs_text(f, pr_sget_run_is_capture(run)
+                        ? "Findings the trace shows, each with why no saving "
+                          "is estimated and, where known, the most a change "
+                          "could save over the capture."
+                        : "Findings the trace shows, each with why no saving "
+                          "is estimated and, where known, the most a change "
+                          "could save a step.");
     pr_figs_items(f, observation_items(obs));
 }
 
