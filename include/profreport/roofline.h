@@ -28,6 +28,11 @@
 #include "profreport/trace.h"
 #include "profreport/tree.h"
 
+/* roofline_mark of a memory-bound point above its roof whose input is a
+ * broadcast (expanded) view the shapes count in full: more bytes counted
+ * than moved.  Its roofline_pct is null. */
+#define PR_MARK_BROADCAST_INPUT "broadcast_input"
+
 struct pr_roofline_in {
     /* NULL: rows alone (hand-made rows in tests): per-call concrete
      * inputs and per-op tensor-core time then come only from the rows */

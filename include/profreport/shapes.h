@@ -75,9 +75,12 @@ struct pr_op_inputs {
                           recorded text (dims, types, concrete) that did not
                           parse; the lists are then not to be used */
     int has_shapes, has_types, has_concrete; /* the text was recorded */
+    int has_strides; /* pr_shapes_get_strides() read "Input Strides" */
     struct pr_shape_list shapes;
     struct pr_dtype_list types;
     struct pr_concrete_list concrete;
+    struct pr_shape_list strides; /* one entry per input, as shapes
+                                     (an entry's numel means nothing) */
 };
 
 /* Which text a string id is, for pr_shapes_note(). */
@@ -122,6 +125,13 @@ void pr_shapes_get(const struct pr_trace *t, uint32_t dims, uint32_t types,
 void pr_shapes_get_text(const struct pr_trace *t, const char *dims,
                         const char *types, const char *concrete,
                         struct pr_op_inputs *out);
+
+/* Add a call's "Input Strides" text (NULL: not recorded) to out, after
+ * pr_shapes_get() or pr_shapes_get_text(): it has the grammar of shapes
+ * and is parsed as one (at ingest when noted).  A text that does not
+ * parse leaves has_strides 0: strides only refine the bytes. */
+void pr_shapes_get_strides(const struct pr_trace *t, const char *text,
+                           struct pr_op_inputs *out);
 
 /* The trace's table (model-internal; pr_trace_free() calls it). */
 void pr_shapes_table_free(struct pr_shapes_table *s);

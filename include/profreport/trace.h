@@ -189,6 +189,11 @@ struct pr_op_info {
                                  ("[[32, 3], []]") */
     uint32_t input_types;     /* "[float, float]" style text */
     uint32_t concrete_inputs; /* JSON text ("[\"\", \"1\"]") */
+    uint32_t input_strides;   /* "Input Strides" (PyTorch >= 2.1) when one
+                                 of its strides is 0 (a broadcast view);
+                                 PR_STR_NONE otherwise.  Kept with the
+                                 FLOP count (struct pr_op_flops): few ops
+                                 have one */
     uint32_t stack;           /* "Call stack" string id (PR_STR_NONE when
                                  absent): frames "path(line): function",
                                  innermost first, each ended by ';' and
@@ -205,9 +210,9 @@ struct pr_op_info {
  * (a run has millions of calls but a few thousand distinct inputs), the
  * sequence number and forward thread as 32-bit codes (the value when it
  * is in -1..INT32_MAX, else -2 - its slot in the trace's table of wide
- * ids), the producer's FLOPs, which few records have, in a table of their
- * own (struct pr_op_flops).  Read and written only through
- * pr_trace_add_op(), pr_trace_op_edit() and pr_trace_op(). */
+ * ids), the producer's FLOPs and broadcast strides, which few records
+ * have, in a table of their own (struct pr_op_flops).  Read and written only
+ * through pr_trace_add_op(), pr_trace_op_edit() and pr_trace_op(). */
 struct pr_op_rec {
     uint32_t inputs; /* index of (dims, types, concrete) in t->op_inputs */
     uint32_t stack;  /* string id; PR_STR_NONE */
@@ -218,7 +223,8 @@ struct pr_op_rec {
 /* The FLOPs of op record `op` when the producer gave them (not -1). */
 struct pr_op_flops {
     uint32_t op;
-    double flops;
+    uint32_t strides; /* pr_op_info.input_strides (in what was padding) */
+    double flops;     /* -1: none */
 };
 
 /* The Python tracer's ids of the frame whose op record is number op
@@ -854,6 +860,10 @@ PR_NODISCARD enum pr_status pr_event_set_where(struct pr_trace *t,
 
 /* The producer's FLOPs of op record `index`; -1 when it gave none. */
 double pr_trace_op_flops(const struct pr_trace *t, uint32_t index);
+/* Op record index's FLOP count and strides text, where it has them
+ * (*flops, *strides untouched otherwise). */
+void pr_trace_op_extra(const struct pr_trace *t, uint32_t index, double *flops,
+                       uint32_t *strides);
 
 /* Op record number `index` (< t->n_ops) copied into *out.  Inline: the
  * tree-based passes read millions of records. */
@@ -876,7 +886,10 @@ pr_trace_op_at(const struct pr_trace *t, uint32_t index, struct pr_op_info *out)
     out->seq = r->seq >= -1 ? r->seq : t->wide.v[-(int64_t)r->seq - 2];
     out->fwd_tid =
         r->fwd_tid >= -1 ? r->fwd_tid : t->wide.v[-(int64_t)r->fwd_tid - 2];
-    out->flops = t->n_op_flops > 0 ? pr_trace_op_flops(t, index) : -1;
+    out->flops = -1;
+    out->input_strides = PR_STR_NONE;
+    if (t->n_op_flops > 0)
+        pr_trace_op_extra(t, index, &out->flops, &out->input_strides);
 }
 
 /* The event's op record, copied into *buf; returns buf, or NULL when the

@@ -479,10 +479,12 @@ struct pr_recs {
     struct pr_buf scratch; /* printing Input Dims and the like */
     char *slim;            /* an event without the members nobody reads */
     size_t slim_cap;
-    struct pr_buf py[4]; /* Input Dims / Input dims / Input type, already
-                            printed Python-style from the raw text, and
-                            Concrete Inputs as compact JSON */
-    int py_ok[4];
+#define PR_RECS_PY 5
+    struct pr_buf py[PR_RECS_PY]; /* Input Dims / Input dims / Input type,
+                                     already printed Python-style from the
+                                     raw text, Concrete Inputs as compact
+                                     JSON, Input Strides Python-style */
+    int py_ok[PR_RECS_PY];
     uint32_t last[4]; /* the pool ids of the last name, cat, pid and tid:
                          the next event's are often the same text */
 };

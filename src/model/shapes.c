@@ -735,7 +735,8 @@ clear(struct pr_op_inputs *out)
 {
     out->st = PR_OK;
     out->has_shapes = out->has_types = out->has_concrete = 0;
-    out->shapes.n = out->types.n = out->concrete.n = 0;
+    out->has_strides = 0;
+    out->shapes.n = out->types.n = out->concrete.n = out->strides.n = 0;
 }
 
 void
@@ -778,4 +779,30 @@ pr_shapes_get_text(const struct pr_trace *t, const char *dims,
             id = pr_strtab_find(t->strs, texts[w], strlen(texts[w]));
         out->st = get_one(t, (enum pr_shapes_what)w, id, texts[w], out);
     }
+}
+
+void
+pr_shapes_get_strides(const struct pr_trace *t, const char *text,
+                      struct pr_op_inputs *out)
+{
+    const struct pr_shapes_table *s = t != NULL ? t->shapes : NULL;
+    uint32_t id = PR_STR_NONE, ri = UINT32_MAX;
+
+    out->has_strides = 0;
+    out->strides.n = 0;
+    if (text == NULL)
+        return;
+    if (s != NULL)
+        id = pr_strtab_find(t->strs, text, strlen(text));
+    if (id != PR_STR_NONE)
+        ri = find(s, key_of(PR_SHAPES_DIMS, id));
+    if (ri == UINT32_MAX) {
+        out->has_strides =
+            pr_shapes_parse_dims(text, &out->strides, NULL) == PR_OK;
+    } else if (s->recs[ri].status == PR_OK) {
+        expand_dims(s, &s->recs[ri], &out->strides);
+        out->has_strides = 1;
+    }
+    if (!out->has_strides)
+        out->strides.n = 0;
 }

@@ -356,13 +356,14 @@ flops_at(const struct pr_trace *t, uint32_t op)
     return lo;
 }
 
-/* Note op's FLOP count; -1 (absent) removes it.  Room reserved. */
+/* Note op's FLOP count and strides text; both absent (-1, PR_STR_NONE)
+ * removes its entry.  Room reserved. */
 static void
-flops_put(struct pr_trace *t, uint32_t op, double flops)
+flops_put(struct pr_trace *t, uint32_t op, double flops, uint32_t strides)
 {
     size_t at = flops_at(t, op);
     int found = at < t->n_op_flops && t->op_flops[at].op == op;
-    int absent = flops == -1; /* NaN is kept */
+    int absent = flops == -1 && strides == PR_STR_NONE; /* NaN is kept */
 
     if (absent && found)
         memmove(&t->op_flops[at], &t->op_flops[at + 1],
@@ -375,6 +376,7 @@ flops_put(struct pr_trace *t, uint32_t op, double flops)
         t->op_flops[at].op = op;
     }
     t->op_flops[at].flops = flops;
+    t->op_flops[at].strides = strides;
 }
 
 /* Store the draft in its record (room was reserved when it was handed
@@ -394,7 +396,7 @@ draft_store(struct pr_trace *t)
     r->stack = d->stack;
     r->seq = op_code(&t->wide, d->seq);
     r->fwd_tid = op_code(&t->wide, d->fwd_tid);
-    flops_put(t, t->op_draft_at, d->flops);
+    flops_put(t, t->op_draft_at, d->flops, d->input_strides);
     t->op_draft_at = PR_NO_INFO;
 }
 
@@ -412,6 +414,7 @@ pr_trace_add_op(struct pr_trace *t, uint32_t *index)
     *index = (uint32_t)t->n_ops;
     t->op_draft_at = (uint32_t)t->n_ops++;
     o->input_dims = o->input_types = o->concrete_inputs = PR_STR_NONE;
+    o->input_strides = PR_STR_NONE;
     o->stack = PR_STR_NONE;
     o->seq = o->fwd_tid = -1;
     o->flops = -1;
@@ -441,6 +444,18 @@ pr_trace_op_flops(const struct pr_trace *t, uint32_t index)
     return at < t->n_op_flops && t->op_flops[at].op == index
                ? t->op_flops[at].flops
                : -1;
+}
+
+void
+pr_trace_op_extra(const struct pr_trace *t, uint32_t index, double *flops,
+                  uint32_t *strides)
+{
+    size_t at = flops_at(t, index);
+
+    if (at < t->n_op_flops && t->op_flops[at].op == index) {
+        *flops = t->op_flops[at].flops;
+        *strides = t->op_flops[at].strides;
+    }
 }
 
 void

@@ -52,6 +52,9 @@ const struct pr_col pr_fig_cols_operators[] = {
     {"mark", PR_K_ROOFLINE_MARK, "Mark", PR_FMT_TEXT, 1.7,
      "Why a point can pass its roof: winograd/fft (fewer FLOPs ran than "
      "counted), cache_resident (data in the last-level cache), "
+     "broadcast_input (more bytes counted than moved: an input is a "
+     "broadcast, expanded view; no % of roof; record with PyTorch >= 2.1 "
+     "for strides), "
      "model_overcount (the FLOP/byte model counts more than ran)",
      0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},

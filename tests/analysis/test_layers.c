@@ -131,6 +131,7 @@ same_from_rows(const struct pr_trace *t, const cJSON *whole)
     assert_int_equal(pr_devices_collect(t, &devs, &err), PR_OK);
     memset(&rin, 0, sizeof(rin));
     rin.t = t;
+    rin.tree = &tree; /* as the analysis: MeanBackward's calls (roofline.c) */
     rin.devices = &devs;
     rin.ops = &ops;
     rin.main_device = pr_gpu_util_busiest(t);

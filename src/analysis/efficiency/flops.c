@@ -20,6 +20,8 @@ struct ctx {
     enum pr_dtype ty[PR_SHAPE_MAX_ARGS];
     size_t n_ty;
     struct pr_concrete_list ci;
+    const struct pr_shape_list *st; /* "Input Strides", one per input;
+                                       NULL not recorded */
     int op_size; /* bytes per element of the op's dtype; 0 unknown */
 };
 
@@ -77,7 +79,37 @@ elem_size(const struct ctx *c, size_t i)
     return s > 0 ? s : c->op_size;
 }
 
-/* bytes(T) of input i; -1 when its element size is unknown. */
+/* The distinct elements input i holds: its numel, or fewer where its
+ * recorded strides repeat memory.  A dim of stride 0 (a broadcast,
+ * expanded view: grad.expand(sizes) in MeanBackward) holds one element
+ * however long it is, so the input spans at most the product of its dims
+ * with a stride other than 0, and at most 1 + sum (size - 1) * stride
+ * elements (fewer than numel where strides overlap). */
+static double
+distinct(const struct ctx *c, size_t i)
+{
+    const struct pr_shape_arg *a, *st;
+    double n = numel(c, i), prod = 1.0, span = 1.0;
+    int d;
+
+    if (c->st == NULL || i >= c->st->n || !is_plain(c, i, -1))
+        return n;
+    a = &c->sh.arg[i];
+    st = &c->st->arg[i];
+    if (st->is_list || st->ndim != a->ndim || !(n > 0))
+        return n;
+    for (d = 0; d < a->ndim; d++) {
+        if (st->dims[d] != 0)
+            prod *= (double)a->dims[d];
+        span += (double)(a->dims[d] - 1) * (double)st->dims[d];
+    }
+    if (prod < n)
+        n = prod;
+    return span < n ? span : n;
+}
+
+/* bytes(T) of input i as read: its distinct elements (distinct()); -1
+ * when its element size is unknown. */
 static double
 tbytes(const struct ctx *c, size_t i)
 {
@@ -85,7 +117,21 @@ tbytes(const struct ctx *c, size_t i)
 
     if (!is_tensor(c, i))
         return 0.0;
-    return s > 0 ? numel(c, i) * s : -1.0;
+    return s > 0 ? distinct(c, i) * s : -1.0;
+}
+
+/* Bytes of one read of input i and passes - 1 more of its size (the
+ * output it is written to, or more reads): an output is as large as the
+ * input's shape, broadcast or not. */
+static double
+passes_bytes(const struct ctx *c, size_t i, int passes)
+{
+    int s = elem_size(c, i);
+    double first = tbytes(c, i);
+
+    if (first < 0 || (passes > 1 && !(s > 0)))
+        return -1.0;
+    return passes < 1 ? 0.0 : first + (passes - 1) * numel(c, i) * s;
 }
 
 static int64_t
@@ -686,7 +732,7 @@ f_elem(const struct ctx *c, int a, int b, struct pr_op_cost *out)
     if (!is_tensor(c, 0))
         return;
     out->flops = (double)a * numel(c, 0);
-    out->bytes = b * tbytes(c, 0);
+    out->bytes = passes_bytes(c, 0, b);
     if (out->bytes < 0)
         out->bytes = -1.0;
     if (a == 0)
@@ -764,7 +810,8 @@ f_norm_params(const struct ctx *c, int a, int b, struct pr_op_cost *out)
         extra += t;
     }
     out->flops = 8.0 * numel(c, 0);
-    out->bytes = tbytes(c, 0) < 0 ? -1.0 : a * tbytes(c, 0) + extra;
+    t = passes_bytes(c, 0, a);
+    out->bytes = t < 0 ? -1.0 : t + extra;
 }
 
 /* Pooling output size per spatial dim (PyTorch's rule, ceil_mode included);
@@ -1352,6 +1399,8 @@ load_ctx(const struct pr_op_call *call, struct ctx *c, struct pr_error *err)
     }
     if (in->has_concrete)
         c->ci = in->concrete;
+    if (in->has_strides && in->has_shapes && in->strides.n == in->shapes.n)
+        c->st = &in->strides;
     for (i = 0; i < c->n_ty && c->op_size == 0; i++)
         c->op_size = pr_dtype_size(c->ty[i]);
     return PR_OK;

@@ -48,6 +48,14 @@ struct og {
     const char *out_dims;  /* output shape every call's conv backward gave */
     int out_state;         /* OUT_* */
     size_t first;          /* position before sort_groups: ext_ref.group */
+    uint32_t strides;      /* the "Input Strides" (with a 0) every call
+                              recorded; PR_STR_NONE: none, or calls
+                              that disagree */
+    int strides_mixed;     /* calls recorded different strides */
+    int64_t calls;         /* its calls in the trace */
+    int64_t mean_bwd;      /* of them, inside a MeanBackward node that
+                              received fewer elements than an input of
+                              the call holds (bcast_evidence) */
 };
 
 /* Whether all calls of a group found the same forward output shape. */
@@ -89,6 +97,7 @@ struct row {
     struct pr_op_cost hf32_cost; /* cost, with class and dtype from the
                                     tasks where the op's own are unknown */
     unsigned algo;               /* PR_NAME_WINOGRAD / _FFT of its kernels */
+    int mean_bwd; /* every call divided an expanded gradient (og) */
     const struct dev *dev;
 };
 
@@ -515,6 +524,22 @@ group_of(const struct pr_trace *t, struct ogs *g, struct pr_idmap *ids,
     return o;
 }
 
+/* Fold one call's strides into its group: kept only when every call
+ * recorded the same (calls with and without a broadcast input keep the
+ * shapes' bytes, an upper bound). */
+static void
+note_strides(const struct pr_op_info *op, struct og *o)
+{
+    uint32_t st = op ? op->input_strides : PR_STR_NONE;
+
+    if (o->calls++ == 0)
+        o->strides = st;
+    else if (st != o->strides)
+        o->strides_mixed = 1;
+    if (o->strides_mixed)
+        o->strides = PR_STR_NONE;
+}
+
 /* One group per (name, dims) in one pass over the events in time order:
  * the first call gives the concrete inputs and flops arg.  ext maps the
  * keys in ks (those of kernels: op event indexes with a tree, External
@@ -543,6 +568,7 @@ make_groups(const struct pr_trace *t, int by_tree, struct ogs *g,
         if (!ok)
             break;
         note_output(t, bwd, op, o);
+        note_strides(op, o);
         key = by_tree ? (int64_t)i : pr_event_external_id(t, e);
         if (key == PR_NO_ID || !in_set(ks, key))
             continue;
@@ -700,6 +726,145 @@ attribute_kernels(const struct pr_trace *t, const struct pr_tree *tree,
     pr_names_free(&nc);
 }
 
+static const struct og *find_group(const struct ogs *g, const char *name,
+                                   const char *dims);
+
+/* The most elements one tensor of a recorded shape text holds; 0 none. */
+static double
+max_numel(const struct pr_trace *t, uint32_t dims, struct pr_op_inputs *in)
+{
+    double m = 0.0;
+    size_t i;
+
+    if (dims == PR_STR_NONE)
+        return 0.0;
+    pr_shapes_get(t, dims, PR_STR_NONE, PR_STR_NONE, in);
+    if (in->st != PR_OK)
+        return 0.0;
+    for (i = 0; i < in->shapes.n; i++) {
+        const struct pr_shape_arg *a = &in->shapes.arg[i];
+
+        if (!a->is_list && a->ndim > 0 && (double)a->numel > m)
+            m = (double)a->numel;
+    }
+    return m;
+}
+
+struct evidence {
+    struct pr_op_inputs *in; /* scratch */
+    uint32_t *stack;         /* scratch */
+    size_t cap;
+    uint64_t *seen; /* a bit per tree node: its call counted */
+};
+
+/* Count node c's call in its group when it has no strides of its own and
+ * its input holds more than `grad` elements. */
+static void
+count_call(const struct pr_trace *t, const struct pr_tree *tree, uint32_t c,
+           double grad, struct ogs *g, struct evidence *ev)
+{
+    const struct pr_event *e = &t->events[tree->nodes[c].ev];
+    struct pr_op_info ob;
+    const struct pr_op_info *op =
+        e->kind == PR_KIND_HOST_OP ? pr_trace_op(t, e, &ob) : NULL;
+    const struct og *o;
+
+    if (!op || op->input_strides != PR_STR_NONE ||
+        !(max_numel(t, op->input_dims, ev->in) > grad))
+        return;
+    o = find_group(g, pr_trace_str(t, e->name),
+                   pr_trace_str(t, op->input_dims));
+    if (o) {
+        g->v[o - g->v].mean_bwd++;
+        ev->seen[c / 64] |= (uint64_t)1 << (c % 64);
+    }
+}
+
+/* Count the calls under MeanBackward node m (not those under an autograd
+ * node nested in it) whose input holds more than `grad` elements; 0 on
+ * out-of-memory. */
+static int
+mean_bwd_calls(const struct pr_trace *t, const struct pr_tree *tree, uint32_t m,
+               double grad, struct ogs *g, struct evidence *ev)
+{
+    size_t n = 0;
+
+    if (pr_grow((void **)&ev->stack, &ev->cap, 1, sizeof(*ev->stack)) != PR_OK)
+        return 0;
+    ev->stack[n++] = m;
+    while (n > 0) {
+        const struct pr_tree_node *nd = &tree->nodes[ev->stack[--n]];
+        const uint32_t *kids = pr_tree_kids(tree, nd);
+        uint32_t k, nk = pr_tree_n_kids(tree, nd);
+
+        if (pr_grow((void **)&ev->stack, &ev->cap, n + nk,
+                    sizeof(*ev->stack)) != PR_OK)
+            return 0;
+        for (k = 0; k < nk; k++) {
+            const struct pr_tree_node *c = &tree->nodes[kids[k]];
+
+            if (c->ev == PR_TREE_NONE ||
+                strstr(pr_trace_str(t, t->events[c->ev].name), "Backward") !=
+                    NULL)
+                continue; /* another autograd node's work */
+            ev->stack[n++] = kids[k];
+            count_call(t, tree, kids[k], grad, g, ev);
+        }
+    }
+    return 1;
+}
+
+/* Evidence of a broadcast input where no strides were recorded: PyTorch's
+ * backward of mean (derivatives.yaml: MeanBackward0 grad.expand(sizes) /
+ * numel, MeanBackward1 sum_backward(grad, ...) / numel, sum_backward an
+ * expand) divides an expanded view of the gradient it received, so the
+ * call's input holds only as many distinct elements as that gradient.
+ * Counted per group: the calls inside such a node whose input holds more
+ * elements than any gradient tensor the node received, without strides
+ * of their own.  0 on out-of-memory. */
+static int
+bcast_evidence(const struct pr_trace *t, const struct pr_tree *tree,
+               struct ogs *g)
+{
+    struct evidence ev = {malloc(sizeof(*ev.in)), NULL, 0,
+                          calloc(tree->n_nodes / 64 + 1, sizeof(uint64_t))};
+    size_t i;
+    int ok = ev.in != NULL && ev.seen != NULL;
+
+    for (i = 0; i < tree->n_nodes && ok; i++) {
+        const struct pr_tree_node *n = &tree->nodes[i];
+        const struct pr_event *e;
+        struct pr_op_info ob;
+        const struct pr_op_info *op;
+        double grad;
+
+        if (n->ev == PR_TREE_NONE || n->dropped)
+            continue;
+        e = &t->events[n->ev];
+        if (e->kind != PR_KIND_HOST_OP ||
+            strstr(pr_trace_str(t, e->name), "MeanBackward") == NULL)
+            continue;
+        op = pr_trace_op(t, e, &ob);
+        grad = op ? max_numel(t, op->input_dims, ev.in) : 0.0;
+        if (grad > 0)
+            ok = mean_bwd_calls(t, tree, (uint32_t)i, grad, g, &ev);
+    }
+    /* a call the tree folded into its caller of the same name (5.1.5:
+       PyTorch 1.8's aten::div inside the aten::div MeanBackward1 calls)
+       counts with that caller */
+    for (i = 0; i < tree->n_nodes && ok; i++) {
+        const struct pr_tree_node *n = &tree->nodes[i];
+
+        if (n->dropped && n->ev != PR_TREE_NONE && n->parent != PR_TREE_NONE &&
+            ((ev.seen[n->parent / 64] >> (n->parent % 64)) & 1))
+            count_call(t, tree, (uint32_t)i, 0.0, g, &ev);
+    }
+    free(ev.stack);
+    free(ev.seen);
+    free(ev.in);
+    return ok;
+}
+
 /* Build the group index; 0 on out-of-memory. */
 static int
 index_trace(const struct pr_trace *t, const struct pr_tree *tree, struct ogs *g)
@@ -718,6 +883,8 @@ index_trace(const struct pr_trace *t, const struct pr_tree *tree, struct ogs *g)
     pr_idmap_free(&bwd);
     if (ok)
         ok = sort_groups(g, ext.v, ext.n);
+    if (ok && tree)
+        ok = bcast_evidence(t, tree, g);
     if (ok && ext.n > 0) {
         qsort(ext.v, ext.n, sizeof(*ext.v), cmp_ext);
         attribute_kernels(t, tree, g, ext.v, ext.n);
@@ -765,6 +932,8 @@ struct rate_in {
     int tc_roof;
     unsigned algo; /* PR_NAME_WINOGRAD / _FFT */
     const struct dev *dev;
+    int bcast; /* an input is a broadcast view whose bytes the shapes
+                  count in full (row.mean_bwd) */
 };
 
 /* Why a point may sit above its roof, or null.  Winograd and FFT
@@ -790,6 +959,8 @@ roof_mark(const struct rate_in *in, const char *bound, double pct)
         return "fft";
     if (!(pct > 100.0))
         return NULL;
+    if (strcmp(bound, "memory") == 0 && in->bcast)
+        return PR_MARK_BROADCAST_INPUT;
     if (strcmp(bound, "memory") == 0 &&
         (per_call <= cache ||
          (call_s > 0 && (per_call - cache) / call_s <= bw)))
@@ -832,6 +1003,8 @@ write_rates(struct pass *p, struct pr_op_rate *o, const struct rate_in *in)
     o->bound = bound;
     o->pct = pct;
     o->mark = roof_mark(in, bound, pct);
+    if (o->mark && strcmp(o->mark, PR_MARK_BROADCAST_INPUT) == 0)
+        o->pct = NAN; /* of bytes the kernels did not move: no share */
     o->dtype = in->dt == PR_DT_UNKNOWN ? NULL : pr_dtype_name(in->dt);
 }
 
@@ -885,6 +1058,10 @@ estimate_row(const struct pass *p, struct pr_op_row *src, struct row *r,
         g = find_group(&p->groups, r->name, r->shapes ? r->shapes : "[]");
     /* parsed at ingest when the trace is here; a summary's text otherwise */
     pr_shapes_get_text(p->t, r->shapes, src->types, g ? g->concrete : NULL, in);
+    pr_shapes_get_strides(
+        p->t,
+        g && g->strides != PR_STR_NONE ? pr_trace_str(p->t, g->strides) : NULL,
+        in);
     call.name = r->name;
     call.in = in;
     call.trace_flops = g ? g->trace_flops : -1.0;
@@ -925,6 +1102,7 @@ estimate_row(const struct pass *p, struct pr_op_row *src, struct row *r,
         (r->cost.dtype == PR_DT_UNKNOWN || r->cost.dtype == PR_DT_NONE))
         r->hf32_cost.dtype = PR_DT_FP32;
     r->algo = g ? g->algo : 0;
+    r->mean_bwd = g && g->calls > 0 && g->mean_bwd == g->calls;
     r->dev = g && g->device >= 0 ? dev_by_id(p, g->device) : NULL;
     if (!r->dev)
         r->dev = p->main_dev;
@@ -1068,6 +1246,7 @@ fill_shape_rows(struct pass *p)
         ri.tc_roof = row_tc_roof(r);
         ri.algo = is_conv_row(r) ? r->algo : 0;
         ri.dev = r->dev;
+        ri.bcast = r->mean_bwd;
         if (host_copy_only(r->src))
             write_copy_rates(&r->src->rate, r->flops, r->flops_src, r->src,
                              r->cost.dtype);
@@ -1098,7 +1277,8 @@ fill_name_row(struct pass *p, struct pr_op_row *o)
 {
     const char *name = o->name;
     const struct row *top = NULL;
-    struct rate_in in = {0.0, 0.0, NAN, NULL, 0.0, PR_DT_UNKNOWN, 0, 0, NULL};
+    struct rate_in in = {0.0,           0.0, NAN, NULL, 0.0,
+                         PR_DT_UNKNOWN, 0,   0,   NULL, 0};
     const struct row *ctop = NULL; /* the busiest host-copy shape */
     double cflops = 0.0;
     int64_t copy_ns = 0;
@@ -1131,6 +1311,7 @@ fill_name_row(struct pass *p, struct pr_op_row *o)
         in.calls += isfinite(r->calls) ? r->calls : 0.0;
         in.tc_roof |= row_tc_roof(r);
         in.algo |= is_conv_row(r) ? r->algo : 0;
+        in.bcast |= r->mean_bwd;
         if (!top || r->dev_total_us > top->dev_total_us)
             top = r;
     }

@@ -25,6 +25,7 @@
 #include "profreport/layers.h"
 #include "profreport/memtl.h"
 #include "profreport/peaks.h"
+#include "profreport/roofline.h"
 #include "profreport/rows.h"
 #include "profreport/shapes.h"
 #include "profreport/strtab.h"
@@ -956,6 +957,7 @@ emit_row(const struct ctx *c, cJSON *arr, const struct row *r,
     struct part_vals t, f, b;
     struct roof rf;
     char names[512];
+    const char *mark;
     double pct;
 
     if (!*ok)
@@ -963,6 +965,9 @@ emit_row(const struct ctx *c, cJSON *arr, const struct row *r,
     row_roof(c, r, d, &rf);
     part_add(c, &all, &r->back);
     pct = roof_pct(&all, &rf, part_vals(&all, &rf, &t));
+    mark = row_mark(c, r, pct);
+    if (mark && strcmp(mark, PR_MARK_BROADCAST_INPUT) == 0)
+        pct = NAN; /* of bytes the kernels did not move: no share */
     (void)part_vals(&r->fwd, &rf, &f);
     (void)part_vals(&r->back, &rf, &b);
     {
@@ -982,7 +987,7 @@ emit_row(const struct ctx *c, cJSON *arr, const struct row *r,
                                    t.ai,
                                    t.bound,
                                    pct,
-                                   row_mark(c, r, pct),
+                                   mark,
                                    isfinite(rf.peak) ? pr_peaks_key(rf.kind)
                                                      : NULL,
                                    rf.peak,

@@ -39,6 +39,7 @@ enum arg {
     A_DIMS_LC,     /* "Input dims" */
     A_TYPES,       /* "Input type" */
     A_CONCRETE,    /* "Concrete Inputs" */
+    A_STRIDES,     /* "Input Strides" (PyTorch >= 2.1, record_shapes) */
     A_SEQ,         /* "Sequence number" */
     A_FWD_TID,     /* "Fwd thread id" */
     A_PY_ID,       /* "Python id" */
@@ -93,6 +94,7 @@ static const char *const arg_names[N_ARGS] = {
     "Input dims",
     "Input type",
     "Concrete Inputs",
+    "Input Strides",
     "Sequence number",
     "Fwd thread id",
     "Python id",
@@ -289,7 +291,7 @@ pr_recs_init(struct pr_recs *r)
     memset(r, 0, sizeof(*r));
     pr_buf_init(&r->strs.text, UINT32_MAX - 1);
     pr_buf_init(&r->scratch, 0);
-    for (i = 0; i < 4; i++)
+    for (i = 0; i < PR_RECS_PY; i++)
         pr_buf_init(&r->py[i], 0);
 }
 
@@ -330,7 +332,7 @@ pr_recs_free(struct pr_recs *r)
     free(r->strs.slots);
     pr_buf_free(&r->scratch);
     free(r->slim);
-    for (i = 0; i < 4; i++)
+    for (i = 0; i < PR_RECS_PY; i++)
         pr_buf_free(&r->py[i]);
 }
 
@@ -369,11 +371,12 @@ arg_of(const char *k, size_t len)
     {                                                                          \
         __VA_ARGS__, 0                                                         \
     }
-    static const unsigned char first[128][5] = {
+    static const unsigned char first[128][6] = {
         ['E'] = R(A_EXT + 1, A_EV_IDX + 1),
         ['e'] = R(A_EXT_LC + 1, A_OCC + 1),
         ['c'] = R(A_CORR + 1),
-        ['I'] = R(A_DIMS + 1, A_DIMS_LC + 1, A_TYPES + 1, A_IN_NELEMS + 1),
+        ['I'] = R(A_DIMS + 1, A_DIMS_LC + 1, A_TYPES + 1, A_IN_NELEMS + 1,
+                  A_STRIDES + 1),
         ['C'] = R(A_CONCRETE + 1, A_COLL + 1, A_STACK + 1),
         ['O'] = R(A_OUT_NELEMS + 1),
         ['G'] = R(A_GROUP + 1),
@@ -623,6 +626,8 @@ py_slot(enum arg a)
         return 2;
     case A_CONCRETE:
         return 3;
+    case A_STRIDES:
+        return 4;
     default:
         return -1;
     }
@@ -1234,6 +1239,46 @@ add_py_ids(struct pr_recs *r, const struct args *a)
     return PR_OK;
 }
 
+/* Whether an "Input Strides" text holds a stride of 0 (a broadcast,
+ * expanded dim): only such texts change the bytes an input is counted
+ * with, so only they are kept (a PyTorch >= 2.1 trace records strides on
+ * every op). */
+static int
+has_zero_stride(const char *s, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        size_t j = i + 1;
+
+        if (s[i] != '[' && s[i] != ',')
+            continue;
+        while (j < n && s[j] == ' ')
+            j++;
+        if (j < n && s[j] == '0') {
+            j++;
+            while (j < n && s[j] == ' ')
+                j++;
+            if (j < n && (s[j] == ',' || s[j] == ']'))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* "Input Strides" when it holds a 0 stride; PR_STR_NONE otherwise. */
+static uint32_t
+strides_arg(struct pr_recs *r, const struct args *a, int *oom)
+{
+    uint32_t s = py_arg(r, a, A_STRIDES, oom);
+
+    if (s == PR_STR_NONE)
+        return s;
+    return has_zero_stride(pr_pool_str(&r->strs, s), r->strs.ents[s].len)
+               ? s
+               : PR_STR_NONE;
+}
+
 static enum pr_status
 add_op_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
 {
@@ -1241,7 +1286,7 @@ add_op_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
     int oom = 0;
 
     if (!has_any(a, A_DIMS, A_FLOPS) && !r->py_ok[0] && !r->py_ok[1] &&
-        !r->py_ok[2] && !r->py_ok[3])
+        !r->py_ok[2] && !r->py_ok[3] && !r->py_ok[4])
         return PR_OK;
     if (r->n_ops >= PR_NO_INFO || pr_grow((void **)&r->ops, &r->cap_ops,
                                           r->n_ops + 1, sizeof(*o)) != PR_OK)
@@ -1260,8 +1305,11 @@ add_op_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
         o->concrete_inputs = json_str(r, a->node[A_CONCRETE]);
         oom |= o->concrete_inputs == PR_STR_NONE;
     }
+    o->input_strides = strides_arg(r, a, &oom);
     if (oom)
         return PR_E_NOMEM;
+    /* strides are read with the dims' grammar */
+    mark_use(&r->strs, o->input_strides, PR_SHAPES_DIMS);
     mark_use(&r->strs, o->input_dims, PR_SHAPES_DIMS);
     mark_use(&r->strs, o->input_types, PR_SHAPES_TYPES);
     mark_use(&r->strs, o->concrete_inputs, PR_SHAPES_CONCRETE);

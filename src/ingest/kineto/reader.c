@@ -355,6 +355,7 @@ merge_info(struct pr_trace *t, const struct pr_recs *r, struct pr_event *e,
         o->input_dims = map_opt(map, o->input_dims);
         o->input_types = map_opt(map, o->input_types);
         o->concrete_inputs = map_opt(map, o->concrete_inputs);
+        o->input_strides = map_opt(map, o->input_strides);
         o->stack = map_opt(map, o->stack);
         break;
     case PR_INFO_GPU:
