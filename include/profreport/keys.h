@@ -432,6 +432,8 @@
 #define PR_K_RANK_FORM "rank_form"
 /* runs[] */
 #define PR_K_WORLD_SIZE_SOURCE "world_size_source"
+#define PR_K_WORLD_SIZE_BOUND "world_size_bound"
+#define PR_K_WORLD_SIZE_NOTE "world_size_note"
 #define PR_K_DEVICE_KIND "device_kind"
 #define PR_K_FRAMEWORK "framework"
 #define PR_K_BLOCK_DIM "block_dim"

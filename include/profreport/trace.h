@@ -574,6 +574,14 @@ struct pr_trace {
      * (the largest group the run's files show: a lower bound); NULL when
      * unknown */
     const char *world_source;
+    /* 1 when world_size is only a lower bound: the ranks the run's
+     * communication groups name (one more than the highest), or its rank
+     * + 1 above a group without it, where no file lists a group's
+     * members; 0 when a file states it (runs[].world_size_bound) */
+    int world_floor;
+    /* where world_floor: what the run's files hold of the groups, and
+     * why no member list is among them (string id; PR_STR_NONE) */
+    uint32_t world_note;
     /* 1 when an HCCL group's size is the ranks its links name (one more
      * than the highest), which no file states as its members: a lower
      * bound, as a ring's rank names its neighbours only */

@@ -240,6 +240,14 @@ run_row(const struct pr_trace *t, const char *worker, const char *span,
     r->world_size = t->world_size >= 0 ? (double)t->world_size : NAN;
     r->host_only = host_only(t);
     r->world_size_source = t->world_size >= 0 ? t->world_source : NULL;
+    /* a figure from the groups' ranks is a lower bound (issue #30) */
+    r->world_size_bound = t->world_size < 0 ? NULL
+                          : t->world_floor  ? "at_least"
+                                            : "exact";
+    r->world_size_note =
+        t->world_size >= 0 && t->world_floor && t->world_note != PR_STR_NONE
+            ? pr_trace_str(t, t->world_note)
+            : NULL;
     r->device_kind =
         t->device_kind != PR_STR_NONE ? pr_trace_str(t, t->device_kind) : NULL;
     r->framework = pr_run_framework(t);

@@ -480,7 +480,7 @@ read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
     if (st == PR_OK)
         st = name_run(a->t, dir, a->out, err);
     if (st == PR_OK && a->t->world_size < 0)
-        pr_ascend_world_from_links(a->t);
+        st = pr_ascend_world_from_links(a->t, err);
     if (a->file != NULL) /* one table given: the folder is not the run */
         return st;
     if (st == PR_OK)

@@ -380,11 +380,12 @@ pr_ascend_is_pmu_col(const char *name)
 
 /* ------------------------------------------------------------ world */
 
-void
-pr_ascend_world_from_links(struct pr_trace *t)
+enum pr_status
+pr_ascend_world_from_links(struct pr_trace *t, struct pr_error *err)
 {
     int64_t top = -1;
     size_t i;
+    char note[400];
 
     for (i = 0; i < t->n_links; i++) {
         if (t->links[i].src > top)
@@ -393,9 +394,23 @@ pr_ascend_world_from_links(struct pr_trace *t)
             top = t->links[i].dst;
     }
     if (top < 0)
-        return;
+        return PR_OK;
     t->world_size = top + 1 > t->rank + 1 ? top + 1 : t->rank + 1;
     t->world_source = "communication groups";
+    t->world_floor = 1;
+    snprintf(note, sizeof(note),
+             "at least %lld: this rank's communication links "
+             "(communication_matrix.json) name ranks up to %lld%s, and no "
+             "file here states the world or lists a group's members (no "
+             "world_size in profiler_info, no world group in "
+             "profiler_metadata.json's parallel_group_info): the job may "
+             "hold more ranks",
+             (long long)t->world_size, (long long)top,
+             t->rank > top ? ", below this rank's own" : "");
+    t->world_note = pr_strtab_intern(t->strs, note, strlen(note));
+    return t->world_note == PR_STR_NONE
+               ? pr_error_set(err, PR_E_NOMEM, "out of memory")
+               : PR_OK;
 }
 
 /* ------------------------------------------------------------ info */

@@ -109,8 +109,11 @@ int pr_ascend_api_launches(const char *name);
  * the run's links (t->links) show, one more than the highest rank a link
  * names, and at least the rank + 1, with world_source "communication
  * groups".  A lower bound: a group is a part of the world, and a ring's
- * links name only neighbours.  Nothing when there is no link. */
-void pr_ascend_world_from_links(struct pr_trace *t);
+ * links name only neighbours; world_floor says so and world_note what
+ * the files held (communication_matrix.json's links, no member list).
+ * Nothing when there is no link.  PR_E_NOMEM only. */
+PR_NODISCARD enum pr_status pr_ascend_world_from_links(struct pr_trace *t,
+                                                       struct pr_error *err);
 
 /* What profiler_info[_<rank>].json says about the run. */
 struct pr_ascend_info {

@@ -114,6 +114,10 @@ struct adb {
     size_t n_comm_conns, cap_comm_conns;
     struct i64_pair *groups; /* group name id -> its ranks, sorted */
     size_t n_groups, cap_groups;
+    int64_t world_top;          /* the highest rank a group's tasks name; -1 */
+    int has_meta;               /* META_DATA is there with name and value */
+    int has_pgi;                /* it holds a parallel_group_info */
+    char meta[240];             /* META_DATA's names, ", "-separated, as met */
     struct i64_pair *pmu_tasks; /* globalTaskId -> pr_gpu_info, sorted */
     size_t n_pmu_tasks, cap_pmu_tasks;
     struct pmu_col pmu[MAX_PMU]; /* TASK_PMU_INFO's names, as met */
@@ -555,7 +559,10 @@ on_group(struct adb *a, sqlite3_stmt *q)
     if (top + 1 > a->t->world_size) {
         a->t->world_size = top + 1;
         a->t->world_source = "communication groups";
+        a->t->world_floor = 1; /* no table lists a group's members */
     }
+    if (top > a->world_top)
+        a->world_top = top;
     return push_pair(&a->groups, &a->n_groups, &a->cap_groups, name, top + 1) ==
                    PR_OK
                ? PR_OK
@@ -2451,7 +2458,27 @@ on_world(struct adb *a, sqlite3_stmt *q)
     if (w > 0) {
         a->t->world_size = w;
         a->t->world_source = "parallel_group_info";
+        a->t->world_floor = 0;
     }
+    return PR_OK;
+}
+
+/* A name META_DATA holds, for the note on a world from the groups. */
+static enum pr_status
+on_meta_name(struct adb *a, sqlite3_stmt *q)
+{
+    const char *s = (const char *)sqlite3_column_text(q, 0);
+    size_t len = strlen(a->meta);
+
+    if (s != NULL && strcmp(s, "parallel_group_info") == 0)
+        a->has_pgi = 1;
+    if (s == NULL || len + 1 >= sizeof(a->meta))
+        return PR_OK;
+    if (len > 0 && strlen(s) + len + 8 >= sizeof(a->meta)) {
+        snprintf(a->meta + len, sizeof(a->meta) - len, ", ...");
+        return PR_OK;
+    }
+    snprintf(a->meta + len, sizeof(a->meta) - len, "%s%s", len ? ", " : "", s);
     return PR_OK;
 }
 
@@ -2463,6 +2490,7 @@ static enum pr_status
 read_world(struct adb *a)
 {
     int r = table(a, "META_DATA");
+    enum pr_status st;
 
     if (r == 1)
         r = pr_sqlite_has_column(a->db, "META_DATA", "name");
@@ -2472,10 +2500,58 @@ read_world(struct adb *a)
         return r < 0 ? pr_error_set(a->err, PR_E_FORMAT,
                                     "cannot read the schema of META_DATA")
                      : PR_OK;
+    a->has_meta = 1;
+    if (set_sql(a, "SELECT name FROM META_DATA") != PR_OK)
+        return oom(a);
+    if ((st = each_row(a, "META_DATA", on_meta_name)) != PR_OK)
+        return st;
     if (set_sql(a, "SELECT value FROM META_DATA WHERE name = "
                    "'parallel_group_info'") != PR_OK)
         return oom(a);
     return each_row(a, "META_DATA", on_world);
+}
+
+/* Where the world size is only a lower bound (world_floor): what the
+ * database holds of the groups, and that none of it lists a group's
+ * members (npu_db1: COMMUNICATION_TASK_INFO's ranks 0 to 7; META_DATA
+ * holds the schema version and ENV_VARIABLES, no parallel_group_info). */
+static enum pr_status
+world_note(struct adb *a)
+{
+    char note[700], meta[300];
+
+    if (!a->t->world_floor || a->t->world_size < 0)
+        return PR_OK;
+    if (a->t->world_source != NULL &&
+        strcmp(a->t->world_source, "parallel_group_info") == 0)
+        /* the world group's ranks, without this one */
+        snprintf(note, sizeof(note),
+                 "at least %lld: META_DATA's parallel_group_info names a "
+                 "world group without this rank, %lld",
+                 (long long)a->t->world_size, (long long)a->t->rank);
+    else {
+        if (!a->has_meta)
+            snprintf(meta, sizeof(meta), "it has no META_DATA table");
+        else if (a->meta[0] == '\0')
+            snprintf(meta, sizeof(meta), "its META_DATA is empty");
+        else
+            snprintf(meta, sizeof(meta), "its META_DATA holds %s", a->meta);
+        snprintf(note, sizeof(note),
+                 "at least %lld: %s HCCL tasks (COMMUNICATION_TASK_INFO) "
+                 "name ranks up to %lld of their largest group%s, and the "
+                 "database lists no group's members: %s (%s): the job may "
+                 "hold more ranks",
+                 (long long)a->t->world_size,
+                 a->t->rank >= 0 ? "this rank's" : "the run's",
+                 (long long)a->world_top,
+                 a->t->rank > a->world_top ? ", below this rank's own" : "",
+                 meta,
+                 a->has_pgi ? "its parallel_group_info names no world group"
+                            : "no parallel_group_info, where newer torch_npu "
+                              "and MindSpore keep the groups' global_ranks");
+    }
+    a->t->world_note = intern(a->t, note);
+    return a->t->world_note == PR_STR_NONE ? oom(a) : PR_OK;
 }
 
 static enum pr_status
@@ -2505,8 +2581,12 @@ read_db(struct adb *a, const char *path, uint64_t max)
         rank_from_info(a->t, path);
     if ((st = read_world(a)) != PR_OK)
         return st;
-    if (a->t->world_size > 0 && a->t->rank >= a->t->world_size)
+    if (a->t->world_size > 0 && a->t->rank >= a->t->world_size) {
         a->t->world_size = a->t->rank + 1; /* groups without this rank */
+        a->t->world_floor = 1;
+    }
+    if ((st = world_note(a)) != PR_OK)
+        return st;
     if (a->t->rank >= 0) {
         snprintf(w, sizeof(w), "rank%lld", (long long)a->t->rank);
         if ((a->t->worker = intern(a->t, w)) == PR_STR_NONE)
@@ -2553,6 +2633,7 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
     a.err = err;
     a.at.err = err;
     a.device = -1;
+    a.world_top = -1;
     a.main_gtid = INT64_MIN;
     a.t = pr_trace_new();
     st = a.t ? read_db(&a, path,
