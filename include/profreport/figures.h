@@ -458,7 +458,8 @@ int pr_fig_run_host_only(const cJSON *run);
 void pr_fig_older_note(struct pr_figs *f, const cJSON *run);
 /* A summary without a distributed view whose runs are ranks of a job
  * (one an older profreport wrote, its view left out when it was read:
- * contract.h): "world size 8" (the largest a run names) or "2 ranks" (the
+ * contract.h): "world size 8" (the largest a run names; "at least 8"
+ * where that run's is a lower bound) or "2 ranks" (the
  * ranks its runs name) into buf, 1; else 0: no view means one process. */
 int pr_fig_job_without_view(const cJSON *summary, char *buf, size_t n);
 /* A summary without a distributed view that cannot tell whether its run
@@ -467,6 +468,9 @@ int pr_fig_job_without_view(const cJSON *summary, char *buf, size_t n);
  * came later; ms_run3 of 08619121 is world size 2 today, review 21 #3).
  * 1 when so. */
 int pr_fig_world_unknown(const cJSON *summary);
+/* 1 when a run of the summary was read from one an older profreport
+ * wrote (its older_summary diagnostics row). */
+int pr_fig_summary_older(const cJSON *summary);
 /* 1 when the summary has runs and every one is host-only (a CPU training
  * run): the report leaves the device views out and speaks of host time. */
 int pr_fig_host_only(const cJSON *summary);

@@ -65,6 +65,12 @@ int pr_sget_is(const char *s, const char *want);
  * window the whole capture (steps.h's PR_STEPS_CAPTURE_NAME). */
 int pr_sget_run_is_capture(const cJSON *run);
 
+/* 1 when a run's world_size is only a lower bound: world_size_bound
+ * "at_least", or, in a summary older than that key, world_size_source
+ * "communication groups" (the ranks its groups name, issue #30); 0 when
+ * exact or absent. */
+int pr_sget_run_world_floor(const cJSON *run);
+
 /* The diagnostics row a run read from a summary an older profreport wrote
  * gets (contract.h), and its text's first sentence. */
 #define PR_SGET_OLDER_KIND "older_summary"

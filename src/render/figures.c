@@ -1083,7 +1083,7 @@ pr_fig_job_without_view(const cJSON *summary, char *buf, size_t n)
 {
     const cJSON *run, *other;
     double ws = 0;
-    int ranks = 0;
+    int ranks = 0, floor = 0;
 
     if (cJSON_IsObject(pr_sget(summary, PR_K_DISTRIBUTED)))
         return 0;
@@ -1092,7 +1092,10 @@ pr_fig_job_without_view(const cJSON *summary, char *buf, size_t n)
         const cJSON *r = pr_sget(run, PR_K_RANK);
         int seen = 0;
 
-        ws = fmax(ws, pr_sget_num(run, PR_K_WORLD_SIZE));
+        if (pr_sget_num(run, PR_K_WORLD_SIZE) > ws) {
+            ws = pr_sget_num(run, PR_K_WORLD_SIZE);
+            floor = pr_sget_run_world_floor(run);
+        }
         if (!cJSON_IsNumber(r))
             continue;
         for (other = pr_sget(summary, PR_K_RUNS)->child; other != run;
@@ -1101,13 +1104,26 @@ pr_fig_job_without_view(const cJSON *summary, char *buf, size_t n)
                     pr_sget_num(other, PR_K_RANK) == r->valuedouble;
         ranks += !seen;
     }
-    if (ws > 1)
-        snprintf(buf, n, "world size %.0f", ws);
+    if (ws > 1) /* the groups' ranks: a lower bound (issue #30) */
+        snprintf(buf, n, "world size %s%.0f", floor ? "at least " : "", ws);
     else if (ranks > 1)
         snprintf(buf, n, "%d ranks", ranks);
     else
         return 0;
     return 1;
+}
+
+int
+pr_fig_summary_older(const cJSON *summary)
+{
+    const cJSON *run;
+
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        if (pr_sget_older_note(run) != NULL)
+            return 1;
+    }
+    return 0;
 }
 
 int

@@ -296,9 +296,12 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
                              pr_chart_format(pr_sget_num(dist, PR_K_WORLD_SIZE),
                                              PR_UNIT_COUNT, num, sizeof(num)));
     } else if (pr_fig_job_without_view(summary, sub, sizeof(sub))) {
-        /* an older summary's view left out: not "no" (review 19 #3) */
-        snprintf(line, sizeof(line),
-                 "yes (%.60s): no distributed view in this summary", sub);
+        /* an older summary's view left out: not "no" (review 19 #3); a
+           trace's of which no collective was read (msprof_full_db) */
+        snprintf(line, sizeof(line), "yes (%.60s): %s", sub,
+                 pr_fig_summary_older(summary)
+                     ? "no distributed view in this summary"
+                     : "no collective read");
         pr_pdf_doc_info_line(d, "Distributed", line);
     } else if (pr_fig_world_unknown(summary)) {
         /* not "no": an older summary that cannot tell (review 21 #3) */

@@ -2269,12 +2269,16 @@ world_text(const cJSON *d, int capture, int mixed, char *text, size_t cap)
         : mixed ? " Times are per step, averaged over steps; a rank without "
                   "steps: over its capture."
                 : " Times are per step, averaged over steps.";
+    /* one rank: its own trace (old2023's rank 0 alone: at least 9) */
+    int one = pr_sget_num(d, PR_K_RANKS_PRESENT) == 1;
 
     if (isnan(w) && pr_sget_num(d, PR_K_WORLD_SIZE_AT_LEAST) > 0)
         snprintf(text, cap,
-                 "The traces do not say the world size: at least %.0f, the "
-                 "ranks their communication links name.%s",
-                 pr_sget_num(d, PR_K_WORLD_SIZE_AT_LEAST), times);
+                 "The %s the world size: at least %.0f, the ranks %s "
+                 "communication links name.%s",
+                 one ? "trace does not say" : "traces do not say",
+                 pr_sget_num(d, PR_K_WORLD_SIZE_AT_LEAST),
+                 one ? "its" : "their", times);
     else if (isnan(w))
         snprintf(text, cap, "The traces do not say the world size.%s", times);
     else if (src != NULL && strcmp(src, "communication groups") == 0)
@@ -2302,6 +2306,19 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
     {
         npu |= pr_fig_run_is_npu(r);
+    }
+    if (!cJSON_IsObject(d) && !pr_fig_summary_older(summary) &&
+        pr_fig_job_without_view(summary, job, sizeof(job))) {
+        /* a rank of a job of whose trace no collective was read
+           (msprof_full_db: HCCL tasks to ranks 0 to 7, no rank, an empty
+           COMMUNICATION_OP) */
+        snprintf(text, sizeof(text),
+                 "No distributed view: no collective call or "
+                 "communication time was read from the trace, though its "
+                 "runs are ranks of a job (%s).",
+                 job);
+        pr_figs_note(f, text);
+        return;
     }
     if (!cJSON_IsObject(d) &&
         pr_fig_job_without_view(summary, job, sizeof(job))) {

@@ -333,3 +333,16 @@ pr_sget_run_is_capture(const cJSON *run)
     return pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),
                       "capture");
 }
+
+int
+pr_sget_run_world_floor(const cJSON *run)
+{
+    const char *b = pr_sget_str(run, PR_K_WORLD_SIZE_BOUND);
+
+    if (!cJSON_IsNumber(pr_sget(run, PR_K_WORLD_SIZE)))
+        return 0;
+    if (b != NULL)
+        return strcmp(b, "at_least") == 0;
+    return pr_sget_is(pr_sget_str(run, PR_K_WORLD_SIZE_SOURCE),
+                      "communication groups");
+}

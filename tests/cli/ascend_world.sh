@@ -4,7 +4,9 @@
 # communication groups (communication_matrix.json) are the world's lower
 # bound, as the database reader counts its tasks' ranks: one more than the
 # highest rank a link names (text_level1: 8; old2023's rank 0: 9), said
-# to come from the groups, never the number of ranks read.  Newer
+# to come from the groups and to be a lower bound (world_size_bound
+# "at_least"), never the number of ranks read: one rank alone is a job of
+# at least that many (distributed.world_size_at_least).  Newer
 # torch_npu writes parallel_group_info into profiler_metadata.json: given
 # one beside text_level1's rank 0 (its files linked into a folder here),
 # the world group's ranks are the world size, and the summary says the
@@ -19,14 +21,17 @@ if ! have_shared || [ ! -d "$S/text_level1/rank0_ascend_pt" ] ||
     exit 0
 fi
 
-# world NAME.json: "rank world_size distributed.world_size source"
+# world NAME.json: "rank world_size distributed.world_size
+# distributed.world_size_at_least source bound"
 world() {
     python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["runs"][0]
-print(r["rank"], r["world_size"], (d.get("distributed") or {}).get("world_size"),
-      r["world_size_source"])
+o = d.get("distributed") or {}
+print(r["rank"], r["world_size"], o.get("world_size"),
+      o.get("world_size_at_least"), r["world_size_source"],
+      r["world_size_bound"])
 ' "$1"
 }
 
@@ -46,8 +51,8 @@ for in in "$S/text_level1/rank0_ascend_pt" "$S/old2023/test_rank_0"; do
     "$PR_BIN" -q --input "$in" --json "$T_DIR/$name.json"
     check "$name: exit 0" [ $? -eq 0 ]
     n=$(top "$in")
-    check "$name: the largest group's $n ranks, said to be the groups'" \
-        [ "$(world "$T_DIR/$name.json")" = "0 $n $n communication groups" ]
+    check "$name: the largest group's $n ranks, the groups' lower bound" \
+        [ "$(world "$T_DIR/$name.json")" = "0 $n None $n communication groups at_least" ]
 done
 
 r=$T_DIR/rank0_ascend_pt
@@ -68,7 +73,7 @@ JSON
 "$PR_BIN" -q --follow-links --input "$r" --json "$T_DIR/meta.json"
 check "with parallel_group_info: exit 0" [ $? -eq 0 ]
 check "with parallel_group_info: the world group's 8 ranks" \
-    [ "$(world "$T_DIR/meta.json")" = "0 8 8 parallel_group_info" ]
+    [ "$(world "$T_DIR/meta.json")" = "0 8 8 None parallel_group_info exact" ]
 check "with parallel_group_info: the summary says 1 of 8 ranks is here" \
     python3 -c '
 import json, sys

@@ -593,7 +593,8 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
     double world = 0;
     const char *source = NULL;
     size_t present;
-    int ok = 1, all_ranks, world_known = 0;
+    int ok = 1, all_ranks, world_known = 0, world_floor = 0;
+    double floor;
     enum pr_status st = PR_OK;
 
     if (n == 0)
@@ -612,6 +613,7 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
         if (pr_sget_num(w[i].run, PR_K_WORLD_SIZE) > world) {
             world = pr_sget_num(w[i].run, PR_K_WORLD_SIZE);
             source = pr_sget_str(w[i].run, PR_K_WORLD_SIZE_SOURCE);
+            world_floor = pr_sget_run_world_floor(w[i].run);
         }
     }
     /* the tables (typed rows of their own); more: the pipeline
@@ -622,8 +624,17 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
     more = cJSON_CreateObject();
     ok = workers != NULL && comm_ops != NULL && strag != NULL && more != NULL;
     present = ranks_present(w, n);
-    if (world_known && groups_disagree(w, n) &&
-        links_floor(w, n) > (double)present) {
+    floor = links_floor(w, n);
+    if (world_known && groups_disagree(w, n) && floor > (double)present) {
+        world_known = 0;
+        world = 0;
+        source = NULL;
+    }
+    /* one rank whose world is the ranks its groups name: its own view, a
+       lower bound (old2023's rank 0 alone: at least 9, never "1 of 9");
+       ranks that agree on their groups keep it (issue #30) */
+    if (world_known && present == 1 && world_floor && world > 1) {
+        floor = isnan(floor) || world > floor ? world : floor;
         world_known = 0;
         world = 0;
         source = NULL;
@@ -657,8 +668,8 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
                  "Overlapped, communication = Communication(Not "
                  "Overlapped), other = Free, averaged as the producer "
                  "averages them (workers[].split_source)";
-    all_ranks = emit_coverage(present, world, world_known, links_floor(w, n),
-                              &r, cov, sizeof(cov));
+    all_ranks =
+        emit_coverage(present, world, world_known, floor, &r, cov, sizeof(cov));
     /* one rank whose HCCL tasks name the rank it waited for: the note
        says so, written once */
     if (present == 1)
