@@ -210,5 +210,20 @@ PY
 else
     skip "msprof_full_db's world size" "no $F"
 fi
+# MindSpore's rank 1 of 2 (its cluster file's name), no collective read:
+# the world is exact, and no older profreport is named either
+R=${PR_SHARED:-}/traces/mindspore/extra/run_3_profiler
+if have_shared && [ -d "$R" ]; then
+    "$PR_BIN" -q --input "$R" --html "$T_DIR/ms3.html"
+    check "ms_run3: world size 2, no view, no claim of an older profreport" \
+        python3 - "$T_DIR/ms3.html" << 'PY'
+import html, sys
+t = html.unescape(open(sys.argv[1]).read())
+assert "though its runs are ranks of a job (world size 2)." in t
+assert "older profreport" not in t
+PY
+else
+    skip "ms_run3's world size" "no $R"
+fi
 
 echo "1..$T_N"
