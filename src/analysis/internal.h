@@ -274,6 +274,13 @@ const char *pr_task_op_types(const struct pr_trace *t, uint32_t name,
 /* pr_comm_is_kernel with the name test from nc's cache (comm.c). */
 int pr_comm_kernel_cached(struct pr_names *nc, const struct pr_event *e);
 
+/* Sequence number -> the string id of the grad_output dims of the
+ * convolution backward node that holds it (PR_STR_NONE where two
+ * disagree): a forward conv's output shape, where its own inputs lack
+ * the stride and padding (roofline.c, issue #4; sources.c reads it per
+ * call).  Reads only the trace.  0 on out-of-memory. */
+int pr_roofline_index_conv_bwd(const struct pr_trace *t, struct pr_idmap *m);
+
 struct pr_steps;
 
 /* run.host_coverage (hostcov.c): the share of the steps' host time inside

@@ -427,8 +427,8 @@ pr_roofline_conv_from_output(const struct pr_shape_list *input_shapes,
 
 /* Sequence number -> grad_output dims (string id) of the conv backward
  * autograd node holding it; PR_STR_NONE when two such nodes disagree. */
-static int
-index_conv_bwd(const struct pr_trace *t, struct pr_idmap *m)
+int
+pr_roofline_index_conv_bwd(const struct pr_trace *t, struct pr_idmap *m)
 {
     size_t i;
 
@@ -877,7 +877,7 @@ index_trace(const struct pr_trace *t, const struct pr_tree *tree, struct ogs *g)
     memset(g, 0, sizeof(*g));
     if (!t)
         return 1;
-    ok = kernel_exts(t, tree, &ks) && index_conv_bwd(t, &bwd) &&
+    ok = kernel_exts(t, tree, &ks) && pr_roofline_index_conv_bwd(t, &bwd) &&
          make_groups(t, tree != NULL, g, &ext, &ks, &bwd);
     free(ks.v);
     pr_idmap_free(&bwd);

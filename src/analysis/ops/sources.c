@@ -17,6 +17,7 @@
 #include "profreport/flops.h"
 #include "profreport/keys.h"
 #include "profreport/memtl.h"
+#include "profreport/roofline.h"
 #include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/shapes.h"
@@ -702,15 +703,21 @@ struct totals {
     int64_t op_dev_ns, op_host_ns, dev_ns, host_ns, bwd_dev_ns, bwd_host_ns;
 };
 
-/* FLOPs of one call from its recorded inputs; -1 unknown. */
+/* FLOPs of one call from its recorded inputs; -1 unknown.  A convolution
+ * whose inputs lack the stride and padding takes its output shape from
+ * its backward node (bwd: sequence number -> grad_output dims), as the
+ * operator tables' roofline does (issue #4): aten::conv2d and the
+ * cudnn_convolution below it share that number. */
 static double
-flops_of(const struct pr_trace *t, const struct pr_tree_node *nd)
+flops_of(const struct pr_trace *t, const struct pr_tree_node *nd,
+         const struct pr_idmap *bwd)
 {
     struct pr_op_info ob;
     const struct pr_op_info *op = pr_trace_op(t, &t->events[nd->ev], &ob);
-    struct pr_op_inputs in;
+    struct pr_op_inputs in, out;
     struct pr_op_call call;
     struct pr_op_cost cost;
+    size_t dims;
 
     if (op == NULL)
         return -1;
@@ -719,6 +726,16 @@ flops_of(const struct pr_trace *t, const struct pr_tree_node *nd)
     call.in = &in;
     call.trace_flops = op->flops;
     if (pr_flops_estimate(&call, &cost, NULL) != PR_OK)
+        return -1;
+    if (cost.flops >= 0 || cost.cls != PR_OPC_CONV || op->seq < 0 ||
+        !in.has_shapes || in.st != PR_OK)
+        return cost.flops;
+    dims = pr_idmap_get(bwd, op->seq);
+    if (dims == PR_NONE || dims == PR_STR_NONE)
+        return -1;
+    pr_shapes_get(t, (uint32_t)dims, PR_STR_NONE, PR_STR_NONE, &out);
+    if (out.st != PR_OK ||
+        !pr_roofline_conv_from_output(&in.shapes, &out.shapes, &cost))
         return -1;
     return cost.flops;
 }
@@ -748,35 +765,44 @@ add_backward(struct group *g, const struct self *me, int new_call)
     g->bwd_host_ns = pr_sat_add_i64(g->bwd_host_ns, me->host_ns);
 }
 
-/* Self FLOPs of node ni: its estimate unless an operator below it has
- * one already (aten::linear holds aten::addmm: counted once). */
+/* Self FLOPs of node ni, counted once through the nesting (aten::conv2d >
+ * convolution > _convolution > cudnn_convolution, aten::linear > addmm):
+ * sub[] holds the FLOPs already counted in each subtree, its children
+ * first (the walk is post-order).  A node adds what its own estimate holds
+ * beyond its children's (the whole estimate where they count none: an
+ * aten::empty or a view below an operator counts 0 and hides nothing);
+ * -1 when it adds nothing known. */
 static double
-own_flops(struct ctx *c, uint32_t ni, unsigned char *known)
+own_flops(struct ctx *c, uint32_t ni, double *sub, const struct pr_idmap *bwd)
 {
     const struct pr_tree_node *nd = &c->tree->nodes[ni];
-    double f;
+    double f, kids = 0;
     uint32_t k;
 
-    if (known == NULL)
+    if (sub == NULL)
         return -1; /* no node has an attr (sum_nodes) */
     for (k = 0; k < pr_tree_n_kids(c->tree, nd); k++)
-        known[ni] |= known[pr_tree_kids(c->tree, nd)[k]];
-    if (known[ni] || fwd_attr(c, ni) == NO_ATTR)
+        kids += sub[pr_tree_kids(c->tree, nd)[k]];
+    sub[ni] = kids;
+    if (fwd_attr(c, ni) == NO_ATTR || nd->ev == PR_TREE_NONE)
         return -1;
-    f = flops_of(c->t, nd);
-    known[ni] = f >= 0;
-    return f;
+    f = flops_of(c->t, nd, bwd);
+    if (f < 0 || (f <= kids && kids > 0))
+        return -1;
+    sub[ni] = f;
+    return f - kids;
 }
 
 /* One operator node into its groups and the totals.  A node is a new
  * call at its location unless its parent operator was at the same one. */
 static void
-add_node(struct ctx *c, uint32_t ni, unsigned char *known, struct totals *s)
+add_node(struct ctx *c, uint32_t ni, double *sub, const struct pr_idmap *bwd,
+         struct totals *s)
 {
     const struct pr_tree_node *nd = &c->tree->nodes[ni];
     uint32_t a = fwd_attr(c, ni), b = bwd_attr(c, ni), p = nd->parent;
     const struct attr *pa = NULL;
-    double f = own_flops(c, ni, known);
+    double f = own_flops(c, ni, sub, bwd);
     struct self me = {pr_tree_device_self(c->t, c->tree, nd),
                       pr_tree_host_self(c->t, c->tree, nd)};
     int new_call;
@@ -811,28 +837,32 @@ static int
 sum_nodes(struct ctx *c, struct totals *s)
 {
     /* FLOPs are read only for nodes with an attr: without any, no flags */
-    unsigned char *known =
+    double *sub =
         c->node_attr == NULL
             ? NULL
-            : calloc(c->tree->n_nodes ? c->tree->n_nodes : 1, 1);
+            : calloc(c->tree->n_nodes ? c->tree->n_nodes : 1, sizeof(*sub));
+    struct pr_idmap bwd = {0}; /* a conv's output shape (flops_of) */
     struct pr_tree_walk w;
     uint32_t ni;
 
     memset(s, 0, sizeof(*s));
-    if ((known == NULL && c->node_attr != NULL) ||
+    if ((sub == NULL && c->node_attr != NULL) ||
+        (sub != NULL && !pr_roofline_index_conv_bwd(c->t, &bwd)) ||
         pr_tree_walk_init(&w, c->tree, 0, NULL) != PR_OK) {
-        free(known);
+        free(sub);
+        pr_idmap_free(&bwd);
         return 0;
     }
     while ((ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         if (c->tree->nodes[ni].is_operator &&
             c->tree->nodes[ni].ev != PR_TREE_NONE)
-            add_node(c, ni, known, s);
+            add_node(c, ni, sub, &bwd, s);
         else
-            own_flops(c, ni, known);
+            own_flops(c, ni, sub, &bwd);
     }
     pr_tree_walk_free(&w);
-    free(known);
+    pr_idmap_free(&bwd);
+    free(sub);
     return 1;
 }
 
