@@ -283,10 +283,12 @@ int pr_roofline_index_conv_bwd(const struct pr_trace *t, struct pr_idmap *m);
 
 struct pr_steps;
 
-/* run.host_coverage (hostcov.c): the share of the steps' host time inside
- * no recorded operator or runtime call, and the host events the profiler
- * kept; a "host_unrecorded" note where either leaves the host's time
- * unexplained.  Null without host steps or operators.  PR_E_NOMEM. */
+/* run.host_coverage (hostcov.c): the share of the steps' host time (of a
+ * run without steps, the capture's) inside no recorded operator or
+ * runtime call, and the host events the profiler kept; a
+ * "host_unrecorded" note where either leaves the host's time unexplained.
+ * Null with producer steps, with host steps but no operator, or without
+ * any recorded call.  PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_hostcov_fill(const struct pr_trace *t,
                                             const struct pr_steps *s,
                                             cJSON *run, struct pr_notes *notes,

@@ -630,8 +630,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
        (review 8 #3) */
     if (pr_sget_str(cp, PR_K_PEER_ENTRY_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(cp, PR_K_PEER_ENTRY_NOTE));
-    /* the host rows rest on host time the trace may not explain */
-    if (pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) != NULL) {
+    /* the host rows rest on host time the trace may not explain (a path
+       without host work has none: msinsight_full_db's is idle) */
+    if (pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) != NULL &&
+        pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), PR_K_HOST_OP) > 0) {
         char note[1400];
 
         snprintf(note, sizeof(note),

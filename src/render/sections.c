@@ -746,13 +746,17 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) != NULL) {
         char note[300];
 
+        int capture = pr_sget_run_is_capture(run);
+
         snprintf(
             note, sizeof(note),
-            "CPU Exec and Other are the step time without device work "
-            "or a data loader; %.0f%% of the steps' host time is inside no "
+            "CPU Exec and Other are the %s time without device work "
+            "or a data loader; %.0f%% of %s host time is inside no "
             "recorded operator or runtime call, so what the host did "
             "there is not in the trace (Data quality).",
-            pr_sget_num(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_UNRECORDED_PCT));
+            capture ? "capture's" : "step",
+            pr_sget_num(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_UNRECORDED_PCT),
+            capture ? "the capture's" : "the steps'");
         pr_figs_note(f, note);
     }
     step_split(f, pr_sget(run, PR_K_STEP_TRACE));
@@ -891,7 +895,9 @@ host_basis(struct pr_figs *f, const cJSON *run)
     double kept = pr_sget_num(h, PR_K_KEPT_EVENTS_PCT);
     char note[400], k[120] = "";
 
-    if (pr_sget_str(h, PR_K_NOTE) == NULL)
+    /* no operator table to qualify (an nsys export without NVTX) */
+    if (pr_sget_str(h, PR_K_NOTE) == NULL ||
+        cJSON_GetArraySize(pr_sget(run, PR_K_OPERATORS)) == 0)
         return;
     if (kept < 90.0)
         snprintf(k, sizeof(k),
@@ -899,12 +905,13 @@ host_basis(struct pr_figs *f, const cJSON *run)
                  "numbered, and ",
                  kept);
     snprintf(note, sizeof(note),
-             "Host times rest on what the trace recorded: %s%.0f%% of the "
-             "steps' host time is inside no recorded operator or runtime "
+             "Host times rest on what the trace recorded: %s%.0f%% of %s "
+             "host time is inside no recorded operator or runtime "
              "call, so a range's host self time (forward, an optimizer "
              "step, a user range) holds time whose work is not in the "
              "trace (Data quality).",
-             k, pr_sget_num(h, PR_K_UNRECORDED_PCT));
+             k, pr_sget_num(h, PR_K_UNRECORDED_PCT),
+             pr_sget_run_is_capture(run) ? "the capture's" : "the steps'");
     pr_figs_note(f, note);
 }
 

@@ -840,12 +840,20 @@ unrecorded_words(const cJSON *run, char *text, size_t cap, size_t len)
     char t[32];
 
     fmt_ms(pr_sget_num(h, PR_K_UNRECORDED_US), t, sizeof(t));
-    len = pr_append(text, cap, len,
-                    " By host coverage (Data quality), %.0f%% of the steps' "
-                    "host time (%s a step, over every thread) is inside no "
-                    "recorded operator or runtime call, ranges' own time "
-                    "included",
-                    pr_sget_num(h, PR_K_UNRECORDED_PCT), t);
+    if (pr_sget_run_is_capture(run))
+        len = pr_append(text, cap, len,
+                        " By host coverage (Data quality), %.0f%% of the "
+                        "capture's host time (%s, over every thread) is "
+                        "inside no recorded operator or runtime call, "
+                        "ranges' own time included",
+                        pr_sget_num(h, PR_K_UNRECORDED_PCT), t);
+    else
+        len = pr_append(text, cap, len,
+                        " By host coverage (Data quality), %.0f%% of the "
+                        "steps' host time (%s a step, over every thread) is "
+                        "inside no recorded operator or runtime call, "
+                        "ranges' own time included",
+                        pr_sget_num(h, PR_K_UNRECORDED_PCT), t);
     if (kept < 90.0)
         len = pr_append(text, cap, len,
                         ", with %.1f%% of the host events the profiler "

@@ -4827,10 +4827,11 @@ unrecorded_host(const cJSON *run, const char *bound, char *text, size_t cap)
 
     if (pr_sget_str(h, PR_K_NOTE) == NULL || !pr_sget_is(bound, "host"))
         return;
-    len = pr_append(text, cap, len,
-                    " But %.0f%% of the steps' host time is inside no "
-                    "recorded operator or runtime call",
-                    pct);
+    len = pr_append(
+        text, cap, len,
+        " But %.0f%% of %s host time is inside no recorded "
+        "operator or runtime call",
+        pct, pr_sget_run_is_capture(run) ? "the capture's" : "the steps'");
     if (kept < 90.0)
         len = pr_append(text, cap, len,
                         " and the trace holds %.1f%% of the host events the "
