@@ -346,6 +346,8 @@
 #define PR_K_IDLE_KERNEL_WAIT_US "idle_kernel_wait_us"
 #define PR_K_IDLE_OTHER_US "idle_other_us"
 #define PR_K_IDLE_AFTER_SYNC_US "idle_after_sync_us"
+#define PR_K_IDLE_DATALOADER_US "idle_dataloader_us"
+#define PR_K_IDLE_DATALOADER_PCT "idle_dataloader_pct"
 #define PR_K_HOST_COPY_PCT "host_copy_pct"
 #define PR_K_OPERATIONS "operations"
 #define PR_K_SYNCHRONIZATION "synchronization"

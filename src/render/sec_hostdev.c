@@ -19,6 +19,9 @@
 
 #define MAX_CHARTS 2            /* devices drawn; the table lists every one */
 #define SHARE_WORTH_SAYING 20.0 /* % of the span: a cause worth a line */
+/* % of a device's idle inside the DataLoader's next(): its input, not
+ * its launches, held it (loader_advice) */
+#define LOADER_PCT 50.0
 
 /* The span of a device in six parts that add up to it (a bar each, in
  * the palette's colours; short labels: the PDF's label column is narrow,
@@ -173,6 +176,52 @@ npu_host_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run,
     pr_figs_text(f, text);
 }
 
+/* Whether the run has a finding of this id, ranked or observed. */
+static int
+has_finding(const cJSON *run, const char *id)
+{
+    return pr_sget_find(pr_sget(run, PR_K_RECOMMENDATIONS), PR_K_ID, id) !=
+               NULL ||
+           pr_sget_find(pr_sget(run, PR_K_OBSERVATIONS), PR_K_ID, id) != NULL;
+}
+
+/* A device whose idle lies mostly inside the DataLoader's next() (the
+ * analysis' idle_dataloader_pct, hostdev.c) waits for its input, not
+ * for launches (review 22g item 8: tb_plugin's resnet50_num_workers_0,
+ * 77% of its idle): the input pipeline's levers, and the launch ones only
+ * where the launch rule's own evidence holds (its launch_bound
+ * finding). */
+static void
+loader_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run, double pct,
+              const char *of)
+{
+    char text[768], in[32], idle[32];
+    size_t len;
+
+    pr_chart_format(pr_sget_num(dev, PR_K_IDLE_DATALOADER_US), PR_UNIT_US, in,
+                    sizeof(in));
+    pr_chart_format(pr_sget_num(dev, PR_K_IDLE_US), PR_UNIT_US, idle,
+                    sizeof(idle));
+    snprintf(text, sizeof(text),
+             "Device %.0f waited for the host %.0f%% %s, and %.0f%% of its "
+             "idle time (%s of %s) lies inside the DataLoader's next(): it "
+             "waited for its input, not for kernel launches. More DataLoader "
+             "workers (num_workers) prepare the next batches while the "
+             "device computes; pin_memory=True with .to(device, "
+             "non_blocking=True) overlaps the copy to the device.",
+             pr_sget_num(dev, PR_K_DEVICE), pct, of,
+             pr_sget_num(dev, PR_K_IDLE_DATALOADER_PCT), in, idle);
+    len = strlen(text);
+    if (has_finding(run, "launch_bound"))
+        snprintf(text + len, sizeof(text) - len,
+                 " The launches are slow too (the launch_bound finding): "
+                 "fused kernels (torch.compile) or %s cut that overhead.",
+                 pr_fig_run_is_npu(run)
+                     ? "graph mode"
+                     : "CUDA graphs (mode=\"reduce-overhead\")");
+    pr_figs_text(f, text);
+}
+
 /* The idle causes that matter, in words a user acts on. */
 static void
 idle_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run)
@@ -202,6 +251,9 @@ idle_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run)
                  "mode launches every operator from Python.",
                  pr_sget_num(dev, PR_K_DEVICE), 100 * host / span, of);
         pr_figs_text(f, text);
+    } else if (100 * host / span >= SHARE_WORTH_SAYING &&
+               pr_sget_num(dev, PR_K_IDLE_DATALOADER_PCT) >= LOADER_PCT) {
+        loader_advice(f, dev, run, 100 * host / span, of);
     } else if (100 * host / span >= SHARE_WORTH_SAYING && npu) {
         npu_host_advice(f, dev, run, 100 * host / span, of);
     } else if (100 * host / span >= SHARE_WORTH_SAYING &&
@@ -605,7 +657,9 @@ launches(struct pr_figs *f, const cJSON *run)
     pr_figs_text(f, "A mean queue near 0 while the device waits for the host "
                     "means the run is launch-bound: the CPU is the "
                     "bottleneck. A long queue means the CPU runs ahead and "
-                    "the device is the bottleneck.");
+                    "the device is the bottleneck while the queue holds "
+                    "work; its idle then comes in a few long gaps (a data "
+                    "loader, a sync), not between launches.");
 }
 
 /* ---- host CPU (MindSpore's data-pipeline sampler) ---------------------- */
