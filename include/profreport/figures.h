@@ -41,7 +41,8 @@ enum pr_fmt {
     PR_FMT_NUM,      /* plain number */
     PR_FMT_BOOL,     /* yes / no */
     PR_FMT_FIGURE,   /* a string already formatted as a number */
-    PR_FMT_CHANGE,   /* formatted signed change: red up, green down */
+    PR_FMT_CHANGE,   /* formatted signed change: red when worse, green
+                        when better (pr_fig_change_dir) */
     PR_FMT_VERDICT   /* "FAIL"/"fail" in bold red, anything else green */
 };
 
@@ -104,6 +105,15 @@ int pr_fig_summary_is_npu(const cJSON *summary);
 
 /* Right-aligned (numeric) columns. */
 int pr_col_numeric(enum pr_fmt f);
+
+/* Which way the PR_FMT_CHANGE cell `text` of `row` goes: the row's
+ * PR_FIG_CHANGE_DIR string ("worse", "better", "none") where it says, so
+ * that a figure where higher is better (GPU utilization, SM efficiency,
+ * occupancy, tensor-core share) is not painted good for falling (review
+ * 22g #7); else by the text's sign, as for times (lower is better): 1
+ * worse, -1 better, 0 neither. */
+#define PR_FIG_CHANGE_DIR "_dir"
+int pr_fig_change_dir(const cJSON *row, const char *text);
 
 /* Display text of row[c->key]: numbers with human units, null or absent
  * as an en dash, names in full (layouts shorten them).  Returns buf or a

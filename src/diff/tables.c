@@ -219,6 +219,31 @@ figure_name(const cJSON *row, char *buf, size_t n)
         snprintf(buf, n, "%s", m);
 }
 
+/* Figures where a rise is good: the share of the window a device was
+ * busy (utilization, SM efficiency, occupancy) and the tensor-core share
+ * of kernel time; for every other figure (times, memory) lower is
+ * better. */
+static int
+higher_is_better(const char *metric)
+{
+    return strncmp(metric, "gpu.", 4) == 0 || strncmp(metric, "tc.", 3) == 0;
+}
+
+/* Which way a figure row's change goes (PR_FIG_CHANGE_DIR): "worse",
+ * "better", or "none" for no change, no value or a figure not
+ * compared. */
+static const char *
+figure_dir(const cJSON *row)
+{
+    double d = pr_sget_num(row, "delta");
+    int up = d > 0;
+
+    if (!(d > 0 || d < 0) || cJSON_IsFalse(pr_sget(row, "comparable")))
+        return "none";
+    return up != higher_is_better(pr_sget_str_or(row, "metric", "")) ? "worse"
+                                                                     : "better";
+}
+
 static int
 figure_row(struct pr_dtable *t, const cJSON *row)
 {
@@ -254,7 +279,13 @@ figure_row(struct pr_dtable *t, const cJSON *row)
         pr_dfmt_pct(NAN, ci, sizeof(ci));
         snprintf(txt, sizeof(txt), "not compared");
     }
-    return add_row(t, vals, NULL);
+    if (add_row(t, vals, NULL) != 0)
+        return -1;
+    return cJSON_AddStringToObject(
+               cJSON_GetArrayItem(t->rows, cJSON_GetArraySize(t->rows) - 1),
+               PR_FIG_CHANGE_DIR, figure_dir(row)) != NULL
+               ? 0
+               : -1;
 }
 
 int

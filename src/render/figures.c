@@ -322,6 +322,18 @@ base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+int
+pr_fig_change_dir(const cJSON *row, const char *text)
+{
+    const char *dir = pr_sget_str(row, PR_FIG_CHANGE_DIR);
+
+    if (dir != NULL)
+        return strcmp(dir, "worse") == 0    ? 1
+               : strcmp(dir, "better") == 0 ? -1
+                                            : 0;
+    return text[0] == '+' ? 1 : text[0] == '-' ? -1 : 0;
+}
+
 const char *
 pr_fig_cell(const cJSON *row, const struct pr_col *c, char *buf, size_t n)
 {

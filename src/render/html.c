@@ -91,10 +91,12 @@ name_text(struct pr_html_view *v, cJSON *cell, const char *name,
 }
 
 static const char *
-cell_class(const struct pr_col *c, const char *text)
+cell_class(const struct pr_col *c, const cJSON *row, const char *text)
 {
-    if (c->fmt == PR_FMT_CHANGE)
-        return text[0] == '+' ? "num up" : text[0] == '-' ? "num down" : "num";
+    if (c->fmt == PR_FMT_CHANGE) {
+        int dir = pr_fig_change_dir(row, text);
+        return dir > 0 ? "num up" : dir < 0 ? "num down" : "num";
+    }
     if (c->fmt == PR_FMT_VERDICT)
         return pr_sget_is(text, "FAIL") || pr_sget_is(text, "fail")
                    ? "verdict-cell fail"
@@ -156,7 +158,7 @@ cell(struct pr_html_view *v, cJSON *cells, const cJSON *row,
         snprintf(sort, sizeof(sort), "%.10g", val->valuedouble);
     else if (cJSON_IsBool(val))
         snprintf(sort, sizeof(sort), "%d", cJSON_IsTrue(val));
-    add_str(v, o, "c_cls", cell_class(c, text));
+    add_str(v, o, "c_cls", cell_class(c, row, text));
     source_href(v, o, row, c);
     if (sub != NULL)
         add_str(v, o, "c_sub", sub);

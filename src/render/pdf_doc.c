@@ -844,12 +844,12 @@ is_fail(const char *s)
 
 /* Colour of a cell's text: changes and verdicts carry their direction. */
 static uint32_t
-cell_color(enum pr_fmt f, const char *text)
+cell_color(enum pr_fmt f, const cJSON *row, const char *text)
 {
-    if (f == PR_FMT_CHANGE && text[0] == '+')
-        return PR_PDF_C_BAD;
-    if (f == PR_FMT_CHANGE && text[0] == '-')
-        return PR_PDF_C_GOOD;
+    if (f == PR_FMT_CHANGE)
+        return pr_fig_change_dir(row, text) > 0   ? PR_PDF_C_BAD
+               : pr_fig_change_dir(row, text) < 0 ? PR_PDF_C_GOOD
+                                                  : PR_PDF_C_TEXT;
     if (f == PR_FMT_VERDICT)
         return is_fail(text) ? PR_PDF_C_BAD : PR_PDF_C_GOOD;
     return PR_PDF_C_TEXT;
@@ -1195,7 +1195,7 @@ table_row(struct pr_pdf_doc *d, size_t r, const cJSON *row,
         b.max_lines = max_lines(c->fmt);
         b.bold = c->fmt == PR_FMT_VERDICT && is_fail(clean);
         b.right = pr_col_numeric(c->fmt);
-        b.color = cell_color(c->fmt, clean);
+        b.color = cell_color(c->fmt, row, clean);
         pr_pdf_doc_wrapped(d, &b, clean);
         free(clean);
     }

@@ -4,9 +4,9 @@
 # gen FILE STEPS OP KERNEL [SLOW [CPU]]: one thread; STEPS a list of step
 # numbers ("-" for an iteration without a ProfilerStep marker), each
 # $STEP_US (default 1000) us long (SLOW: the step of that number takes
-# 8 ms) with one OP launching one 400 us KERNEL (CPU nonempty: no device
-# work at all).  GPU_NAME and GPU_ID (default an A100, device 0) set the
-# device the kernels ran on.
+# 8 ms) with one OP launching one KERNEL of $KERNEL_US (default 400) us
+# (CPU nonempty: no device work at all).  GPU_NAME and GPU_ID (default an
+# A100, device 0) set the device the kernels ran on.
 gen() {
     f=$1
     steps=$2
@@ -40,8 +40,8 @@ gen() {
             if [ -z "$cpu" ]; then
                 printf ',{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%s,"dur":10,"args":{"correlation":%s,"External id":%s}}' \
                     $((ts + 20)) "$c" "$c"
-                printf ',{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":%s,"dur":400,"args":{"correlation":%s,"device":%s,"stream":7,"External id":%s}}' \
-                    "$kernel" $((ts + 40)) "$c" "${GPU_ID:-0}" "$c"
+                printf ',{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":%s,"dur":%s,"args":{"correlation":%s,"device":%s,"stream":7,"External id":%s}}' \
+                    "$kernel" $((ts + 40)) "${KERNEL_US:-400}" "$c" "${GPU_ID:-0}" "$c"
             fi
             ts=$((ts + dur + 10))
             c=$((c + 1))
