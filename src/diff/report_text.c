@@ -114,11 +114,75 @@ header(struct text *t, const cJSON *diff)
     pr_dcompat_each(diff, compat_line, t);
 }
 
+/* The code points a change table's name column gets on a terminal of
+ * `width`: what the other columns (their widest cell or label, two spaces
+ * between columns) leave, at least 40, at most PR_DNAME_MAX_CHARS. */
+static size_t
+name_room(const struct pr_dtable *tb, size_t width)
+{
+    size_t others = 0, c;
+    const cJSON *row;
+
+    for (c = 0; c < tb->n_cols; c++) {
+        size_t w = pr_shorten_width(tb->cols[c].label);
+        if (tb->cols[c].fmt == PR_FMT_NAME)
+            continue;
+        cJSON_ArrayForEach(row, tb->rows)
+        {
+            size_t cw =
+                pr_shorten_width(pr_sget_str_or(row, tb->cols[c].key, ""));
+            w = cw > w ? cw : w;
+        }
+        others += w + 2;
+    }
+    if (width < others + 40)
+        return 40;
+    return width - others < PR_DNAME_MAX_CHARS ? width - others
+                                               : PR_DNAME_MAX_CHARS;
+}
+
+/* Put the told-apart forms of a change table's names (pr_dnames: apart
+ * from every name of the list the table shows part of, so that a kernel
+ * of the regressions and another of the improvements never both read
+ * "elementwise_kernel<…>", review 22g #11) into the copy of its rows;
+ * 0 on out-of-memory. */
+static int
+distinct_names(const struct pr_dtable *tb, cJSON *rows, size_t width)
+{
+    char **forms;
+    cJSON *row;
+    size_t r = 0, c;
+    int ok = 1;
+
+    if (tb->names_from == NULL || pr_sget_len(tb->rows) == 0)
+        return 1;
+    forms = pr_dnames(tb, name_room(tb, width));
+    if (forms == NULL)
+        return 0;
+    cJSON_ArrayForEach(row, rows)
+    {
+        for (c = 0; c < tb->n_cols && ok; c++) {
+            cJSON *v;
+            if (forms[r * tb->n_cols + c] == NULL)
+                continue;
+            v = cJSON_CreateString(forms[r * tb->n_cols + c]);
+            if (!pr_sput(row, tb->cols[c].key, v)) {
+                cJSON_Delete(v);
+                ok = 0;
+            }
+        }
+        r++;
+    }
+    pr_dnames_free(forms, tb);
+    return ok;
+}
+
 /* A copy of the table's rows whose name cells carry their PR_DTABLE_SUB
  * text after them (an operator's input shapes, "(default)" after a
- * gate), as the Markdown shows it; NULL on out-of-memory. */
+ * gate), as the Markdown shows it, and a change table's names told apart
+ * for a terminal of `width`; NULL on out-of-memory. */
 static cJSON *
-rows_with_sub(const struct pr_dtable *tb)
+rows_with_sub(const struct pr_dtable *tb, size_t width)
 {
     cJSON *rows = cJSON_Duplicate(tb->rows, 1), *row;
     const char *key = tb->cols[pr_dtable_sub_col(tb)].key;
@@ -126,6 +190,10 @@ rows_with_sub(const struct pr_dtable *tb)
 
     if (rows == NULL)
         return NULL;
+    if (!distinct_names(tb, rows, width)) {
+        cJSON_Delete(rows);
+        return NULL;
+    }
     pr_buf_init(&s, 0);
     cJSON_ArrayForEach(row, rows)
     {
@@ -161,7 +229,7 @@ table(struct pr_buf *b, const struct pr_dtable *tb)
     if (pr_sget_len(tb->rows) == 0)
         pr_dadd(b, "(none)\n");
     else {
-        rows = rows_with_sub(tb);
+        rows = rows_with_sub(tb, (size_t)pr_table_term_width());
         if (rows == NULL || pr_table_render_cells(rows, tb->cols, tb->n_cols, 0,
                                                   b, &err) != PR_OK)
             b->failed = 1;
