@@ -357,11 +357,18 @@ pr_dmethod_text(const cJSON *diff, char *before, size_t nb, char *after,
              "within noise. Memory, "
              "GPU metrics, operators and kernels have no per-step samples "
              "and are judged on the limit alone. Operator and kernel times "
-             "are device time per step, matched by name (and by name + input "
-             "shapes); glob rules skip rows under %g%% of the step time.",
+             "are %s, matched by name (and by name + input "
+             "shapes); glob rules skip rows under %g%% of the %s time.",
              pr_sget_num(m, "alpha"), pr_sget_num(bs, "confidence_pct"),
              pr_sget_num(bs, "resamples"), pr_sget_str_or(bs, "seed", "?"),
-             pr_sget_num(m, "min_share_pct"));
+             pr_dno_steps(diff)
+                 ? "mean device time per call (neither side has steps: each "
+                   "run is one capture, whose length is the profiler's "
+                   "window, so time per capture is no speed and the step "
+                   "and breakdown figures are not compared)"
+                 : "device time per step",
+             pr_sget_num(m, "min_share_pct"),
+             pr_dno_steps(diff) ? "capture's" : "step");
     /* large jobs: which intervals the cost cap left (compare.c) */
     if (pr_sget_str(bs, "intervals") != NULL)
         snprintf(intervals, ni,
@@ -384,6 +391,8 @@ pr_dshort_why(const char *why)
         return "definition may have changed";
     if (strstr(why, "different windows") != NULL)
         return "different windows";
+    if (strstr(why, "no steps: each run is one capture") != NULL)
+        return "no steps";
     if (strstr(why, "whole capture against a step") != NULL)
         return "steps against a whole capture";
     return "see Comparability";

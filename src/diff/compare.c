@@ -665,6 +665,8 @@ struct side {
     struct pr_match_fold *fold[N_TABLES]; /* owned: the runs' tables */
     double steps;                         /* all steps of all runs */
     double step_mean_us; /* mean over runs of the mean step time */
+    int capture;         /* every run has no steps: its one "step" is the
+                            profiler's window (step_summary.basis) */
 };
 
 static void
@@ -676,8 +678,10 @@ side_init(struct side *s, const cJSON *sum, struct pr_merge *m)
     memset(s, 0, sizeof(*s));
     s->sum = sum;
     s->m = m;
+    s->capture = cJSON_GetArraySize(runs) > 0;
     cJSON_ArrayForEach(r, runs)
     {
+        s->capture &= pr_sget_run_is_capture(r);
         int k = cJSON_GetArraySize(pr_sget(r, PR_K_STEPS));
         double mean = pr_dj_num(pr_sget(r, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
         s->steps += k > 0 ? k : 1; /* a trace without steps is one step */
@@ -770,26 +774,81 @@ share(double v, double step_us)
     return step_us > 0 ? 100.0 * v / step_us : NAN;
 }
 
+/* Time per call of one side of a row (0 on the side it is absent; NAN
+ * for time without a call count). */
+static double
+per_call(int in, double us, double calls)
+{
+    if (!in)
+        return 0;
+    return calls > 0 ? us / calls : NAN;
+}
+
+/* The rows of two sides without steps (both `capture`), compared per
+ * call: the time a change per call is worth over the calls of the larger
+ * side, the largest first, so that a kernel that got slower per call
+ * leads and one that merely ran fewer times in the window is no change
+ * (review 22g #1). */
+static double
+per_call_weight(const struct pr_match_row *r)
+{
+    double b = per_call(r->in_base, r->base, r->calls_base);
+    double c = per_call(r->in_cur, r->cur, r->calls_cur);
+    double calls = fmax(r->calls_base, r->calls_cur);
+
+    if (!r->in_base || !r->in_cur)
+        return r->base + r->cur; /* new or vanished: its whole time */
+    return isfinite(b) && isfinite(c) ? fabs(c - b) * calls : 0;
+}
+
+static int
+cmp_row_call(const void *pa, const void *pb)
+{
+    const struct pr_match_row *a = pa, *b = pb;
+    double da = per_call_weight(a), db = per_call_weight(b);
+
+    if (da != db)
+        return da > db ? -1 : 1;
+    return cmp_row(pa, pb);
+}
+
+/* A row of a change list: its time per step (per_call 0), or, for two
+ * sides without steps, its mean time per call (per: "call"), with the
+ * time per capture beside it (baseline_total_us, current_total_us); a
+ * row with time but no call count is then not compared. */
 static cJSON *
 table_row(const struct pr_match_row *r, const struct side *b,
-          const struct side *c)
+          const struct side *c, int by_call)
 {
     cJSON *o = cJSON_CreateObject();
     const char *status = r->in_base && r->in_cur ? "both"
                          : r->in_base            ? "vanished"
                                                  : "new";
+    double x = by_call ? per_call(r->in_base, r->base, r->calls_base) : r->base;
+    double y = by_call ? per_call(r->in_cur, r->cur, r->calls_cur) : r->cur;
     int ok = o != NULL;
 
     ok = ok && cJSON_AddStringToObject(o, PR_K_NAME, r->name) != NULL;
     if (ok && r->shapes != NULL)
         ok = cJSON_AddStringToObject(o, PR_K_INPUT_SHAPES, r->shapes) != NULL;
     ok = ok && cJSON_AddStringToObject(o, "status", status) != NULL;
-    ok = ok && pr_dj_add_num(o, "baseline_us", r->base);
-    ok = ok && pr_dj_add_num(o, "current_us", r->cur);
-    ok = ok && pr_dj_add_num(o, "delta_us", r->cur - r->base);
+    ok = ok && pr_dj_add_num(o, "baseline_us", x);
+    ok = ok && pr_dj_add_num(o, "current_us", y);
+    ok = ok && pr_dj_add_num(o, "delta_us", y - x);
     ok = ok &&
-         pr_dj_add_num(o, "delta_pct",
-                       r->base > 0 ? 100.0 * (r->cur / r->base - 1.0) : NAN);
+         pr_dj_add_num(o, "delta_pct", x > 0 ? 100.0 * (y / x - 1.0) : NAN);
+    if (ok && by_call) {
+        ok = cJSON_AddStringToObject(o, "per", "call") != NULL &&
+             pr_dj_add_num(o, "baseline_total_us", r->base) &&
+             pr_dj_add_num(o, "current_total_us", r->cur);
+        if (ok && (isnan(x) || isnan(y)))
+            ok = cJSON_AddFalseToObject(o, "comparable") != NULL &&
+                 cJSON_AddStringToObject(
+                     o, "not_comparable",
+                     "no steps: each run is one capture, the profiler's "
+                     "window, and this row has no call count to compare "
+                     "its time per call") != NULL;
+    }
     ok = ok && pr_dj_add_num(o, "calls_baseline", r->calls_base);
     ok = ok && pr_dj_add_num(o, "calls_current", r->calls_cur);
     ok = ok && pr_dj_add_num(o, PR_K_SHARE_PCT,
@@ -810,6 +869,7 @@ add_table(cJSON *diff, size_t k, const struct side *b, const struct side *c,
     struct pr_match_table t;
     cJSON *arr = cJSON_AddArrayToObject(diff, tables[k].key);
     size_t i;
+    int by_call = b->capture && c->capture;
     enum pr_status st;
 
     if (arr == NULL)
@@ -817,12 +877,12 @@ add_table(cJSON *diff, size_t k, const struct side *b, const struct side *c,
     st = pr_match_folds(b->fold[k], b->steps, c->fold[k], c->steps, &t, err);
     if (st != PR_OK)
         return st;
-    qsort(t.rows, t.n, sizeof(*t.rows), cmp_row);
+    qsort(t.rows, t.n, sizeof(*t.rows), by_call ? cmp_row_call : cmp_row);
     for (i = 0; i < t.n && st == PR_OK; i++) {
         cJSON *row;
         if (t.rows[i].base == 0 && t.rows[i].cur == 0)
             continue; /* host-only operators: no device time to compare */
-        row = table_row(&t.rows[i], b, c);
+        row = table_row(&t.rows[i], b, c, by_call);
         if (row == NULL)
             st = NOMEM(err);
         else
@@ -849,7 +909,8 @@ add_side(cJSON *diff, const char *key, const struct side *s, const char *label,
             o, PR_K_RUNS,
             (double)cJSON_GetArraySize(pr_sget(s->sum, PR_K_RUNS))) ||
         !pr_dj_add_num(o, PR_K_STEPS, s->steps) ||
-        !pr_dj_add_num(o, "step_mean_us", s->step_mean_us))
+        !pr_dj_add_num(o, "step_mean_us", s->step_mean_us) ||
+        cJSON_AddBoolToObject(o, "no_steps", s->capture) == NULL)
         return NOMEM(err);
     return PR_OK;
 }

@@ -235,6 +235,42 @@ spans(const cJSON *rb, const cJSON *rc, const struct pr_dstep_pairs *sp,
         snprintf(sc, n, " (%s to %s)", y0, y1);
 }
 
+/* Two runs without steps (step_summary.basis "capture" both): each one
+ * "step" is the profiler's window, a length the user chose (nsys
+ * --duration, a schedule's active span), so step.* compares two window
+ * lengths and breakdown.* the time of each kind that fitted in them:
+ * fewer calls in a fixed window reads as an "improvement" and is none
+ * (review 22g #1: two 300 ms nsys windows, 34 -> 30 flash_fwd_kernel
+ * calls of 4.00 -> 4.01 ms each, "-11.6%").  Those figures are not
+ * compared (their gates skip: a diff with no other gate is INCONCLUSIVE,
+ * exit 4), a note says so, and where every run of both sides is such a
+ * capture the tables compare time per call (compare.c).  The per-device shares
+ * of the window (gpu.*) stay compared: a share of a window is a rate. */
+static int
+capture_pair(cJSON *pair, cJSON *notes, const char *run, const cJSON *rb,
+             const cJSON *rc)
+{
+    char why[600], x[64], y[64];
+    cJSON *metrics = cJSON_GetObjectItemCaseSensitive(pair, "metrics");
+    const cJSON *b = cJSON_GetArrayItem(pr_sget(rb, PR_K_STEPS), 0);
+    const cJSON *c = cJSON_GetArrayItem(pr_sget(rc, PR_K_STEPS), 0);
+    cJSON *yes = cJSON_CreateTrue();
+
+    pr_dfmt_pair(pr_dj_num(b, PR_K_DURATION_US), pr_dj_num(c, PR_K_DURATION_US),
+                 "us", x, y, sizeof(x));
+    snprintf(why, sizeof(why),
+             "run %s: no steps: each run is one capture (%s and %s), whose "
+             "length is the profiler's window, not a speed: the step and "
+             "breakdown figures, time per window, are not compared",
+             run, x, y);
+    if (!pr_sput(pair, "per_capture", yes)) {
+        cJSON_Delete(yes);
+        return 0;
+    }
+    return mark_rows(metrics, "step.", why) &&
+           mark_rows(metrics, "breakdown.", why) && add_warning(notes, why);
+}
+
 /* The steps of a pair: paired by number (a note when some steps have no
  * partner), or not comparable at all (a warning): one run has step
  * markers and the other none, or their step figures measure different
@@ -263,6 +299,8 @@ check_steps(cJSON *pair, cJSON *warnings, cJSON *notes, const char *run,
                  sp->n_paired);
         return add_warning(notes, why); /* like with like: not a warning */
     }
+    if (comparable && pr_sget_run_is_capture(rb) && pr_sget_run_is_capture(rc))
+        return capture_pair(pair, notes, run, rb, rc);
     if (comparable)
         return 1;
     if ((devb == NULL && devc != NULL &&

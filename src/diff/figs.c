@@ -182,22 +182,30 @@ runs(struct pr_figs *f, const cJSON *diff, struct pairs *p)
     cJSON_ArrayForEach(pair, pr_sget(diff, PR_K_RUNS))
     {
         struct pr_dpair_figs *pf = &p->figs[i++];
+        int capture;
         snprintf(label, sizeof(label), "Run %s vs %s",
                  pr_sget_str_or(pair, "baseline", "?"),
                  pr_sget_str_or(pair, "current", "?"));
-        pr_figs_part(f, label, "per step");
+        pr_figs_part(f, label, pr_dpair_per(pair));
         if (pr_dpair_figs(pf, pair) != 0) {
             pr_figs_nomem(f);
             return;
         }
+        /* runs without steps: what each capture held, and no step
+           chart (one point a side) or waterfall of a window's length,
+           which is the profiler's, not a speed (review 22g #1) */
+        capture = cJSON_IsTrue(pr_sget(pair, "per_capture"));
         pair_chart(f, pr_fig_draw_stacked, &pf->stacked,
-                   "Mean step breakdown, baseline and current", PAIR_L_W,
-                   PAIR_H, PAIR_PDF_H, 0);
-        pair_chart(f, pr_fig_draw_lines, &pf->steps, "Step time per step",
-                   PAIR_R_W, PAIR_H, PAIR_PDF_H, 1);
-        pair_chart(f, draw_waterfall, &pf->waterfall,
-                   "Waterfall of the change in mean step time", WIDE_W, FALL_H,
-                   FALL_PDF_H, 0);
+                   capture ? "Breakdown of each capture, baseline and current"
+                           : "Mean step breakdown, baseline and current",
+                   PAIR_L_W, PAIR_H, PAIR_PDF_H, 0);
+        if (pf->many_steps)
+            pair_chart(f, pr_fig_draw_lines, &pf->steps, "Step time per step",
+                       PAIR_R_W, PAIR_H, PAIR_PDF_H, 1);
+        if (!capture)
+            pair_chart(f, draw_waterfall, &pf->waterfall,
+                       "Waterfall of the change in mean step time", WIDE_W,
+                       FALL_H, FALL_PDF_H, 0);
         pr_dfigs_table(f, &t, pr_dtable_figures(&t, pair));
     }
 }
@@ -211,9 +219,10 @@ changes(struct pr_figs *f, const cJSON *diff, const struct pr_dchange *c,
     struct pr_dtable t;
     char note[200];
     size_t k;
+    const char *measure = pr_dchange_measure(c, diff);
 
     snprintf(note, sizeof(note), "%c%s, matched by %s.",
-             toupper((unsigned char)c->measure[0]), c->measure + 1, c->matched);
+             toupper((unsigned char)measure[0]), measure + 1, c->matched);
     pr_figs_text(f, note);
     for (k = 0; k < PR_N_DKINDS; k++) {
         pr_figs_heading(f, pr_dkinds[k].title);
@@ -226,7 +235,7 @@ changes(struct pr_figs *f, const cJSON *diff, const struct pr_dchange *c,
 static void
 method(struct pr_figs *f, const cJSON *diff, size_t top)
 {
-    char before[200], after[1200], intervals[400], text[1500];
+    char before[200], after[1600], intervals[400], text[1900];
 
     (void)top;
     pr_dmethod_text(diff, before, sizeof(before), after, sizeof(after),
@@ -269,7 +278,7 @@ pr_dfigs_diff(const cJSON *diff, size_t top, pr_dfigs_each_fn *each, void *ctx)
         pr_figs_nomem(&f);
     else
         runs(&f, diff, &p);
-    each(ctx, "runs", "Step time", &f);
+    each(ctx, "runs", pr_dno_steps(diff) ? "Captures" : "Step time", &f);
     pr_figs_free(&f);
     for (i = 0; p.figs != NULL && i < p.n; i++)
         pr_dpair_figs_free(&p.figs[i]);

@@ -258,6 +258,8 @@ struct pr_dpair_figs {
     struct pr_dwaterfall waterfall;  /* where the time went */
     struct pr_chart_series series[2];
     struct pr_chart_lines steps; /* step time per step; gaps for holes */
+    int many_steps;              /* a side has 2 steps or more: the step
+                                    chart has a line to draw */
     double *xs, *ys;             /* owned */
 };
 
@@ -351,6 +353,24 @@ struct pr_dkind {
 extern const struct pr_dchange pr_dchanges[PR_N_DCHANGES];
 extern const struct pr_dkind pr_dkinds[PR_N_DKINDS];
 
+/* What a row of change list c of diff compares, for headings: c's
+ * measure, or its time per call when neither side has steps (the rows
+ * are then per call, "per": "call", compare.c). */
+const char *pr_dchange_measure(const struct pr_dchange *c, const cJSON *diff);
+
+/* 1 when neither side of diff has steps: every run of each is one capture
+ * (the sides' "no_steps"), and the change lists compare time per call. */
+int pr_dno_steps(const cJSON *diff);
+
+/* One side of the diff in words: "runs: 1, steps: 8", or "runs: 2, no
+ * steps" when each of its runs is one capture. */
+void pr_dside_text(const cJSON *side, char *buf, size_t n);
+
+/* What a pair's figures are taken over: "per step", or "per capture; no
+ * steps" for a pair of runs without steps (pair "per_capture",
+ * compat.c). */
+const char *pr_dpair_per(const cJSON *pair);
+
 /* Whether a report shows change list c of diff (its tables, empty or
  * not); 0 for an optional one without rows. */
 int pr_dchange_shown(const struct pr_dchange *c, const cJSON *diff);
@@ -358,10 +378,12 @@ int pr_dchange_shown(const struct pr_dchange *c, const cJSON *diff);
 /* Every change table of diff that a report shows, top rows at most, laid
  * out into b by `layout` (pr_dtable_md); head() writes
  * the headings: with k NULL before a change list's tables, then before
- * each of its kinds.  Sticky on b->failed. */
+ * each of its kinds, with what its rows compare (pr_dchange_measure).  Sticky
+ * on b->failed. */
 void pr_dchanges_put(struct pr_buf *b, const cJSON *diff, size_t top,
                      void (*head)(struct pr_buf *, const struct pr_dchange *,
-                                  const struct pr_dkind *k),
+                                  const struct pr_dkind *k,
+                                  const char *measure),
                      void (*layout)(struct pr_buf *, const struct pr_dtable *));
 
 /* The index of the column that a row's PR_DTABLE_SUB text follows. */

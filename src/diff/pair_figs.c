@@ -27,6 +27,7 @@ steps(struct pr_dpair_figs *f, const cJSON *pair)
         n[k] = len > 0 ? (size_t)len : 0;
     }
     max = n[0] > n[1] ? n[0] : n[1];
+    f->many_steps = max > 1;
     f->xs = calloc(max + 1, sizeof(double));
     f->ys = calloc(2 * (max + 1), sizeof(double));
     if (f->xs == NULL || f->ys == NULL)
@@ -65,9 +66,16 @@ pr_dpair_figs(struct pr_dpair_figs *f, const cJSON *pair)
         f->cat_colors[k] = pr_keys_breakdown[k].color;
     }
     f->stacked = (struct pr_chart_stacked){
-        "Mean step breakdown", sides,          2,
-        f->cat_names,          PR_N_BREAKDOWN, f->vals,
-        f->cat_colors,         PR_UNIT_US,     NULL};
+        cJSON_IsTrue(pr_sget(pair, "per_capture")) ? "Breakdown of each capture"
+                                                   : "Mean step breakdown",
+        sides,
+        2,
+        f->cat_names,
+        PR_N_BREAKDOWN,
+        f->vals,
+        f->cat_colors,
+        PR_UNIT_US,
+        NULL};
     f->waterfall = (struct pr_dwaterfall){"Where the time went (mean step)",
                                           f->cat_names,
                                           f->deltas,

@@ -62,11 +62,11 @@ static void
 side_meta(struct pr_html_view *v, cJSON *arr, const char *label,
           const cJSON *side)
 {
-    char line[600];
+    char line[600], x[80];
 
-    snprintf(line, sizeof(line), "%.500s (runs: %.0f, steps: %.0f)",
-             pr_sget_str_or(side, PR_K_LABEL, ""), pr_sget_num(side, PR_K_RUNS),
-             pr_sget_num(side, PR_K_STEPS));
+    pr_dside_text(side, x, sizeof(x));
+    snprintf(line, sizeof(line), "%.500s (%s)",
+             pr_sget_str_or(side, PR_K_LABEL, ""), x);
     meta(v, arr, label, line);
 }
 

@@ -52,6 +52,7 @@ header(struct pr_buf *b, const cJSON *diff)
     const cJSON *bs = pr_sget(diff, "baseline");
     const cJSON *cs = pr_sget(diff, "current");
     struct pr_dverdict v;
+    char side[80];
 
     pr_dverdict(diff, &v);
     if (pr_buf_printf(b, "## profreport diff: %s (%s)\n\n", v.word, v.counts) !=
@@ -59,14 +60,12 @@ header(struct pr_buf *b, const cJSON *diff)
         b->failed = 1;
     pr_dadd(b, "Baseline ");
     code(b, pr_sget_str(bs, PR_K_LABEL));
-    if (pr_buf_printf(b, " (runs: %.0f, steps: %.0f) vs current ",
-                      pr_sget_num(bs, PR_K_RUNS),
-                      pr_sget_num(bs, PR_K_STEPS)) != PR_OK)
+    pr_dside_text(bs, side, sizeof(side));
+    if (pr_buf_printf(b, " (%s) vs current ", side) != PR_OK)
         b->failed = 1;
     code(b, pr_sget_str(cs, PR_K_LABEL));
-    if (pr_buf_printf(b, " (runs: %.0f, steps: %.0f).\n\n",
-                      pr_sget_num(cs, PR_K_RUNS),
-                      pr_sget_num(cs, PR_K_STEPS)) != PR_OK)
+    pr_dside_text(cs, side, sizeof(side));
+    if (pr_buf_printf(b, " (%s).\n\n", side) != PR_OK)
         b->failed = 1;
     pr_dunmatched_each(diff, unmatched, b);
     pr_dcompat_each(diff, compat_line, b);
@@ -167,7 +166,9 @@ runs_tables(struct pr_buf *b, const cJSON *diff)
         code(b, pr_sget_str(pair, "baseline"));
         pr_dadd(b, " vs ");
         code(b, pr_sget_str(pair, "current"));
-        pr_dadd(b, " (per step)\n\n");
+        pr_dadd(b, " (");
+        pr_dadd(b, pr_dpair_per(pair));
+        pr_dadd(b, ")\n\n");
         pr_dtable_put(b, &t, pr_dtable_figures(&t, pair), pr_dtable_md);
     }
 }
@@ -176,17 +177,17 @@ runs_tables(struct pr_buf *b, const cJSON *diff)
  * the list in running text. */
 static void
 change_head(struct pr_buf *b, const struct pr_dchange *c,
-            const struct pr_dkind *k)
+            const struct pr_dkind *k, const char *measure)
 {
     if (k != NULL && pr_buf_printf(b, "### %s: %s (%s)\n\n", k->title, c->noun,
-                                   c->measure) != PR_OK)
+                                   measure) != PR_OK)
         b->failed = 1;
 }
 
 static void
 method(struct pr_buf *b, const cJSON *diff)
 {
-    char before[200], after[1200], intervals[400];
+    char before[200], after[1600], intervals[400];
 
     pr_dmethod_text(diff, before, sizeof(before), after, sizeof(after),
                     intervals, sizeof(intervals));

@@ -37,12 +37,11 @@ static void
 side_line(struct pr_pdf_doc *d, const char *label, const cJSON *side)
 {
     const char *name = pr_sget_str(side, PR_K_LABEL);
-    char line[300];
+    char line[300], x[80];
 
     /* the info line cleans the text for the font */
-    snprintf(line, sizeof(line), "%s (runs: %.0f, steps: %.0f)",
-             name ? name : "", pr_sget_num(side, PR_K_RUNS),
-             pr_sget_num(side, PR_K_STEPS));
+    pr_dside_text(side, x, sizeof(x));
+    snprintf(line, sizeof(line), "%s (%s)", name ? name : "", x);
     pr_pdf_doc_info_line(d, label, line);
 }
 
@@ -67,8 +66,12 @@ diff_title(struct pr_pdf_doc *d, const cJSON *diff, const char *version)
                                       : C_INCONCLUSIVE);
     pr_pdf_doc_skip(d, 22);
     pr_pdf_doc_put(d, PR_PDF_MARGIN_X, pr_pdf_doc_y(d),
-                   "Two profiling runs compared step by step by profreport", 12,
-                   0, PR_PDF_C_MUTED, PR_ANCHOR_START);
+                   pr_dno_steps(diff)
+                       ? "Two profiling runs without steps compared per call "
+                         "by profreport"
+                       : "Two profiling runs compared step by step by "
+                         "profreport",
+                   12, 0, PR_PDF_C_MUTED, PR_ANCHOR_START);
     pr_pdf_doc_skip(d, 14);
     pr_pdf_doc_hline(d, PR_PDF_MARGIN_X,
                      pr_pdf_doc_page_width(d) - PR_PDF_MARGIN_X,

@@ -97,18 +97,17 @@ header(struct text *t, const cJSON *diff)
     const cJSON *bs = pr_sget(diff, "baseline");
     const cJSON *cs = pr_sget(diff, "current");
     struct pr_dverdict v;
-    char s[1200];
+    char s[1200], xb[80], xc[80];
 
     pr_dverdict(diff, &v);
     snprintf(s, sizeof(s), "profreport diff: %s (%s)", v.word, v.counts);
     heading(t->b, s);
     pr_dadd(t->b, "\n");
-    snprintf(s, sizeof(s),
-             "Baseline %s (runs: %.0f, steps: %.0f) vs current %s (runs: "
-             "%.0f, steps: %.0f).",
-             pr_sget_str_or(bs, PR_K_LABEL, "?"), pr_sget_num(bs, PR_K_RUNS),
-             pr_sget_num(bs, PR_K_STEPS), pr_sget_str_or(cs, PR_K_LABEL, "?"),
-             pr_sget_num(cs, PR_K_RUNS), pr_sget_num(cs, PR_K_STEPS));
+    pr_dside_text(bs, xb, sizeof(xb));
+    pr_dside_text(cs, xc, sizeof(xc));
+    snprintf(s, sizeof(s), "Baseline %s (%s) vs current %s (%s).",
+             pr_sget_str_or(bs, PR_K_LABEL, "?"), xb,
+             pr_sget_str_or(cs, PR_K_LABEL, "?"), xc);
     para(t, s);
     pr_dunmatched_each(diff, unmatched, t);
     pr_dcompat_each(diff, compat_line, t);
@@ -251,9 +250,9 @@ runs_tables(struct pr_buf *b, const cJSON *diff)
 
     cJSON_ArrayForEach(pair, pr_sget(diff, PR_K_RUNS))
     {
-        snprintf(s, sizeof(s), "Run %s vs %s (per step)",
+        snprintf(s, sizeof(s), "Run %s vs %s (%s)",
                  pr_sget_str_or(pair, "baseline", "?"),
-                 pr_sget_str_or(pair, "current", "?"));
+                 pr_sget_str_or(pair, "current", "?"), pr_dpair_per(pair));
         heading(b, s);
         pr_dtable_put(b, &t, pr_dtable_figures(&t, pair), table);
     }
@@ -261,20 +260,20 @@ runs_tables(struct pr_buf *b, const cJSON *diff)
 
 static void
 change_head(struct pr_buf *b, const struct pr_dchange *c,
-            const struct pr_dkind *k)
+            const struct pr_dkind *k, const char *measure)
 {
     char s[300];
 
     if (k == NULL)
         return;
-    snprintf(s, sizeof(s), "%s: %s (%s)", k->title, c->noun, c->measure);
+    snprintf(s, sizeof(s), "%s: %s (%s)", k->title, c->noun, measure);
     heading(b, s);
 }
 
 static void
 method(struct text *t, const cJSON *diff)
 {
-    char before[200], after[1200], intervals[400], s[1600];
+    char before[200], after[1600], intervals[400], s[2000];
 
     pr_dmethod_text(diff, before, sizeof(before), after, sizeof(after),
                     intervals, sizeof(intervals));

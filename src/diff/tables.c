@@ -44,6 +44,26 @@ static const struct pr_col change_cols[] = {
     {"pct", "pct", "Change %", PR_FMT_CHANGE, 1.0, NULL, PR_COL_BOTH},
 };
 
+/* The rows of two runs without steps, compared per call (compare.c):
+ * the calls in each capture beside the mean time per call. */
+static const struct pr_col call_cols[] = {
+    {"name", PR_K_NAME, "Name", PR_FMT_NAME, 4.4, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_TEXT, 1.1, NULL, PR_COL_BOTH},
+    {"base", "base", "Baseline", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
+    {"cur", "cur", "Current", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
+    {"delta", "delta", "Change", PR_FMT_CHANGE, 1.1, NULL, PR_COL_BOTH},
+    {"pct", "pct", "Change %", PR_FMT_CHANGE, 1.0, NULL, PR_COL_BOTH},
+};
+
+static const struct pr_col call_status_cols[] = {
+    {"name", PR_K_NAME, "Name", PR_FMT_NAME, 4.4, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_TEXT, 1.1, NULL, PR_COL_BOTH},
+    {"base", "base", "Baseline", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
+    {"cur", "cur", "Current", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
+    {"delta", "delta", "Change", PR_FMT_CHANGE, 1.1, NULL, PR_COL_BOTH},
+    {"status", "status", "Status", PR_FMT_TEXT, 1.0, NULL, PR_COL_BOTH},
+};
+
 /* New and vanished rows: a status instead of a relative change. */
 static const struct pr_col status_cols[] = {
     {"name", PR_K_NAME, "Name", PR_FMT_NAME, 5.0, NULL, PR_COL_BOTH},
@@ -292,6 +312,7 @@ int
 pr_dtable_figures(struct pr_dtable *t, const cJSON *pair)
 {
     const cJSON *row;
+    int capture = cJSON_IsTrue(pr_sget(pair, "per_capture"));
 
     if (table_init(t, figure_cols, N_OF(figure_cols)) != 0)
         return -1;
@@ -301,24 +322,56 @@ pr_dtable_figures(struct pr_dtable *t, const cJSON *pair)
                y = pr_sget_num(row, "current");
         if ((isnan(x) && isnan(y)) || (x == 0 && y == 0))
             continue; /* a figure neither run has: idle ones clutter */
+        /* runs without steps: their "step" is the capture, whose length
+           the Comparability note gives; no step row reads as a speed
+           (review 22g #1) */
+        if (capture &&
+            strncmp(pr_sget_str_or(row, "metric", ""), "step.", 5) == 0)
+            continue;
         if (figure_row(t, row) != 0)
             return -1;
     }
     return 0;
 }
 
+/* "34 -> 30", "- -> 12" (a side without the row), per capture. */
+static void
+calls_text(const cJSON *row, char *buf, size_t n)
+{
+    char a[64], b[64];
+    const char *st = pr_sget_str(row, "status");
+    double x = pr_sget_num(row, "calls_baseline");
+    double y = pr_sget_num(row, "calls_current");
+
+    pr_fig_format_x(pr_sget_is(st, "new") ? NAN : x, PR_FMT_COUNT, 0, a,
+                    sizeof(a));
+    pr_fig_format_x(pr_sget_is(st, "vanished") ? NAN : y, PR_FMT_COUNT, 0, b,
+                    sizeof(b));
+    snprintf(buf, n, "%s -> %s", a, b);
+}
+
 static int
 change_row(struct pr_dtable *t, const cJSON *row, int want)
 {
-    char v1[64], v2[64], dl[64], pct[64];
-    const char *vals[5] = {NULL, v1, v2, dl, pct};
+    char v1[64], v2[64], dl[64], pct[64], calls[140];
+    const char *vals[6] = {NULL, v1, v2, dl, pct, NULL};
+    int by_call = pr_sget_is(pr_sget_str(row, "per"), "call");
 
+    if (by_call) {
+        /* the calls column after the name */
+        vals[1] = calls;
+        vals[2] = v1;
+        vals[3] = v2;
+        vals[4] = dl;
+        vals[5] = pct;
+        calls_text(row, calls, sizeof(calls));
+    }
     vals[0] = pr_sget_str_or(row, PR_K_NAME, "?");
     pr_dfmt_pair(pr_drow_us(row, "baseline_us"), pr_drow_us(row, "current_us"),
                  "us", v1, v2, sizeof(v1));
     pr_dfmt_delta(pr_sget_num(row, "delta_us"), "us", dl, sizeof(dl));
     if (want == 0)
-        vals[4] = pr_sget_str(row, "status");
+        vals[by_call ? 5 : 4] = pr_sget_str(row, "status");
     else
         pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct));
     return add_row(t, vals, pr_sget_str(row, PR_K_INPUT_SHAPES));
@@ -340,6 +393,42 @@ const struct pr_dkind pr_dkinds[PR_N_DKINDS] = {
     {"New and vanished", 0},
 };
 
+const char *
+pr_dchange_measure(const struct pr_dchange *c, const cJSON *diff)
+{
+    if (!pr_dno_steps(diff))
+        return c->measure;
+    return strcmp(c->key, "operators") == 0 || strcmp(c->key, "sources") == 0
+               ? "mean device self time per call; no steps"
+           : strcmp(c->key, "kernels") == 0
+               ? "mean device time per call; no steps"
+               : "mean device total time per call; no steps";
+}
+
+void
+pr_dside_text(const cJSON *side, char *buf, size_t n)
+{
+    if (cJSON_IsTrue(pr_sget(side, "no_steps")))
+        snprintf(buf, n, "runs: %.0f, no steps", pr_sget_num(side, PR_K_RUNS));
+    else
+        snprintf(buf, n, "runs: %.0f, steps: %.0f",
+                 pr_sget_num(side, PR_K_RUNS), pr_sget_num(side, PR_K_STEPS));
+}
+
+const char *
+pr_dpair_per(const cJSON *pair)
+{
+    return cJSON_IsTrue(pr_sget(pair, "per_capture")) ? "per capture; no steps"
+                                                      : "per step";
+}
+
+int
+pr_dno_steps(const cJSON *diff)
+{
+    return cJSON_IsTrue(pr_sget(pr_sget(diff, "baseline"), "no_steps")) &&
+           cJSON_IsTrue(pr_sget(pr_sget(diff, "current"), "no_steps"));
+}
+
 int
 pr_dchange_shown(const struct pr_dchange *c, const cJSON *diff)
 {
@@ -349,7 +438,7 @@ pr_dchange_shown(const struct pr_dchange *c, const cJSON *diff)
 void
 pr_dchanges_put(struct pr_buf *b, const cJSON *diff, size_t top,
                 void (*head)(struct pr_buf *, const struct pr_dchange *,
-                             const struct pr_dkind *),
+                             const struct pr_dkind *, const char *),
                 void (*layout)(struct pr_buf *, const struct pr_dtable *))
 {
     struct pr_dtable tab;
@@ -359,9 +448,9 @@ pr_dchanges_put(struct pr_buf *b, const cJSON *diff, size_t top,
         const struct pr_dchange *c = &pr_dchanges[t];
         if (!pr_dchange_shown(c, diff))
             continue;
-        head(b, c, NULL);
+        head(b, c, NULL, pr_dchange_measure(c, diff));
         for (k = 0; k < PR_N_DKINDS; k++) {
-            head(b, c, &pr_dkinds[k]);
+            head(b, c, &pr_dkinds[k], pr_dchange_measure(c, diff));
             pr_dtable_put(b, &tab,
                           pr_dtable_changes(&tab, pr_sget(diff, c->key),
                                             pr_dkinds[k].want, top),
@@ -377,8 +466,14 @@ pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
     const char *why = NULL;
     size_t n = 0, left = 0;
 
-    if (want == 0 ? table_init(t, status_cols, N_OF(status_cols))
-                  : table_init(t, change_cols, N_OF(change_cols)))
+    int by_call =
+        pr_sget_is(pr_sget_str(cJSON_GetArrayItem(arr, 0), "per"), "call");
+
+    if (by_call ? (want == 0
+                       ? table_init(t, call_status_cols, N_OF(call_status_cols))
+                       : table_init(t, call_cols, N_OF(call_cols)))
+                : (want == 0 ? table_init(t, status_cols, N_OF(status_cols))
+                             : table_init(t, change_cols, N_OF(change_cols))))
         return -1;
     t->names_from = arr; /* a name reads as in the list's other tables */
     cJSON_ArrayForEach(row, arr)

@@ -1,5 +1,9 @@
 #!/bin/sh
-# diff_capture.sh - review 22g on small hand-made Kineto traces.
+# diff_capture.sh - review 22g #1, #7, #11 on small hand-made Kineto traces.
+# #1: two runs without steps are each one capture, whose length is the
+# profiler's window: no step figure is gated or shown as a speed, and the
+# operators and kernels are compared per call, so fewer calls in a fixed
+# window is no "improvement" and a kernel slower per call is a regression.
 # #7: a change is coloured by whether it is better or worse, not by its
 # sign (GPU utilization falling is worse).  #11: two kernels the terminal
 # would print as "elementwise_kernel<…>" read apart.
@@ -8,6 +12,57 @@
 . "$PR_SRCDIR/tests/data/diff/kineto.sh"
 
 K=ampere_sgemm_128x64_nn
+# baseline: six 400 us kernels in a 6 ms capture; current: four in the
+# same window (1.5 ms iterations), each as fast, or each 500 us (slower)
+gen "$T_DIR/b.pt.trace.json" "- - - - - -" aten::mm "$K"
+STEP_US=1500 gen "$T_DIR/fewer.pt.trace.json" "- - - -" aten::mm "$K"
+STEP_US=1500 KERNEL_US=500 gen "$T_DIR/slower.pt.trace.json" "- - - -" \
+    aten::mm "$K"
+
+# --- #1: fewer calls in the same window
+"$PR_BIN" diff "$T_DIR/b.pt.trace.json" "$T_DIR/fewer.pt.trace.json" \
+    --json "$T_DIR/f.json" --markdown "$T_DIR/f.md" --html "$T_DIR/f.html" \
+    > /dev/null 2> "$T_DIR/f.err"
+check "two captures without steps: the step gate has nothing (exit 4)" \
+    [ $? -eq 4 ]
+check "  the gate says why: the capture is the profiler's window" \
+    grep -q "skipped step.mean.*no steps: each run is one capture.*profiler's window, not a speed" \
+    "$T_DIR/f.err"
+check "  the kernel is compared per call" \
+    grep -q '"per":[[:space:]]*"call"' "$T_DIR/f.json"
+check "  400 us a call on both sides: no change" \
+    sh -c "grep -q '\"baseline_us\":[[:space:]]*400,' '$T_DIR/f.json' && grep -q '\"current_us\":[[:space:]]*400,' '$T_DIR/f.json' && grep -q '\"delta_pct\":[[:space:]]*0,' '$T_DIR/f.json'"
+check "  its time per capture kept beside it (2.4 ms -> 1.6 ms)" \
+    sh -c "grep -q '\"baseline_total_us\":[[:space:]]*2400' '$T_DIR/f.json' && grep -q '\"current_total_us\":[[:space:]]*1600' '$T_DIR/f.json'"
+check "  the step and breakdown rows are not compared" \
+    grep -q '"not_comparable":[[:space:]]*"run .*no steps: each run is one capture' \
+    "$T_DIR/f.json"
+check "  no improvement listed: 6 -> 4 calls is no speed-up" \
+    sh -c "sed -n '/^### Top improvements: kernels/,/^### New/p' '$T_DIR/f.md' | grep -q '^| (none) |'"
+check "  headings say per call, no steps" \
+    grep -q '^### Top regressions: kernels (mean device time per call; no steps)' \
+    "$T_DIR/f.md"
+check "  the sides read 'no steps', not 'steps: 1'" \
+    grep -q '(runs: 1, no steps) vs current' "$T_DIR/f.md"
+check "  no step.mean row among the figures" \
+    sh -c "grep -q '^| \`breakdown.kernel\`' '$T_DIR/f.md' && ! grep -q '^| \`step.mean\`' '$T_DIR/f.md'"
+check "  HTML: no empty step-time chart, no waterfall of the window" \
+    sh -c "! grep -q 'Step time per step\\|Waterfall of the change' '$T_DIR/f.html' && grep -q 'Breakdown of each capture' '$T_DIR/f.html'"
+"$PR_BIN" diff "$T_DIR/b.pt.trace.json" "$T_DIR/fewer.pt.trace.json" \
+    > "$T_DIR/f.txt" 2> /dev/null
+check "  terminal: the pair is per capture and has no step.mean row" \
+    sh -c "grep -q '(per capture; no steps)' '$T_DIR/f.txt' && ! grep -q '^step.mean' '$T_DIR/f.txt'"
+
+# --- #1: slower per call in the same window, though less time in it
+"$PR_BIN" diff -q "$T_DIR/b.pt.trace.json" "$T_DIR/slower.pt.trace.json" \
+    --fail-on "kernel:$K>+10%" --json "$T_DIR/s.json" \
+    --markdown "$T_DIR/s.md" > /dev/null 2>&1
+check "a kernel 25% slower per call trips its rule (exit 3)" [ $? -eq 3 ]
+check "  the kernel table shows the calls side by side" \
+    grep -q "| \`$K\` | 6 -> 4 | 400 µs | 500 µs | +100 µs | +25.0% |" \
+    "$T_DIR/s.md"
+check "  at +25% per call (2.4 ms -> 2.0 ms per capture read -17%)" \
+    grep -q '"delta_pct":[[:space:]]*25,' "$T_DIR/s.json"
 
 # --- steps keep their per-step comparison
 gen "$T_DIR/st.pt.trace.json" "1 2 3 4 5 6" aten::mm "$K"
@@ -55,6 +110,5 @@ check "  the faster one by its binary functor" \
     sh -c "sed -n '/^Top improvements: kernels/,/^\$/p' '$T_DIR/e.txt' | grep -q '^elementwise_kernel<….*BinaryFunctor'"
 check "  no kernel reads as a bare 'elementwise_kernel<…>'" \
     sh -c "! grep -q '^elementwise_kernel<…> ' '$T_DIR/e.txt'"
-
 
 echo "1..$T_N"

@@ -271,7 +271,16 @@ check "  step.mean compared" grep -q "step.mean \[.*\] 0.0%" ss.err
 check "  no warning" sh -c '! grep -q "warning" ss.err'
 check "  every run compared: no runs clause" sh -c '! grep -q "runs compared" ss.txt'
 "$PR_BIN" diff capture.json capture.json > cc.txt 2> cc.err
-check "two whole captures of one build: no regression (exit 0)" [ $? -eq 0 ]
+# no steps: the capture's length is the profiler's window, not a speed
+# (review 22g #1): the step gate compares nothing, a per-call rule does
+check "two whole captures of one build: no step time to gate (exit 4)" \
+    [ $? -eq 4 ]
+check "  the step gate says why" \
+    grep -q "skipped step.mean.*no steps: each run is one capture" cc.err
+"$PR_BIN" diff -q capture.json capture.json --fail-on 'kernel:*>+5%' \
+    > /dev/null 2>&1
+check "  a kernel rule compares them per call: no regression (exit 0)" \
+    [ $? -eq 0 ]
 
 # --- another build, the same definitions: a note, not a warning (#7)
 "$PR_BIN" diff other_build.json steps.json > ob.txt 2> ob.err
