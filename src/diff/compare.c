@@ -681,9 +681,9 @@ side_init(struct side *s, const cJSON *sum, struct pr_merge *m)
     s->capture = cJSON_GetArraySize(runs) > 0;
     cJSON_ArrayForEach(r, runs)
     {
-        s->capture &= pr_sget_run_is_capture(r);
         int k = cJSON_GetArraySize(pr_sget(r, PR_K_STEPS));
         double mean = pr_dj_num(pr_sget(r, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
+        s->capture &= pr_sget_run_is_capture(r);
         s->steps += k > 0 ? k : 1; /* a trace without steps is one step */
         if (isfinite(mean)) {
             total += mean;

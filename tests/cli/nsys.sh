@@ -329,15 +329,20 @@ done
     --input "$S/mfu_2gpu_after.sqlite" --json "$T_DIR/diff.json" \
     2> "$T_DIR/err"
 rc=$?
-if [ $rc -le 3 ] && python3 - "$T_DIR/diff.json" <<'PY'
+# two captures without steps: no step time to gate (exit 4), the kernels
+# compared per call (review 22g #1)
+if [ $rc -eq 4 ] && python3 - "$T_DIR/diff.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 pairs = [(r["baseline"], r["current"]) for r in d["runs"]]
 ok = len(pairs) == 2 and all(b.split()[0] == c.split()[0] for b, c in pairs)
-ok = ok and any(k.get("status") == "both" and k.get("baseline_us") for k in d["kernels"])
+ok = ok and any(k.get("status") == "both" and k.get("baseline_us") and k.get("per") == "call" for k in d["kernels"])
+fl = [k for k in d["kernels"] if "flash_fwd_kernel" in k["name"]]
+ok = ok and len(fl) == 1 and round(fl[0]["calls_baseline"]) == 34 and round(fl[0]["calls_current"]) == 30
+ok = ok and abs(fl[0]["delta_pct"]) < 1
 sys.exit(0 if ok else 1)
 PY
-then ok "diff before/after: runs paired by GPU, kernels compared"
+then ok "diff before/after: runs paired by GPU, kernels compared per call (flash_fwd 34 -> 30 calls, under 1% per call)"
 else not_ok "diff before/after: exit $rc ($(head -c 200 "$T_DIR/err"))"; fi
 
 echo "1..$T_N"
