@@ -24,6 +24,7 @@
 #include "profreport/escape.h"
 #include "profreport/figures.h"
 #include "profreport/formats.h"
+#include "profreport/job.h"
 #include "profreport/jobs.h"
 #include "profreport/kclass.h"
 #include "profreport/kernel_calls.h"
@@ -1763,7 +1764,31 @@ print_job_line(const cJSON *job, const char *name, int capture)
     else
         snprintf(spread, sizeof(spread), "spread %.1f%% across ranks",
                  pr_sget_num(d, PR_K_SPREAD_PCT));
-    if (!cJSON_IsObject(slow)) {
+    /* no slowest rank from profiler windows, nor from a spread under the
+       noise floor (job.c; review 22g #6) */
+    if (!cJSON_IsObject(slow) && capture &&
+        !isnan(pr_sget_num(d, PR_K_MEDIAN_US))) {
+        pr_fig_format(pr_sget_num(d, PR_K_MEDIAN_US), PR_FMT_US, a, sizeof(a));
+        pr_term_printf(stdout,
+                       "%s: %.0f ranks, no steps: captures of %s each "
+                       "(spread %.1f%%), no slowest rank\n",
+                       name, pr_sget_num(job, PR_K_RANKS), a,
+                       pr_sget_num(d, PR_K_SPREAD_PCT));
+        return;
+    }
+    if (!cJSON_IsObject(slow) && !partial &&
+        pr_sget_num(d, PR_K_SPREAD_PCT) < PR_JOB_SPREAD_FLOOR_PCT) {
+        pr_fig_format(pr_sget_num(d, PR_K_MEDIAN_US), PR_FMT_US, a, sizeof(a));
+        pr_term_printf(stdout,
+                       "%s: %.0f ranks; no slowest rank: mean steps %s, "
+                       "spread %.2f%% across ranks, under the %.1f%% noise "
+                       "floor\n",
+                       name, pr_sget_num(job, PR_K_RANKS), a,
+                       pr_sget_num(d, PR_K_SPREAD_PCT),
+                       PR_JOB_SPREAD_FLOOR_PCT);
+        return;
+    }
+    if (!cJSON_IsObject(slow) && !partial) {
         pr_term_printf(stdout, "%s: %.0f ranks, no step time\n", name,
                        pr_sget_num(job, PR_K_RANKS));
         return;

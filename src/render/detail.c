@@ -72,6 +72,39 @@ pr_detail_check(const char *spec, struct pr_error *err)
     return PR_OK;
 }
 
+/* Where the job names no slowest or median rank (captures alone, or
+ * mean steps under the noise floor: job.c), the ranks of its spread with
+ * the longest (median 0) or the median mean, as the Ranks table orders
+ * them: the detail still shows them, under words that name no slowest
+ * rank (why_word).  -1 when none. */
+static long
+by_mean(const cJSON *job, int median)
+{
+    const cJSON *e;
+    double v[64];
+    long at[64];
+    size_t n = 0, i, k;
+
+    cJSON_ArrayForEach(e, pr_sget(job, PR_K_PER_RANK))
+    {
+        double m = pr_sget_num(e, PR_K_MEAN_US);
+
+        if (n == 64 || isnan(m) || cJSON_IsFalse(pr_sget(e, PR_K_IN_SPREAD)))
+            continue;
+        for (i = n; i > 0 && v[i - 1] > m; i--) {
+            v[i] = v[i - 1];
+            at[i] = at[i - 1];
+        }
+        v[i] = m;
+        at[i] = pr_sget_long(e, PR_K_RUN, -1);
+        n++;
+    }
+    if (n == 0)
+        return -1;
+    k = median ? (n - 1) / 2 : n - 1;
+    return at[k];
+}
+
 /* The run index that word names in this job; -1 when none. */
 static long
 run_of(const cJSON *summary, const char *w)
@@ -82,9 +115,11 @@ run_of(const cJSON *summary, const char *w)
     long i = 0, at = -1;
     int64_t rank;
 
-    if (strcmp(w, "slowest") == 0 || strcmp(w, "median") == 0) {
+    if ((strcmp(w, "slowest") == 0 || strcmp(w, "median") == 0) &&
+        cJSON_IsObject(pr_sget(job, w)))
         return pr_sget_long(pr_sget(job, w), PR_K_RUN, -1);
-    }
+    if (strcmp(w, "slowest") == 0 || strcmp(w, "median") == 0)
+        return by_mean(job, strcmp(w, "median") == 0);
     if (strcmp(w, "fastest") == 0) {
         cJSON_ArrayForEach(e, pr_sget(job, PR_K_PER_RANK))
         {
@@ -129,7 +164,24 @@ alone_word(const cJSON *summary, const char *w)
 
     return (strcmp(w, "slowest") == 0 || strcmp(w, "fastest") == 0 ||
             strcmp(w, "median") == 0) &&
-           pr_sget_num(ss, PR_K_RANKS_WITH_STEPS) < 2;
+           pr_sget_num(ss, PR_K_RANKS_WITH_STEPS) == 1;
+}
+
+/* "slowest" or "median" where the job names none (by_mean): the words of
+ * what the rank is, into buf; NULL where the job names it. */
+static const char *
+why_word(const cJSON *summary, const char *w, char *buf, size_t n)
+{
+    const cJSON *job = pr_sget(summary, PR_K_JOB);
+    int capture =
+        pr_sget_num(pr_sget(job, PR_K_STEP_US), PR_K_RANKS_WITH_STEPS) == 0;
+
+    if ((strcmp(w, "slowest") != 0 && strcmp(w, "median") != 0) ||
+        cJSON_IsObject(pr_sget(job, w)))
+        return NULL;
+    snprintf(buf, n, "%s %s", strcmp(w, "slowest") == 0 ? "longest" : "median",
+             capture ? "capture" : "mean step");
+    return buf;
 }
 
 /* Add why to the run's entry (made on first use) in the detail list. */
@@ -221,6 +273,8 @@ choose(const cJSON *summary, const char *spec)
                  partial_word(summary, w) ? " of those here" : "");
         if (alone_word(summary, w))
             snprintf(why, sizeof(why), "the only rank with steps");
+        else if (why_word(summary, w, why, sizeof(why)) != NULL)
+            ; /* no slowest rank named: what the rank is */
         else if (strcmp(w, "slowest") == 0 &&
                  !isnan(
                      pr_sget_num(pr_sget(summary, PR_K_JOB), PR_K_LATE_RANK)))

@@ -14,6 +14,7 @@
 
 #include "profreport/detail.h"
 #include "profreport/figures.h"
+#include "profreport/job.h"
 #include "profreport/keys.h"
 #include "profreport/rows.h"
 #include "profreport/sget.h"
@@ -477,6 +478,26 @@ slowest_kpi(struct pr_figs *f, const cJSON *job, int capture)
         pr_figs_kpi(f, "Slowest rank", NAN, PR_FMT_US, sub);
         return;
     }
+    /* none named from profiler windows, nor under the noise floor (job.c,
+       review 22g #6) */
+    if (!cJSON_IsObject(slow) && capture) {
+        pr_figs_kpi(f, "Slowest rank", NAN, PR_FMT_US,
+                    "none: no steps, each rank's window is its capture");
+        return;
+    }
+    if (!cJSON_IsObject(slow)) {
+        double sp = pr_sget_num(pr_sget(job, PR_K_STEP_US), PR_K_SPREAD_PCT);
+
+        if (sp < PR_JOB_SPREAD_FLOOR_PCT)
+            snprintf(sub, sizeof(sub),
+                     "none: the mean steps differ by %.2f%%, under the "
+                     "%.1f%% noise floor",
+                     sp, PR_JOB_SPREAD_FLOOR_PCT);
+        else
+            snprintf(sub, sizeof(sub), "none: no step time");
+        pr_figs_kpi(f, "Slowest rank", NAN, PR_FMT_US, sub);
+        return;
+    }
     if (pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage")) {
         snprintf(sub, sizeof(sub), "%s, of the slowest pipeline stage",
                  pr_sget_str_or(slow, PR_K_WORKER, "?"));
@@ -564,13 +585,23 @@ job_kpis(struct pr_figs *f, const cJSON *job, int capture)
 
     step_rows(job, &with, &warm, &spread, &med_us, &med_worker);
     if (capture) /* each rank's one window is its capture */
-        snprintf(sub, sizeof(sub), "none with steps: %.0f captures", with);
+        snprintf(sub, sizeof(sub), "none with steps: %.0f captures",
+                 pr_sget_num(job, PR_K_RANKS));
     else
         snprintf(sub, sizeof(sub), "%.0f with steps", with);
     pr_figs_kpi(f, "Ranks", pr_sget_num(job, PR_K_RANKS), PR_FMT_COUNT, sub);
-    snprintf(sub, sizeof(sub), "%s of %s", capture ? "capture" : "mean step",
-             med_worker != NULL ? med_worker : "?");
-    pr_figs_kpi(f, "Median rank", med_us, PR_FMT_US, sub);
+    /* no steps: no median rank, the captures' length (job.step_us) */
+    if (capture && med_worker == NULL)
+        pr_figs_kpi(f, "Capture",
+                    pr_sget_num(pr_sget(job, PR_K_STEP_US), PR_K_MEDIAN_US),
+                    PR_FMT_US,
+                    "median over the ranks, each the profiler's window");
+    else {
+        snprintf(sub, sizeof(sub), "%s of %s",
+                 capture ? "capture" : "mean step",
+                 med_worker != NULL ? med_worker : "?");
+        pr_figs_kpi(f, "Median rank", med_us, PR_FMT_US, sub);
+    }
     slowest_kpi(f, job, capture);
     late_kpi(f, job);
     if (job_partial(job))

@@ -155,9 +155,17 @@ fi
 NB=nsys/mfu_2gpu_before.sqlite
 if have_shared && [ -f "$PR_SHARED/traces/$NB" ]; then
     outputs nsys "$PR_SHARED/traces/$NB"
-    check "nsys_before: the job line gives the slowest rank's capture" \
-        grep -q "^job: 2 ranks; slowest rank gpu0 pid 144 (no steps, capture 300 ms," \
+    # review 22g #6: no slowest rank from two profiler windows 7.7 us apart
+    check "nsys_before: the job line gives the captures, no slowest rank" \
+        grep -q "^job: 2 ranks, no steps: captures of 300 ms each (spread 0.0%), no slowest rank$" \
         "$T_DIR/nsys.term"
+    check "nsys_before: job.step_us.ranks_with_steps 0, slowest and median null" \
+        python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1]))['job']
+assert j['step_us']['ranks_with_steps'] == 0, j['step_us']
+assert j['slowest'] is None and j['median'] is None, j
+" "$T_DIR/nsys.json"
     check "nsys_before: the sync replay and the launch rule's misses over the capture" \
         sh -c 'grep -q "the capture is 15.5 ms shorter" "$1" &&
                grep -q "runtime calls are 2.0% of the capture (10% needed)" "$2"' \

@@ -276,7 +276,7 @@ pipeline_slowest(const cJSON *summary, const struct rk *sorted, size_t m)
  * median rank.  `sorted` holds the ranks with a known mean, by mean. */
 static void
 distribution(struct job *j, const struct rk *sorted, size_t m, size_t slow,
-             int *ok)
+             size_t marked, int *ok)
 {
     double sum = 0, median = m > 0 ? sorted[(m - 1) / 2].mean : NAN;
     size_t i, warm = 0;
@@ -286,7 +286,7 @@ distribution(struct job *j, const struct rk *sorted, size_t m, size_t slow,
         warm += sorted[i].warmup;
     }
     j->row.step_us = (struct pr_row_job_step_us){
-        .ranks_with_steps = (int64_t)m,
+        .ranks_with_steps = (int64_t)marked,
         .ranks_first_step_excluded = (int64_t)warm,
         .min_us = m > 0 ? sorted[0].mean : NAN,
         .median_us = median,
@@ -297,9 +297,24 @@ distribution(struct job *j, const struct rk *sorted, size_t m, size_t slow,
                 ? 100.0 * (sorted[m - 1].mean - sorted[0].mean) / median
                 : NAN,
     };
-    if (m == 0) { /* no basis: slowest, by mean and median null */
+    /* no basis: slowest, by mean and median null.  Ranks of captures
+       alone (no step markers) compare profiler windows, not work
+       (review 22g #6: nsys_before's "slowest" rank was 7.7 us of 300 ms
+       longer, and the other one in nsys_after); and a slowest rank by
+       mean step is named only when the means differ by the noise floor
+       (PR_JOB_SPREAD_FLOOR_PCT) or more: the ranks of one synchronous
+       job end each step together at its collectives, so a smaller
+       difference is where each rank's own step markers fall */
+    if (m == 0 || marked == 0 ||
+        (slow >= m && m >= 2 &&
+         !(j->row.step_us.spread_pct >= PR_JOB_SPREAD_FLOOR_PCT))) {
         pr_rows_omit(PR_RO_JOB, &j->row, PR_SR_JOB_PR_K_SLOWEST_BASIS);
         pr_rows_omit(PR_RO_JOB, &j->row, PR_SR_JOB_PR_K_SLOWEST_BY);
+        if (m == 0 || marked == 0)
+            return;
+        j->median = rank_ref(PR_RO_JOB_MEDIAN, &sorted[(m - 1) / 2], median);
+        *ok = *ok && j->median != NULL;
+        j->row.median = j->median;
         return;
     }
     j->row.slowest_basis = slow < m
@@ -1245,7 +1260,8 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
         }
         qsort(sorted, m, sizeof(*sorted), cmp_mean);
         j->row.ranks = (int64_t)n;
-        distribution(j, sorted, m, pipeline_slowest(summary, sorted, m), &ok);
+        distribution(j, sorted, m, pipeline_slowest(summary, sorted, m), marked,
+                     &ok);
         coverage(j, summary);
         late_rank(j, runs);
         sync_alike(j, runs);
