@@ -2075,11 +2075,15 @@ static const struct pr_col worker_cols[] = {
 
 static const struct pr_col comm_cols[] = {
     {"name", PR_K_NAME, "Collective", PR_FMT_NAME, 2, NULL, PR_COL_BOTH},
-    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_FIGURE, 0.6,
+     "Calls of the collective; \"66 (64 timed)\": 2 have no device time in "
+     "the trace, and the total and mean time are over the 64",
+     PR_COL_BOTH},
     {"bytes", PR_K_TOTAL_BYTES, "Total bytes", PR_FMT_BYTES, 1, NULL,
      PR_COL_BOTH},
     {"total", PR_K_TOTAL_US, "Total time", PR_FMT_US, 1, NULL, PR_COL_BOTH},
-    {"mean", PR_K_MEAN_US, "Mean", PR_FMT_US, 0.9, NULL, PR_COL_BOTH},
+    {"mean", PR_K_MEAN_US, "Mean", PR_FMT_US, 0.9,
+     "Total time over the timed calls", PR_COL_BOTH},
     {"algbw", PR_K_ALGBW_GBPS, "Algorithm bandwidth (per call)", PR_FMT_GBPS, 1,
      "A call's message bytes over its own time, its waits for the other "
      "ranks included: a call that waits for a late rank reads low",
@@ -2091,6 +2095,37 @@ static const struct pr_col comm_cols[] = {
      PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
+
+/* distributed.comm_ops as the table's rows, each Calls cell a figure:
+ * "66 (64 timed)" where some calls have no time in the trace, so that
+ * Calls x Mean gives the Total (review 22g #10: nsys_before's 66
+ * all_to_all calls beside a mean over 64).  NULL when out of memory. */
+static cJSON *
+comm_rows(const cJSON *ops)
+{
+    cJSON *rows = cJSON_Duplicate(ops, 1), *o, *v;
+    char cell[64], a[32], b[32];
+
+    cJSON_ArrayForEach(o, rows)
+    {
+        double calls = pr_sget_num(o, PR_K_CALLS),
+               timed = pr_sget_num(o, PR_K_TIMED_CALLS);
+
+        pr_fig_format(calls, PR_FMT_COUNT, a, sizeof(a));
+        if (!isnan(timed) && timed < calls)
+            snprintf(cell, sizeof(cell), "%s (%s timed)", a,
+                     pr_fig_format(timed, PR_FMT_COUNT, b, sizeof(b)));
+        else
+            snprintf(cell, sizeof(cell), "%s", a);
+        v = cJSON_CreateString(cell);
+        if (v == NULL || !pr_sput(o, PR_K_CALLS, v)) {
+            cJSON_Delete(v);
+            cJSON_Delete(rows);
+            return NULL;
+        }
+    }
+    return rows;
+}
 
 /* The bandwidth columns are nccl-tests' per-call definitions (algBw: a
  * call's bytes over its own time; busBw: algBw times the collective's
@@ -2380,11 +2415,12 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     /* every call the capture holds, inside the steps or not (HTA's
        cpu_only: 10 gloo calls, 2 of them in its one step): the title
        says so beside per-step figures (review finding 12) */
-    pr_figs_table(f,
-                  capture ? "Collectives over the whole capture"
-                          : "Collectives over the whole capture (not only the "
-                            "steps)",
-                  &t, NULL);
+    if (pr_sget_len(pr_sget(d, PR_K_COMM_OPS)) > 0) {
+        pr_figs_heading(f, capture ? "Collectives over the whole capture"
+                                   : "Collectives over the whole capture (not "
+                                     "only the steps)");
+        pr_figs_table_own(f, &t, comm_rows(pr_sget(d, PR_K_COMM_OPS)), NULL);
+    }
     in_flight(f, summary);
     comm_readings(f, summary);
     pr_sec_links(f, d);

@@ -412,7 +412,8 @@ emit_coll(cJSON *arr, const struct coll *c)
                                     c->timed > 0 ? c->us : NAN,
                                     c->timed > 0 ? c->us / c->timed : NAN,
                                     algbw,
-                                    algbw * factor};
+                                    algbw * factor,
+                                    c->timed};
     /* every rank gave link bytes alone (comm.c's link_note): busbw is
        those over the time, and no algbw */
     if (isnan(algbw) && c->link > 0 && c->us > 0 && c->timed == c->calls)
