@@ -2000,6 +2000,9 @@ print_brief(const cJSON *sum, int quiet)
         cJSON_ArrayForEach(fd,
                            pr_sget(pr_sget(run, PR_K_COMMUNICATION), PR_K_OPS))
         {
+            if (pr_sget_str(fd, PR_K_SIZED_NOTE) != NULL)
+                pr_term_printf(stdout, "  Collectives: %s\n",
+                               pr_sget_str(fd, PR_K_SIZED_NOTE));
             if (pr_sget_str(fd, PR_K_SIZE_NOTE) != NULL)
                 pr_term_printf(stdout, "  Collectives: %s\n",
                                pr_sget_str(fd, PR_K_SIZE_NOTE));

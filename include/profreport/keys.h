@@ -395,6 +395,13 @@
 #define PR_K_PROTOCOL_NOTE "protocol_note"
 #define PR_K_SIZE_NOTE "size_note"
 #define PR_K_KERNEL_PROTOCOL "kernel_protocol"
+/* communication.ops[], distributed.comm_ops[]: calls partly sized (review
+   22g #4) */
+#define PR_K_SIZED_CALLS "sized_calls"
+#define PR_K_SIZED_BYTES "sized_bytes"
+#define PR_K_BW_CALLS "bw_calls"
+#define PR_K_BW_US "bw_us"
+#define PR_K_SIZED_NOTE "sized_note"
 #define PR_K_UNRECORDED_PCT "unrecorded_pct"
 #define PR_K_UNRECORDED_US "unrecorded_us"
 #define PR_K_KEPT_EVENTS_PCT "kept_events_pct"

@@ -2075,11 +2075,13 @@ static const struct pr_col worker_cols[] = {
 
 static const struct pr_col comm_cols[] = {
     {"name", PR_K_NAME, "Collective", PR_FMT_NAME, 2, NULL, PR_COL_BOTH},
-    {"calls", PR_K_CALLS, "Calls", PR_FMT_FIGURE, 0.6,
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_FIGURE, 1.3,
      "Calls of the collective; \"66 (64 timed)\": 2 have no device time in "
      "the trace, and the total and mean time are over the 64",
      PR_COL_BOTH},
-    {"bytes", PR_K_TOTAL_BYTES, "Total bytes", PR_FMT_BYTES, 1, NULL,
+    {"bytes", PR_K_TOTAL_BYTES, "Total bytes", PR_FMT_FIGURE, 1.8,
+     "The calls' message bytes; \"1.12 GiB (18 of 21 calls)\": the calls "
+     "whose size the trace gives, and the bandwidth columns are over them",
      PR_COL_BOTH},
     {"total", PR_K_TOTAL_US, "Total time", PR_FMT_US, 1, NULL, PR_COL_BOTH},
     {"mean", PR_K_MEAN_US, "Mean", PR_FMT_US, 0.9,
@@ -2096,33 +2098,61 @@ static const struct pr_col comm_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
-/* distributed.comm_ops as the table's rows, each Calls cell a figure:
- * "66 (64 timed)" where some calls have no time in the trace, so that
- * Calls x Mean gives the Total (review 22g #10: nsys_before's 66
- * all_to_all calls beside a mean over 64).  NULL when out of memory. */
+/* Put text at key of o; 0 when out of memory (o then unchanged). */
+static int
+put_text(cJSON *o, const char *key, const char *text)
+{
+    cJSON *v = cJSON_CreateString(text);
+
+    if (v != NULL && pr_sput(o, key, v))
+        return 1;
+    cJSON_Delete(v);
+    return 0;
+}
+
+/* distributed.comm_ops as the table's rows, the Calls and Total bytes
+ * cells figures: "66 (64 timed)" where some calls have no time in the
+ * trace, so that Calls x Mean gives the Total (review 22g #10:
+ * nsys_before's 66 all_to_all calls beside a mean over 64), and "1.12 GiB
+ * (18 of 21 calls)" where some have no size, the bandwidths then over the
+ * calls both sized and timed (#4: HTA's trace_diff test).  NULL when out
+ * of memory. */
 static cJSON *
 comm_rows(const cJSON *ops)
 {
-    cJSON *rows = cJSON_Duplicate(ops, 1), *o, *v;
-    char cell[64], a[32], b[32];
+    cJSON *rows = cJSON_Duplicate(ops, 1), *o;
+    char cell[96], a[32], b[32];
 
     cJSON_ArrayForEach(o, rows)
     {
         double calls = pr_sget_num(o, PR_K_CALLS),
-               timed = pr_sget_num(o, PR_K_TIMED_CALLS);
+               timed = pr_sget_num(o, PR_K_TIMED_CALLS),
+               sized = pr_sget_num(o, PR_K_SIZED_CALLS),
+               bytes = pr_sget_num(o, PR_K_TOTAL_BYTES),
+               some = pr_sget_num(o, PR_K_SIZED_BYTES);
 
         pr_fig_format(calls, PR_FMT_COUNT, a, sizeof(a));
-        if (!isnan(timed) && timed < calls)
+        if (timed == 0 && calls > 0)
+            snprintf(cell, sizeof(cell), "%s (none timed)", a);
+        else if (!isnan(timed) && timed < calls)
             snprintf(cell, sizeof(cell), "%s (%s timed)", a,
                      pr_fig_format(timed, PR_FMT_COUNT, b, sizeof(b)));
         else
             snprintf(cell, sizeof(cell), "%s", a);
-        v = cJSON_CreateString(cell);
-        if (v == NULL || !pr_sput(o, PR_K_CALLS, v)) {
-            cJSON_Delete(v);
-            cJSON_Delete(rows);
-            return NULL;
-        }
+        if (!put_text(o, PR_K_CALLS, cell))
+            break;
+        pr_fig_format(isnan(bytes) ? some : bytes, PR_FMT_BYTES, b, sizeof(b));
+        if (isnan(bytes) && sized > 0 && sized < calls && !isnan(some))
+            snprintf(cell, sizeof(cell), "%s (%.0f of %.0f calls)", b, sized,
+                     calls);
+        else
+            snprintf(cell, sizeof(cell), "%s", b);
+        if (!put_text(o, PR_K_TOTAL_BYTES, cell))
+            break;
+    }
+    if (o != NULL) {
+        cJSON_Delete(rows);
+        return NULL;
     }
     return rows;
 }
@@ -2206,6 +2236,14 @@ comm_readings(struct pr_figs *f, const cJSON *summary)
         c = pr_sget(r, PR_K_COMMUNICATION);
         cJSON_ArrayForEach(o, pr_sget(c, PR_K_OPS))
         {
+            /* some calls sized: which, and what the rates are over
+               (review 22g #4) */
+            if (pr_sget_str(o, PR_K_SIZED_NOTE) != NULL) {
+                snprintf(text, sizeof(text), "%s%s%s",
+                         many ? pr_sget_str_or(r, PR_K_WORKER, "?") : "",
+                         many ? ", " : "", pr_sget_str(o, PR_K_SIZED_NOTE));
+                pr_figs_note(f, text);
+            }
             if (pr_sget_str(o, PR_K_SIZE_NOTE) == NULL)
                 continue;
             snprintf(text, sizeof(text), "%s%s%s",

@@ -169,12 +169,40 @@ gen_nccl "$T_DIR/small.json" 16384 RING_LL
 check "LL-named kernels on 64 KiB calls: LL, no note" \
     test "$(proto "$T_DIR/small.s.json")" = "LL None"
 
+# review 22g #4: one call unsized of 8 (review-5 finding 9 had voided
+# every rate): total_bytes stays null (every call or none), the 7 sized
+# calls keep their bytes and the rates are over them, said beside the
+# table, in its Total bytes cell and in the terminal
 gen "$T_DIR/miss.json" 150 150 unsized
-"$PR_BIN" -q --input "$T_DIR/miss.json" --json "$T_DIR/miss.s.json"
-for k in total_bytes algbw_gbps busbw_gbps wall_us wall_gbps small_calls; do
-    check "one call unsized: $k null" \
-        test "$(op "$T_DIR/miss.s.json" $k)" = "None"
-done
+"$PR_BIN" -q --input "$T_DIR/miss.json" --json "$T_DIR/miss.s.json" \
+    --html "$T_DIR/miss.html"
+"$PR_BIN" --input "$T_DIR/miss.json" > "$T_DIR/miss.term" 2> /dev/null
+check "one call unsized: total_bytes null" \
+    test "$(op "$T_DIR/miss.s.json" total_bytes)" = "None"
+check "  7 calls sized, 29.0 MiB (4 x 1.25 + 3 x 8 MiB)" \
+    test "$(op "$T_DIR/miss.s.json" sized_calls)" = "7.0" -a \
+    "$(op "$T_DIR/miss.s.json" sized_bytes)" = "30408704.0"
+check "  algbw over those 7 calls' 1,050 ms: 0.029 GB/s" \
+    test "$(op "$T_DIR/miss.s.json" bw_calls)" = "7.0" -a \
+    "$(op "$T_DIR/miss.s.json" bw_us)" = "1050000.0" -a \
+    "$(op "$T_DIR/miss.s.json" algbw_gbps)" = "0.029"
+check "  comm_ops the same" \
+    python3 -c "
+import json, sys
+o = json.load(open(sys.argv[1]))['distributed']['comm_ops'][0]
+assert o['total_bytes'] is None and o['sized_calls'] == 7, o
+assert o['sized_bytes'] == 30408704 and o['bw_calls'] == 7, o
+assert abs(o['algbw_gbps'] - 30408704 / 1.05e9) < 1e-9, o
+" "$T_DIR/miss.s.json"
+check "  the table's cell: 29.0 MiB (7 of 8 calls)" \
+    grep -q '>29.0 MiB (7 of 8 calls)</td>' "$T_DIR/miss.html"
+check "  the note beside it and the terminal: 7 of 8 sized, rates over them" \
+    sh -c 'for f in "$@"; do grep -q "gloo:all_reduce: 7 of its 8 calls have a size in the trace (29.0 MiB in all). The bandwidth columns are over the 7 calls both sized and timed (1050.0 ms of the 1200.0 ms)" "$f" || exit 1; done' \
+    _ "$T_DIR/miss.html" "$T_DIR/miss.term"
+gen "$T_DIR/all.json" 150 150
+"$PR_BIN" -q --input "$T_DIR/all.json" --json "$T_DIR/all.s.json"
+check "every call sized: no sized_note" \
+    test "$(op "$T_DIR/all.s.json" sized_note)" = "None"
 
 if shared_report cpu hta/cpu_only; then
     text "$T_DIR/cpu.json" > "$T_DIR/cpu.txt"
@@ -191,23 +219,30 @@ else
     skip "cpu_only" "no ../shared/traces/hta/cpu_only"
 fi
 
-# trace_diff test: 3 of 21 nccl:all_reduce carry no sizes, so the JSON
-# gives no rate, as the HTML's table (distributed.comm_ops)
+# trace_diff test: 3 of 21 nccl:all_reduce are kernels without their host
+# call, so unsized; the other 18 carry Input Dims, 1,200,223,224 bytes
+# (as trace_diff control's 18), their kernels 80.48 ms: 14.9 GB/s, where
+# the reports showed none (review 22g #4)
 if shared_report dt hta/trace_diff/test; then
-    check "trace_diff test: all_reduce algbw and wall null, as comm_ops" \
+    check "trace_diff test: all_reduce 18 of 21 sized, 14.9 GB/s over them" \
         python3 - "$T_DIR/dt.json" << 'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-for r in d["runs"]:
-    for o in r["communication"]["ops"]:
-        if o["total_bytes"] is None:
-            assert o["algbw_gbps"] is None and o["wall_us"] is None, o
-for o in d["distributed"]["comm_ops"]:
-    run = [x for r in d["runs"] for x in r["communication"]["ops"]
-           if x["name"] == o["name"]]
-    assert (o["algbw_gbps"] is None) == all(x["algbw_gbps"] is None
-                                            for x in run), o
+o = [o for o in d["runs"][0]["communication"]["ops"]
+     if o["name"] == "nccl:all_reduce"][0]
+assert o["total_bytes"] is None and o["calls"] == 21, o
+assert (o["sized_calls"], o["sized_bytes"], o["bw_calls"]) == \
+    (18, 1200223224, 18), o
+assert abs(o["bw_us"] - 80480) < 1 and abs(o["algbw_gbps"] - 14.913) < 0.01, o
+assert o["sized_note"].startswith("nccl:all_reduce: 18 of its 21 calls "
+                                  "have a size in the trace (1.12 GiB in "
+                                  "all); 3 are kernels whose host calls"), o
+c = [c for c in d["distributed"]["comm_ops"] if c["name"] == o["name"]][0]
+assert abs(c["algbw_gbps"] - o["algbw_gbps"]) < 1e-9, c
+assert (c["sized_calls"], c["bw_calls"]) == (18, 18), c
 PY
+    check "trace_diff test: the table's cell 1.12 GiB (18 of 21 calls)" \
+        grep -q '>1.12 GiB (18 of 21 calls)</td>' "$T_DIR/dt.html"
 else
     skip "trace_diff test" "no ../shared/traces/hta/trace_diff/test"
 fi

@@ -340,6 +340,9 @@ struct coll {
     /* bytes over the links of ranks whose calls have no message size
        (their busbw over their time; NaN: a rank gives neither) */
     double link;
+    /* the calls with a size, their bytes; the calls both sized and timed
+       the ranks' rates are over, their bytes and time (review 22g #4) */
+    double sized, sized_bytes, bw_calls, bw_bytes, bw_us;
 };
 
 struct colls {
@@ -357,7 +360,8 @@ coll_of(struct colls *cs, const char *name, double group_size)
             return &cs->v[i];
     if (pr_grow((void **)&cs->v, &cs->cap, cs->n + 1, sizeof(*cs->v)) != PR_OK)
         return NULL;
-    cs->v[cs->n] = (struct coll){name, 0, 0, 0, 0, group_size, 0};
+    cs->v[cs->n] =
+        (struct coll){name, 0, 0, 0, 0, group_size, 0, 0, 0, 0, 0, 0};
     return &cs->v[cs->n++];
 }
 
@@ -368,6 +372,8 @@ add_op(struct colls *cs, const cJSON *op)
     const char *name = pr_sget_str(op, PR_K_NAME);
     double us = pr_sget_num(op, PR_K_TOTAL_US),
            timed = pr_sget_num(op, PR_K_TIMED_CALLS);
+    double total_b = pr_sget_num(op, PR_K_TOTAL_BYTES),
+           algbw = pr_sget_num(op, PR_K_ALGBW_GBPS), sized, bw_us, bw_calls;
     struct coll *a;
 
     if (name == NULL)
@@ -388,6 +394,26 @@ add_op(struct colls *cs, const cJSON *op)
                    : NAN;
     a->timed +=
         isnan(timed) ? (isnan(us) ? 0 : pr_sget_num(op, PR_K_CALLS)) : timed;
+    /* an older summary's op has no sized_calls: every call or none */
+    sized = pr_sget_num(op, PR_K_SIZED_CALLS);
+    if (isnan(sized))
+        sized = isnan(total_b) ? 0 : pr_sget_num(op, PR_K_CALLS);
+    a->sized += sized;
+    a->sized_bytes += sized > 0 && !isnan(pr_sget_num(op, PR_K_SIZED_BYTES))
+                          ? pr_sget_num(op, PR_K_SIZED_BYTES)
+                      : isnan(total_b) ? 0
+                                       : total_b;
+    bw_us = pr_sget_num(op, PR_K_BW_US);
+    bw_calls = pr_sget_num(op, PR_K_BW_CALLS);
+    if (isnan(bw_calls)) { /* older: over every call or none */
+        bw_calls = isnan(algbw) ? 0 : pr_sget_num(op, PR_K_CALLS);
+        bw_us = isnan(algbw) ? NAN : us;
+    }
+    if (bw_calls > 0 && !isnan(algbw) && bw_us > 0) {
+        a->bw_calls += bw_calls;
+        a->bw_us += bw_us;
+        a->bw_bytes += algbw * bw_us * 1000.0; /* GB/s x us = bytes / 1e3 */
+    }
     return 1;
 }
 
@@ -397,6 +423,12 @@ emit_coll(cJSON *arr, const struct coll *c)
     struct pr_row_job_comm_op r;
     double algbw =
         c->us > 0 && c->timed == c->calls ? c->bytes / (c->us * 1000.0) : NAN;
+    int all = !isnan(algbw);
+
+    /* some calls sized or timed: the ranks' rates over the calls both
+       (review 22g #4) */
+    if (isnan(algbw) && c->bw_us > 0)
+        algbw = c->bw_bytes / (c->bw_us * 1000.0);
     const char *coll = pr_comm_collective(c->name);
     int group = isnan(c->group_size) ? 0 : (int)c->group_size;
     double factor = pr_comm_bus_factor(coll, group > 0 ? group : 2);
@@ -413,7 +445,10 @@ emit_coll(cJSON *arr, const struct coll *c)
                                     c->timed > 0 ? c->us / c->timed : NAN,
                                     algbw,
                                     algbw * factor,
-                                    c->timed};
+                                    c->timed,
+                                    c->sized,
+                                    c->sized > 0 ? c->sized_bytes : NAN,
+                                    all ? c->calls : c->bw_calls};
     /* every rank gave link bytes alone (comm.c's link_note): busbw is
        those over the time, and no algbw */
     if (isnan(algbw) && c->link > 0 && c->us > 0 && c->timed == c->calls)
