@@ -197,6 +197,11 @@ struct pr_fig_chart {
 };
 
 /* A table: columns, rows, and what the caption says. */
+/* In a table's row, an object of numbers by column key: what the HTML
+ * sorts a PR_FMT_FIGURE cell of that column by, where its text does not
+ * sort ("1.12 GiB (18 of 21 calls)" beside "3.58 GiB") */
+#define PR_FIG_SORT_BY "sort_by"
+
 struct pr_fig_table {
     const struct pr_col *cols;    /* catalogue (ended by id NULL) or array */
     size_t n_cols;                /* 0: every PR_COL_REPORT column of cols */

@@ -154,8 +154,12 @@ cell(struct pr_html_view *v, cJSON *cells, const cJSON *row,
 
     if (o == NULL)
         return;
+    const cJSON *by = pr_sget(pr_sget(row, PR_FIG_SORT_BY), c->key);
+
     if (cJSON_IsNumber(val) && isfinite(val->valuedouble))
         snprintf(sort, sizeof(sort), "%.10g", val->valuedouble);
+    else if (cJSON_IsNumber(by) && isfinite(by->valuedouble))
+        snprintf(sort, sizeof(sort), "%.10g", by->valuedouble);
     else if (cJSON_IsBool(val))
         snprintf(sort, sizeof(sort), "%d", cJSON_IsTrue(val));
     add_str(v, o, "c_cls", cell_class(c, row, text));

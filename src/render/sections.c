@@ -2120,7 +2120,7 @@ put_text(cJSON *o, const char *key, const char *text)
 static cJSON *
 comm_rows(const cJSON *ops)
 {
-    cJSON *rows = cJSON_Duplicate(ops, 1), *o;
+    cJSON *rows = cJSON_Duplicate(ops, 1), *o, *by;
     char cell[96], a[32], b[32];
 
     cJSON_ArrayForEach(o, rows)
@@ -2131,6 +2131,14 @@ comm_rows(const cJSON *ops)
                bytes = pr_sget_num(o, PR_K_TOTAL_BYTES),
                some = pr_sget_num(o, PR_K_SIZED_BYTES);
 
+        /* the cells' numbers, to sort by (the HTML's data-v) */
+        by = cJSON_AddObjectToObject(o, PR_FIG_SORT_BY);
+        if (by == NULL ||
+            cJSON_AddNumberToObject(by, PR_K_CALLS, calls) == NULL ||
+            (!isnan(isnan(bytes) ? some : bytes) &&
+             cJSON_AddNumberToObject(by, PR_K_TOTAL_BYTES,
+                                     isnan(bytes) ? some : bytes) == NULL))
+            break;
         pr_fig_format(calls, PR_FMT_COUNT, a, sizeof(a));
         if (timed == 0 && calls > 0)
             snprintf(cell, sizeof(cell), "%s (none timed)", a);
