@@ -24,7 +24,6 @@
 #include "profreport/escape.h"
 #include "profreport/figures.h"
 #include "profreport/formats.h"
-#include "profreport/job.h"
 #include "profreport/jobs.h"
 #include "profreport/kclass.h"
 #include "profreport/kernel_calls.h"
@@ -1764,31 +1763,7 @@ print_job_line(const cJSON *job, const char *name, int capture)
     else
         snprintf(spread, sizeof(spread), "spread %.1f%% across ranks",
                  pr_sget_num(d, PR_K_SPREAD_PCT));
-    /* no slowest rank from profiler windows, nor from a spread under the
-       noise floor (job.c; review 22g #6) */
-    if (!cJSON_IsObject(slow) && capture &&
-        !isnan(pr_sget_num(d, PR_K_MEDIAN_US))) {
-        pr_fig_format(pr_sget_num(d, PR_K_MEDIAN_US), PR_FMT_US, a, sizeof(a));
-        pr_term_printf(stdout,
-                       "%s: %.0f ranks, no steps: captures of %s each "
-                       "(spread %.1f%%), no slowest rank\n",
-                       name, pr_sget_num(job, PR_K_RANKS), a,
-                       pr_sget_num(d, PR_K_SPREAD_PCT));
-        return;
-    }
-    if (!cJSON_IsObject(slow) && !partial &&
-        pr_sget_num(d, PR_K_SPREAD_PCT) < PR_JOB_SPREAD_FLOOR_PCT) {
-        pr_fig_format(pr_sget_num(d, PR_K_MEDIAN_US), PR_FMT_US, a, sizeof(a));
-        pr_term_printf(stdout,
-                       "%s: %.0f ranks; no slowest rank: mean steps %s, "
-                       "spread %.2f%% across ranks, under the %.1f%% noise "
-                       "floor\n",
-                       name, pr_sget_num(job, PR_K_RANKS), a,
-                       pr_sget_num(d, PR_K_SPREAD_PCT),
-                       PR_JOB_SPREAD_FLOOR_PCT);
-        return;
-    }
-    if (!cJSON_IsObject(slow) && !partial) {
+    if (!cJSON_IsObject(slow) && isnan(pr_sget_num(d, PR_K_MEDIAN_US))) {
         pr_term_printf(stdout, "%s: %.0f ranks, no step time\n", name,
                        pr_sget_num(job, PR_K_RANKS));
         return;
@@ -1801,7 +1776,30 @@ print_job_line(const cJSON *job, const char *name, int capture)
                                       "the report holds some of the job's "
                                       "ranks: no slowest rank is named"),
                        spread);
-    else if (pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage"))
+    /* no slowest rank from profiler windows, nor from a spread under the
+       noise floor (job.c; review 22g #6) */
+    else if (!cJSON_IsObject(slow) && capture) {
+        pr_fig_format(pr_sget_num(d, PR_K_MEDIAN_US), PR_FMT_US, a, sizeof(a));
+        pr_term_printf(stdout,
+                       "%s: %.0f ranks, no steps: captures of %s each "
+                       "(spread %.1f%%), no slowest rank\n",
+                       name, pr_sget_num(job, PR_K_RANKS), a,
+                       pr_sget_num(d, PR_K_SPREAD_PCT));
+    } else if (!cJSON_IsObject(slow) &&
+               pr_sget_num(d, PR_K_SPREAD_PCT) < PR_JOB_SPREAD_FLOOR_PCT) {
+        pr_fig_format(pr_sget_num(d, PR_K_MEDIAN_US), PR_FMT_US, a, sizeof(a));
+        pr_term_printf(stdout,
+                       "%s: %.0f ranks; no slowest rank: mean steps %s, "
+                       "spread %.2f%% across ranks, under the %.1f%% noise "
+                       "floor\n",
+                       name, pr_sget_num(job, PR_K_RANKS), a,
+                       pr_sget_num(d, PR_K_SPREAD_PCT),
+                       PR_JOB_SPREAD_FLOOR_PCT);
+    } else if (!cJSON_IsObject(slow)) {
+        pr_term_printf(stdout, "%s: %.0f ranks, no step time\n", name,
+                       pr_sget_num(job, PR_K_RANKS));
+        return;
+    } else if (pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage"))
         pr_term_printf(stdout,
                        "%s: %.0f ranks; slowest pipeline stage's rank %s "
                        "(mean step %s; it computes longest, the other stages "

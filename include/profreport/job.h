@@ -20,11 +20,6 @@
 #define PR_JOB_HEAT_ROWS 64 /* rank groups at most */
 #define PR_JOB_HEAT_COLS 64 /* step groups at most */
 #define PR_JOB_MAX_ROWS 500 /* rows of each aggregated table */
-/* The least spread of the ranks' mean steps, in % of the median, that
- * names a slowest rank (docs/summary-json.md, "job"): under it the ranks
- * of one synchronous job differ by where their step markers fall, not by
- * work (they end each step together at its collectives) */
-#define PR_JOB_SPREAD_FLOOR_PCT 0.5
 
 /* Set summary["job"]: null unless the runs come from two workers or more,
  * else the job view (docs/summary-json.md, "job").  Errors: PR_E_NOMEM. */

@@ -664,6 +664,12 @@
 #define PR_K_SLOWEST_BASIS "slowest_basis"
 #define PR_K_SLOWEST_BY "slowest_by"
 #define PR_K_SLOWEST "slowest"
+/* job.slowest's meaning: the least spread of the ranks' mean steps, in %
+ * of the median, that names a slowest rank (docs/summary-json.md, "job"):
+ * under it the ranks of one synchronous job differ by where their step
+ * markers fall, not by work (they end each step together at its
+ * collectives); the analysis applies it, the renderers word it */
+#define PR_JOB_SPREAD_FLOOR_PCT 0.5
 #define PR_K_SLOWEST_BY_MEAN "slowest_by_mean"
 #define PR_K_PER_RANK "per_rank"
 #define PR_K_OPERATORS_TOTAL "operators_total"

@@ -14,7 +14,6 @@
 
 #include "profreport/detail.h"
 #include "profreport/figures.h"
-#include "profreport/job.h"
 #include "profreport/keys.h"
 #include "profreport/rows.h"
 #include "profreport/sget.h"

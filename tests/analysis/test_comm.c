@@ -275,11 +275,20 @@ test_unsized_call(void **state)
     tt_near(num(b, "calls"), 2);
     assert_true(cJSON_IsNull(get(b, "total_bytes")));
     tt_near(num(b, "total_us"), 30);
-    /* a rate over the one sized call beside a total over both reads as
-       one figure: null, as the distributed table (review-5 finding 9) */
-    assert_true(cJSON_IsNull(get(b, "algbw_gbps")));
-    assert_true(cJSON_IsNull(get(b, "busbw_gbps")));
-    assert_true(cJSON_IsNull(get(b, "wall_us")));
+    /* the rates over the one call both sized and timed, said beside
+       them (review 22g #4; review-5 finding 9 had voided them): 10,000
+       bytes in 10 us */
+    tt_near(num(b, "sized_calls"), 1);
+    tt_near(num(b, "sized_bytes"), 10000);
+    tt_near(num(b, "bw_calls"), 1);
+    tt_near(num(b, "bw_us"), 10);
+    tt_near(num(b, "algbw_gbps"), 1.0);
+    tt_near(num(b, "busbw_gbps"), 1.0); /* a broadcast's factor is 1 */
+    tt_near(num(b, "wall_us"), 10);
+    assert_non_null(strstr(str(b, "sized_note"),
+                           "nccl:broadcast: 1 of its 2 calls has a size in "
+                           "the trace (9.8 KiB in all); 1 is a kernel whose "
+                           "host call the trace does not hold"));
     assert_true(cJSON_IsNull(get(b, "group_size")));
     cJSON_Delete(run);
 }

@@ -829,10 +829,18 @@ sized_note(const struct op *o, char *text, size_t cap)
         (o->sized_calls == o->calls && o->timed_calls == o->calls))
         return 0;
     fmt_bytes(o->bytes, b, sizeof(b));
-    w = snprintf(text, cap,
-                 "%s: %lld of its %lld calls have a size in the "
-                 "trace (%s in all)",
-                 o->name, (long long)o->sized_calls, (long long)o->calls, b);
+    if (o->sized_calls < o->calls)
+        w = snprintf(text, cap,
+                     "%s: %lld of its %lld calls %s a size in the trace (%s "
+                     "in all)",
+                     o->name, (long long)o->sized_calls, (long long)o->calls,
+                     o->sized_calls == 1 ? "has" : "have", b);
+    else
+        w = snprintf(text, cap,
+                     "%s: its %lld calls have a size in the trace (%s in "
+                     "all), %lld of them no time in it",
+                     o->name, (long long)o->calls, b,
+                     (long long)(o->calls - o->timed_calls));
     len = w < 0 ? cap : (size_t)w;
     if (o->bare_unsized > 0 && len < cap) {
         w = snprintf(text + len, cap - len,
