@@ -25,6 +25,8 @@ struct pr_device_row {
     double num_sms;   /* NaN: null */
     const char *vendor, *compute_capability, *architecture;
     double memory_bytes; /* NaN: null */
+    double clock_mhz;    /* the SM clock the export states; NaN: null */
+    double stated_gbps;  /* the memory bandwidth it states; NaN: none */
     int64_t props_id;    /* the id of the deviceProperties entry paired
                             with this device when it differs (the ids of
                             a renumbered process, trace.h); -1 */

@@ -452,6 +452,10 @@
 #define PR_K_FORM "form"
 /* runs[].devices[] */
 #define PR_K_PEAK_REFERENCE "peak_reference"
+#define PR_K_CLOCK_MHZ "clock_mhz"
+#define PR_K_PEAK_SCALE "peak_scale"
+#define PR_K_PEAK_HALF_RATE "peak_half_rate"
+#define PR_K_PEAK_GBPS_SOURCE "peak_gbps_source"
 /* runs[].devices[].peak_tflops */
 #define PR_K_FP8_TENSOR "fp8_tensor"
 #define PR_K_INT8_TENSOR "int8_tensor"

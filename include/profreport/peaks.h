@@ -57,6 +57,14 @@ struct pr_peaks {
     char arch[16];      /* the entry's architecture ("gfx90a"); "" none */
     double cache_bytes; /* last-level cache of one device; NaN unknown */
     int compute_units;  /* the entry's SMs, CUs or AI Cores; -1 unknown */
+    /* a guess made to fit what the trace states of the part: the entry's
+       rates per SM and clock times the device's SMs x clock (scale: the
+       factor, NaN when not scaled), tensor rates with FP32 accumulate
+       halved for a GeForce part guessed from a datacenter one
+       (half_rate), the bandwidth the export states (gbps_stated) */
+    double scale;
+    int half_rate;
+    int gbps_stated;
 };
 
 /* What a trace says about one device, for the lookup. */
@@ -66,6 +74,8 @@ struct pr_peak_query {
     int amd;                /* an AMD GPU: match by architecture instead */
     const char *arch;       /* "gfx90a" when known, else NULL */
     int compute_units;      /* numSms; -1 unknown */
+    double clock_mhz;       /* SM clock the trace states; <= 0 unknown */
+    double gbps;            /* memory bandwidth it states; <= 0 unknown */
 };
 
 /* Parsed device table.  Opaque; free with pr_peaks_table_free(). */
@@ -100,7 +110,11 @@ size_t pr_peaks_table_count(const struct pr_peak_table *t);
  * then the table's exact names, then its longest whole-word family match;
  * then a guess: the capability default of the same compute capability
  * (NVIDIA) or of the same architecture, preferring the same compute-unit
- * count (AMD), with origin PR_PEAK_GUESS; then --peak-tflops (for every
+ * count (AMD), with origin PR_PEAK_GUESS, fitted to what the query
+ * states (its SMs x clock scale the entry's rates when the entry gives
+ * its own, a GeForce part's tensor rates with FP32 accumulate are half a
+ * datacenter entry's, its bandwidth replaces the entry's: a guess never
+ * overrides a figure the trace states); then --peak-tflops (for every
  * precision) and --peak-gbps on top (o may be NULL).  Never fails: an
  * unmatched device has NaN peaks and origin PR_PEAK_UNKNOWN. */
 void pr_peaks_lookup_query(const struct pr_peak_table *t,

@@ -367,6 +367,10 @@ struct pr_device {
     /* Ascend: the AI Cores and AI Vector cores the export states
        (msprof's info.json ai_core_num, aiv_num); -1 not stated */
     int npu_cores, npu_vector_cores;
+    /* what an export states of the part itself (Nsight Systems'
+       TARGET_INFO_GPU clockRate and memoryBandwidth): the SM clock in
+       MHz and the memory bandwidth in 10^9 B/s; -1 not stated */
+    double clock_mhz, mem_gbps;
     /* the input does not say which device this is (an Ascend export with
        no "NPU N" label, packed pid, Device_id or memory Device Type): id
        is 0 for the model, and the reports say the id is unknown */

@@ -575,6 +575,7 @@ pr_trace_add_device(struct pr_trace *t)
     d->smem_per_block = d->smem_per_sm = d->smem_per_block_optin = -1;
     d->arch = PR_STR_NONE;
     d->npu_cores = d->npu_vector_cores = -1;
+    d->clock_mhz = d->mem_gbps = -1;
     return d;
 }
 

@@ -282,6 +282,58 @@ static const struct pr_col device_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* A guessed device fitted to what its export states (peaks.c's
+ * fit_guess): how, so that "guess" in the table is not read as another
+ * part's figures. */
+static void
+fit_notes(struct pr_figs *f, const cJSON *devices)
+{
+    const cJSON *d;
+    char note[512];
+
+    cJSON_ArrayForEach(d, devices)
+    {
+        double scale = pr_sget_num(d, PR_K_PEAK_SCALE);
+        double sms = pr_sget_num(d, PR_K_NUM_SMS);
+        double mhz = pr_sget_num(d, PR_K_CLOCK_MHZ);
+        double gbps = pr_sget_num(d, PR_K_PEAK_GBPS);
+        int half = pr_sget_true(d, PR_K_PEAK_HALF_RATE);
+        int stated =
+            pr_sget_is(pr_sget_str(d, PR_K_PEAK_GBPS_SOURCE), "export");
+        const char *entry = pr_sget_str_or(d, PR_K_PEAK_DEVICE, "?");
+        size_t at;
+
+        if (isnan(scale) && !half && !stated)
+            continue;
+        at = (size_t)snprintf(note, sizeof(note),
+                              "%.80s: ", pr_sget_str_or(d, PR_K_LABEL, "?"));
+        if (!isnan(scale) && !isnan(sms) && !isnan(mhz))
+            at += (size_t)snprintf(
+                note + at, sizeof(note) - at,
+                "compute peaks are a guess, %s's rate per SM and clock "
+                "times the export's %.0f SMs at %.2f GHz (x%.2f)%s",
+                entry, sms, mhz / 1000, scale,
+                half ? ", tensor rates with FP32 accumulate halved as on "
+                       "every GeForce part"
+                     : "");
+        else if (half)
+            at += (size_t)snprintf(note + at, sizeof(note) - at,
+                                   "compute peaks are a guess from %s, "
+                                   "tensor rates with FP32 accumulate "
+                                   "halved as on every GeForce part",
+                                   entry);
+        else
+            at += (size_t)snprintf(note + at, sizeof(note) - at,
+                                   "compute peaks are a guess from %s", entry);
+        if (stated && at < sizeof(note))
+            snprintf(note + at, sizeof(note) - at,
+                     "; bandwidth %.0f GB/s from the export.", gbps);
+        else if (at < sizeof(note))
+            snprintf(note + at, sizeof(note) - at, ".");
+        pr_figs_note(f, note);
+    }
+}
+
 /* An Ascend run: its devices say kind "npu", and the report names them
  * NPUs and leaves out what only a CUDA GPU has (SMs, warps). */
 
@@ -795,6 +847,7 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                               .rows = pr_sget(run, PR_K_DEVICES),
                               .what = "devices"};
     pr_figs_table(f, "Devices", &t, NULL);
+    fit_notes(f, pr_sget(run, PR_K_DEVICES));
 }
 
 /* ---- operators -------------------------------------------------------- */
@@ -1666,7 +1719,16 @@ roof_note(struct pr_figs *f, const struct pr_row_device *dev)
     const char *arch = dev->architecture;
     char note[320];
 
-    if (pr_sget_is(src, "guess") && entry)
+    if (pr_sget_is(src, "guess") && entry && dev->name != NULL &&
+        pr_sget_is(dev->peak_match, "guess"))
+        snprintf(note, sizeof(note),
+                 "Peaks are a guess: the device table has no entry for "
+                 "\"%.80s\", so its %s entry for %s is used%s.",
+                 dev->name, entry, arch ? arch : "its compute capability",
+                 !isnan(dev->peak_scale) ? ", scaled to this part's SMs and "
+                                           "clock (see Devices)"
+                                         : "");
+    else if (pr_sget_is(src, "guess") && entry)
         snprintf(note, sizeof(note),
                  "Peaks are a guess: the trace does not name its device "
                  "(\"%s\"), so the table's %s entry for %s is used.",

@@ -134,7 +134,8 @@ static void
 test_amd(void **state)
 {
     struct pr_peak_table *t = builtin();
-    struct pr_peak_query q = {"AMD Radeon Graphics", 9, 0, 1, "gfx90a", 104};
+    struct pr_peak_query q = {
+        "AMD Radeon Graphics", 9, 0, 1, "gfx90a", 104, 0, 0};
     struct pr_peaks p;
 
     (void)state;

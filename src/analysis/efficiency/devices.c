@@ -295,6 +295,8 @@ fill_row(struct pr_device_row *r, const struct pr_trace *t, int64_t id)
     r->memory_bytes =
         d && d->total_global_mem >= 0 ? (double)d->total_global_mem : NAN;
     r->props_id = d && d->id >= 0 && d->id != id ? d->id : -1;
+    r->clock_mhz = d && d->clock_mhz > 0 ? d->clock_mhz : NAN;
+    r->stated_gbps = d && d->mem_gbps > 0 ? d->mem_gbps : NAN;
 }
 
 enum pr_status
@@ -392,6 +394,28 @@ put_peaks(struct pr_row_device *o, struct pr_row_peak_tflops *pt,
     o->peak_device = pk->entry[0] ? pk->entry : NULL;
     o->peak_match = match_text(pk->match);
     o->peak_reference = pk->source[0] ? pk->source : NULL;
+    o->peak_scale = pk->scale;
+    o->peak_half_rate = pk->half_rate;
+    o->peak_gbps_source = pk->gbps_stated ? "export" : NULL;
+}
+
+/* What a guess was fitted to (peaks.c's fit_guess): written only where it
+ * was, so a device of a table entry keeps its row as it was. */
+static void
+omit_fit(struct pr_row_device *o)
+{
+    if (isnan(o->clock_mhz))
+        (void)pr_rows_omit(PR_RO_RUNS_DEVICES, o,
+                           PR_SR_RUNS_DEVICES_PR_K_CLOCK_MHZ);
+    if (isnan(o->peak_scale))
+        (void)pr_rows_omit(PR_RO_RUNS_DEVICES, o,
+                           PR_SR_RUNS_DEVICES_PR_K_PEAK_SCALE);
+    if (!o->peak_half_rate)
+        (void)pr_rows_omit(PR_RO_RUNS_DEVICES, o,
+                           PR_SR_RUNS_DEVICES_PR_K_PEAK_HALF_RATE);
+    if (o->peak_gbps_source == NULL)
+        (void)pr_rows_omit(PR_RO_RUNS_DEVICES, o,
+                           PR_SR_RUNS_DEVICES_PR_K_PEAK_GBPS_SOURCE);
 }
 
 /* One device's row (rows.def's pr_row_device), its peaks a typed row of
@@ -412,12 +436,15 @@ emit_device(cJSON *arr, const struct pr_device_row *r, int *ok)
         .compute_capability = r->compute_capability,
         .architecture = r->architecture,
         .memory_bytes = r->memory_bytes,
+        .clock_mhz = r->clock_mhz,
+        .peak_scale = NAN,
     };
 
     if (r->kind == NULL) /* the format names no device kind */
         (void)pr_rows_omit(PR_RO_RUNS_DEVICES, &o,
                            PR_SR_RUNS_DEVICES_PR_K_KIND);
     put_peaks(&o, &pt, r);
+    omit_fit(&o);
     peak = pr_rows_row(PR_RO_RUNS_DEVICES_PEAK_TFLOPS, &pt);
     o.peak_tflops = peak;
     *ok = peak != NULL && pr_rows_write(arr, PR_RO_RUNS_DEVICES, &o, 1);

@@ -32,6 +32,8 @@ struct peak_entry {
     char arch[16];          /* "sm_80", "gfx90a"; "" when not given */
     int cus;                /* compute units; -1 when not given */
     double cache;           /* last-level cache bytes; NaN when not given */
+    double clock_mhz;       /* boost clock the peaks assume; NaN not given */
+    int geforce;            /* a GeForce part (half-rate FP32 accumulate) */
     int cc_major, cc_minor; /* -1 when not given */
     int cap_default;
     int guess; /* a family name that does not say which part ran */
@@ -196,6 +198,7 @@ read_hardware(const cJSON *o, struct peak_entry *e)
     const cJSON *cu = cJSON_GetObjectItemCaseSensitive(o, "compute_units");
     const cJSON *c =
         cJSON_GetObjectItemCaseSensitive(o, "last_level_cache_bytes");
+    const cJSON *clk = cJSON_GetObjectItemCaseSensitive(o, "boost_clock_mhz");
 
     copy_str(e->arch, sizeof(e->arch),
              cJSON_GetObjectItemCaseSensitive(o, PR_K_ARCHITECTURE), "");
@@ -203,6 +206,25 @@ read_hardware(const cJSON *o, struct peak_entry *e)
                  ? (int)cu->valuedouble
                  : -1;
     e->cache = cJSON_IsNumber(c) && c->valuedouble > 0 ? c->valuedouble : NAN;
+    e->clock_mhz =
+        cJSON_IsNumber(clk) && clk->valuedouble > 0 && clk->valuedouble < 1e5
+            ? clk->valuedouble
+            : NAN;
+}
+
+/* NVIDIA's GeForce parts run FP16/BF16/TF32/FP8 tensor math with FP32
+ * accumulate at half the rate of their datacenter siblings (the Turing,
+ * Ampere GA102 and Ada whitepapers' appendices). */
+static int
+says_geforce(const char *name)
+{
+    size_t i;
+    char l[256];
+
+    for (i = 0; name && name[i] && i + 1 < sizeof(l); i++)
+        l[i] = (char)tolower((unsigned char)name[i]);
+    l[i] = '\0';
+    return strstr(l, "geforce") != NULL;
 }
 
 static enum pr_status
@@ -219,6 +241,7 @@ read_entry(const cJSON *o, struct peak_entry *e, struct pr_error *err)
     copy_str(e->source, sizeof(e->source),
              cJSON_GetObjectItemCaseSensitive(o, PR_K_SOURCE), "");
     e->amd = cJSON_IsString(vendor) && strcmp(vendor->valuestring, "amd") == 0;
+    e->geforce = says_geforce(e->name);
     e->cap_default =
         cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "capability_default"));
     e->guess = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "guess"));
@@ -571,6 +594,37 @@ find_entry(const struct pr_peak_table *t, const struct pr_peak_query *q,
     return e;
 }
 
+/* A guess made from another part, fitted to what the trace states of
+ * this one: its SMs x clock against the entry's (the rate per SM and
+ * clock is the architecture's), GeForce's half-rate tensor math with FP32
+ * accumulate, and the bandwidth the export gives. */
+static void
+fit_guess(const struct peak_entry *e, const struct pr_peak_query *q,
+          struct pr_peaks *out)
+{
+    static const enum pr_peak_kind halved[] = {PR_PEAK_TF32, PR_PEAK_FP16,
+                                               PR_PEAK_BF16, PR_PEAK_FP8};
+    size_t k;
+
+    if (q->compute_units > 0 && q->clock_mhz > 0 && e->cus > 0 &&
+        isfinite(e->clock_mhz)) {
+        out->scale =
+            (q->compute_units * q->clock_mhz) / ((double)e->cus * e->clock_mhz);
+        for (k = 0; k < PR_PEAK_COUNT; k++)
+            out->tflops[k] *= out->scale;
+        out->compute_units = q->compute_units;
+    }
+    if (says_geforce(q->name) && !e->geforce) {
+        out->half_rate = 1;
+        for (k = 0; k < sizeof(halved) / sizeof(halved[0]); k++)
+            out->tflops[halved[k]] /= 2;
+    }
+    if (q->gbps > 0) {
+        out->gbps = q->gbps;
+        out->gbps_stated = 1;
+    }
+}
+
 static void
 apply_overrides(const struct pr_analysis_opts *o, struct pr_peaks *out)
 {
@@ -603,6 +657,7 @@ pr_peaks_lookup_query(const struct pr_peak_table *t,
     out->gbps = NAN;
     out->cache_bytes = NAN;
     out->compute_units = -1;
+    out->scale = NAN;
     e = find_entry(t, q, &out->match);
     if (e) {
         memcpy(out->tflops, e->tflops, sizeof(out->tflops));
@@ -616,6 +671,8 @@ pr_peaks_lookup_query(const struct pr_peak_table *t,
         snprintf(out->entry, sizeof(out->entry), "%s", e->name);
         snprintf(out->source, sizeof(out->source), "%s", e->source);
         snprintf(out->arch, sizeof(out->arch), "%s", e->arch);
+        if (out->origin == PR_PEAK_GUESS && !e->amd)
+            fit_guess(e, q, out);
     }
     apply_overrides(o, out);
 }
@@ -634,7 +691,7 @@ pr_peaks_lookup(const struct pr_peak_table *t, const struct pr_analysis_opts *o,
                 const char *name, int cc_major, int cc_minor,
                 struct pr_peaks *out)
 {
-    struct pr_peak_query q = {name, cc_major, cc_minor, 0, NULL, -1};
+    struct pr_peak_query q = {name, cc_major, cc_minor, 0, NULL, -1, 0, 0};
 
     q.amd = name_says_amd(name);
     pr_peaks_lookup_query(t, o, &q, out);

@@ -50,7 +50,8 @@ struct proc {
 };
 
 struct gpu_row {
-    int64_t v[14]; /* -1 absent; v[1], the name, is an offset into names */
+    int64_t v[16]; /* gpu_cols; -1 absent; v[1], the name, is an offset
+                      into names */
 };
 
 struct gpus {
@@ -896,7 +897,9 @@ static const char *const gpu_cols[] = {"!id",
                                        "maxRegistersPerSm",
                                        "maxShmemPerBlock",
                                        "maxShmemPerSm",
-                                       "maxShmemPerBlockOptin"};
+                                       "maxShmemPerBlockOptin",
+                                       "clockRate",
+                                       "memoryBandwidth"};
 enum {
     G_ID,
     G_NAME,
@@ -912,8 +915,12 @@ enum {
     G_SPB,
     G_SPSM,
     G_OPTIN,
+    G_CLOCK, /* Hz */
+    G_BW,    /* B/s */
     G_N
 };
+_Static_assert(G_N <= sizeof(((struct gpu_row *)0)->v) / sizeof(int64_t),
+               "struct gpu_row holds every column of gpu_cols");
 
 static enum pr_status
 on_gpu(struct nsys *n, sqlite3_stmt *q)
@@ -1022,6 +1029,10 @@ give_devices(struct nsys *n, struct proc *p)
         d->smem_per_block = v[G_SPB];
         d->smem_per_sm = v[G_SPSM];
         d->smem_per_block_optin = v[G_OPTIN];
+        /* the part's own clock and bandwidth: they win over a guess from
+           another part of its compute capability (peaks.c) */
+        d->clock_mhz = v[G_CLOCK] > 0 ? (double)v[G_CLOCK] / 1e6 : -1;
+        d->mem_gbps = v[G_BW] > 0 ? (double)v[G_BW] / 1e9 : -1;
     }
     return PR_OK;
 }
