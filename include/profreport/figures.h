@@ -40,6 +40,8 @@ enum pr_fmt {
     PR_FMT_AI,       /* FLOP/byte */
     PR_FMT_NUM,      /* plain number */
     PR_FMT_BOOL,     /* yes / no */
+    PR_FMT_RECORDS,  /* records concerned, as COUNT; 0 (a note about the
+                        whole input) as "whole input" */
     PR_FMT_FIGURE,   /* a string already formatted as a number */
     PR_FMT_CHANGE,   /* formatted signed change: red when worse, green
                         when better (pr_fig_change_dir) */

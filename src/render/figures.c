@@ -209,9 +209,13 @@ char *
 pr_fig_format_x(double v, enum pr_fmt f, int extra, char *buf, size_t n)
 {
     static const enum pr_axis_unit units[] = {
-        [PR_FMT_COUNT] = PR_UNIT_COUNT,   [PR_FMT_US] = PR_UNIT_US,
-        [PR_FMT_PCT] = PR_UNIT_PCT,       [PR_FMT_BYTES] = PR_UNIT_BYTES,
-        [PR_FMT_TFLOPS] = PR_UNIT_TFLOPS, [PR_FMT_AI] = PR_UNIT_FLOP_PER_BYTE,
+        [PR_FMT_COUNT] = PR_UNIT_COUNT,
+        [PR_FMT_RECORDS] = PR_UNIT_COUNT,
+        [PR_FMT_US] = PR_UNIT_US,
+        [PR_FMT_PCT] = PR_UNIT_PCT,
+        [PR_FMT_BYTES] = PR_UNIT_BYTES,
+        [PR_FMT_TFLOPS] = PR_UNIT_TFLOPS,
+        [PR_FMT_AI] = PR_UNIT_FLOP_PER_BYTE,
     };
 
     if (!isfinite(v)) {
@@ -220,6 +224,7 @@ pr_fig_format_x(double v, enum pr_fmt f, int extra, char *buf, size_t n)
     }
     switch (f) {
     case PR_FMT_COUNT:
+    case PR_FMT_RECORDS:
     case PR_FMT_US:
     case PR_FMT_PCT:
     case PR_FMT_BYTES:
@@ -341,6 +346,10 @@ pr_fig_cell(const cJSON *row, const struct pr_col *c, char *buf, size_t n)
 
     if (c->fmt == PR_FMT_BOOL)
         return cJSON_IsTrue(v) ? "yes" : cJSON_IsFalse(v) ? "no" : DASH;
+    /* a diagnostic's count 0 is its sentinel, "about the whole input"
+       (summary-json.md), not "seen 0 times" (review22g item 13) */
+    if (c->fmt == PR_FMT_RECORDS && cJSON_IsNumber(v) && v->valuedouble == 0)
+        return "whole input";
     if (!pr_col_numeric(c->fmt) || c->fmt >= PR_FMT_FIGURE) {
         if (cJSON_IsString(v))
             return c->fmt == PR_FMT_FILE ? base_name(v->valuestring)

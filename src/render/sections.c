@@ -2643,7 +2643,10 @@ static const struct pr_col input_cols[] = {
 };
 
 static const struct pr_col diag_cols[] = {
-    {"count", PR_K_COUNT, "Count", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"count", PR_K_COUNT, "Count", PR_FMT_RECORDS, 0.8,
+     "Records the note concerns; whole input: the note is about the "
+     "whole input",
+     PR_COL_BOTH},
     {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 1.4, NULL, PR_COL_BOTH},
     {"text", PR_K_TEXT, "What was skipped or guessed", PR_FMT_WRAP, 4, NULL,
      PR_COL_BOTH},
