@@ -25,6 +25,7 @@
 #include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/shapes.h"
+#include "profreport/shorten.h"
 #include "profreport/tensorcore.h"
 #include "profreport/whatif.h"
 
@@ -4456,30 +4457,77 @@ saves_cell(struct pr_row_finding *o, const cJSON *run, const cJSON *r,
     }
 }
 
-/* "aten::mm 937.5 us; cudaLaunchKernel 13 us" from evidence rows. */
+/* Display forms of an evidence row's names (at most 3) into forms[]: the
+ * reports' short form (shorten.h), told apart from the run's kernels as
+ * the Kernels table tells them apart (review22g item 14: a cast kernel
+ * cut to "...<(int)8, at::native::bfloat16_copy" mid-identifier, where
+ * the table shows "vectorized_elementwise_kernel<...bfloat16_copy_kernel_
+ * cuda(...)").  0, or -1 on out-of-memory (forms all NULL). */
+static int
+evidence_forms(const cJSON *run, const char *const *names, int n, char **forms)
+{
+    const cJSON *k, *kernels = pr_sget(run, PR_K_KERNELS);
+    size_t cap = (size_t)n + pr_sget_len(kernels), m = 0;
+    const char **all = malloc(cap * sizeof(*all));
+    int rc;
+
+    if (all == NULL) {
+        forms[0] = forms[1] = forms[2] = NULL;
+        return -1;
+    }
+    while (m < (size_t)n) {
+        all[m] = names[m];
+        m++;
+    }
+    cJSON_ArrayForEach(k, kernels)
+    {
+        const char *name = pr_sget_str(k, PR_K_NAME);
+
+        if (name != NULL && m < cap)
+            all[m++] = name;
+    }
+    rc = pr_shorten_names(all, m, (size_t)n, 80, forms, 1);
+    free(all);
+    return rc;
+}
+
+/* "aten::mm 937.5 us; cudaLaunchKernel 13 us" from evidence rows, the
+ * names in the reports' short form (evidence_forms), after `label` when
+ * given ("time on the critical path: "). */
 static void
-evidence_text(const cJSON *ev, const char *tail, char *buf, size_t cap)
+evidence_text(const cJSON *run, const cJSON *ev, const char *label,
+              const char *tail, char *buf, size_t cap)
 {
     const cJSON *e;
+    const char *names[3];
+    char *forms[3] = {NULL, NULL, NULL};
     size_t len = 0;
-    int n = 0;
+    int n = 0, i, shortened;
 
     buf[0] = '\0';
     cJSON_ArrayForEach(e, ev)
     {
+        if (n == 3)
+            break;
+        names[n++] = pr_sget_str_or(e, PR_K_NAME, "?");
+    }
+    shortened = n > 0 && evidence_forms(run, names, n, forms) == 0;
+    if (n > 0 && label != NULL)
+        len = pr_append(buf, cap, 0, "%s", label);
+    for (i = 0, e = ev ? ev->child : NULL; i < n && e && len < cap;
+         i++, e = e->next) {
         char t[32];
         int w;
 
-        if (n == 3 || len >= cap)
-            break;
         fmt_us(pr_sget_num(e, PR_K_US), t, sizeof(t));
-        w = snprintf(buf + len, cap - len, "%s%.80s %s", n ? "; " : "",
-                     pr_sget_str_or(e, PR_K_NAME, "?"), t);
+        w = snprintf(buf + len, cap - len, "%s%.320s %s", i ? "; " : "",
+                     shortened ? forms[i] : names[i], t);
         if (w < 0)
             break;
         len += (size_t)w;
-        n++;
     }
+    if (shortened)
+        pr_shorten_free(forms, (size_t)n);
     if (n > 0 && tail != NULL && len < cap)
         snprintf(buf + len, cap - len, "%s", tail);
 }
@@ -4917,7 +4965,16 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
            critical path: aten::copy_ 137.9 ms" on a 90 us sync wait) */
         if (!peer_evidence_text(run, r, ev, sizeof(ev)))
             evidence_text(
-                pr_sget(r, PR_K_EVIDENCE),
+                run, pr_sget(r, PR_K_EVIDENCE),
+                /* with a bound beside it, each figure is the node's time
+                   on the path, not the kernel's total nor the estimate
+                   (review22g item 14: "bfloat16_copy 4.1 ms" beside a
+                   4.1% share and an 11.1 ms kernel total) */
+                pr_sget_is(pr_sget_str(r, PR_K_GAIN_SOURCE), PR_GAIN_MODEL) &&
+                        !isnan(pr_sget_num(r, PR_K_GAIN_US)) &&
+                        !isnan(pr_sget_num(r, PR_K_BOUND_US))
+                    ? "time on the critical path: "
+                    : NULL,
                 pr_sget_is(pr_sget_str(r, PR_K_ID), "host_sync")
                     ? " (the host's time blocked in syncs, beside the "
                       "path)"
