@@ -2039,25 +2039,49 @@ diagnostics(const cJSON *run, size_t *n)
 
 /* Why a run has no memory view: the reader's own words where it left
  * memory records out (an Ascend db's NPU_OP_MEM rows of another
- * capture), else that the trace has none. */
+ * capture) or says how its producer records them (an Nsight Systems
+ * export's no_memory: nsys profile --cuda-memory-usage=true), else that
+ * the trace has none and the run's profiler's flag that records them
+ * (review22g item 12: "profile_memory=True" is torch.profiler's, not
+ * nsys's). */
 static const char *
-memory_left_out(const cJSON *run)
+memory_left_out(const cJSON *run, char *buf, size_t cap)
 {
     size_t n, i;
     struct pr_row_diagnostic *d = diagnostics(run, &n);
-    const char *text = NULL;
+    const char *text = NULL, *own = NULL;
+    const char *fw = pr_sget_str(run, PR_K_FRAMEWORK);
 
-    for (i = 0; i < n && text == NULL; i++)
+    for (i = 0; i < n && text == NULL; i++) {
         if (d[i].kind != NULL &&
             strcmp(d[i].kind, "npu_op_mem_outside_session") == 0)
             text = d[i].text; /* the tree's own string */
+        if (d[i].kind != NULL && strcmp(d[i].kind, "no_memory") == 0 &&
+            d[i].text != NULL)
+            own = d[i].text;
+    }
     free(d);
     if (text == NULL && cJSON_IsObject(pr_sget(run, PR_K_MEMORY_TIMELINE)))
         text = "A raw memory timeline ties no allocation to an operator: "
                "its memory by category is in the Memory timeline section.";
-    return text != NULL ? text
-                        : "No memory events in this trace (profile_memory=True "
-                          "records them).";
+    if (text != NULL)
+        return text;
+    if (own != NULL) {
+        snprintf(buf, cap, "%s%s", own, own[strlen(own) - 1] == '.' ? "" : ".");
+        if (buf[0] >= 'a' && buf[0] <= 'z')
+            buf[0] = (char)(buf[0] - 'a' + 'A');
+        return buf;
+    }
+    if (pr_sget_is(fw, "mindspore"))
+        return "No memory events in this trace (MindSpore's Profiler "
+               "records them with profile_memory=True).";
+    if (pr_sget_is(fw, "pytorch") && pr_fig_run_is_npu(run))
+        return "No memory events in this trace (torch_npu.profiler records "
+               "them with profile_memory=True).";
+    if (pr_sget_is(fw, "pytorch"))
+        return "No memory events in this trace (profile_memory=True "
+               "records them).";
+    return "No memory events in this trace.";
 }
 
 static void
@@ -2069,7 +2093,7 @@ sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                              .what = "operators",
                              .order = "size increase"};
     size_t n = 0;
-    char label[96];
+    char label[96], left_out[512];
     int nomem = 0;
 
     (void)summary;
@@ -2080,7 +2104,7 @@ sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     if (!cJSON_IsObject(mem)) {
-        pr_figs_note(f, memory_left_out(run));
+        pr_figs_note(f, memory_left_out(run, left_out, sizeof(left_out)));
         return;
     }
     cJSON_ArrayForEach(dev, pr_sget(mem, PR_K_DEVICES))
@@ -2101,7 +2125,10 @@ sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
             snprintf(label, sizeof(label), "%s peak allocated", name);
             pr_figs_kpi(f, label, alloc, PR_FMT_BYTES, NULL);
             snprintf(label, sizeof(label), "%s peak reserved", name);
-            pr_figs_kpi(f, label, reserved, PR_FMT_BYTES, NULL);
+            pr_figs_kpi(f, label, reserved, PR_FMT_BYTES,
+                        isnan(reserved) && !isnan(alloc)
+                            ? "not recorded: every record's reserve is 0"
+                            : NULL);
         }
         if (n++ < MAX_MEMORY_CHARTS) {
             struct pr_fig_chart *ch = memory_curve(dev, &nomem);

@@ -970,7 +970,13 @@ emit_devices(struct mem *m, const struct pr_steps *steps, cJSON *arr, int *ok)
         struct pr_row_mem_device r = {
             .device = d->name,
             .peak_allocated_bytes = d->peak_alloc,
-            .peak_reserved_bytes = d->peak_reserved,
+            /* every record's Total Reserved 0 beside allocations: the
+               trace does not record a reserve for it (Kineto writes 0
+               for the CPU, which has no caching allocator; review22g
+               item 12), so not "0 B reserved" */
+            .peak_reserved_bytes = d->peak_reserved == 0 && d->peak_alloc > 0
+                                       ? NAN
+                                       : d->peak_reserved,
             .peak_increase_bytes = (double)d->running_peak,
             .peak_at_ns = peak_ts - m->start_ns,
             .curve_basis =
