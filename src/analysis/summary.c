@@ -154,17 +154,23 @@ note_trace(struct pr_notes *notes, const struct pr_trace *t)
     note_gaps(notes, t);
 }
 
-/* A run whose trace holds nothing of a device: no device work, runtime
- * or driver calls, syncs, device properties or device memory (a CPU
- * training run, or a legacy trace without use_cuda).  Its reports leave
- * the device views out rather than show them empty. */
+/* A run whose trace holds nothing of a device's work: no device work,
+ * runtime or driver calls, syncs or device memory (a CPU training run, a
+ * legacy trace without use_cuda, or a process whose trace names its GPUs
+ * in deviceProperties but recorded none of their work: HTA's
+ * distributed_info_not_found, review22g item 9).  Its reports leave the
+ * device views out rather than show them empty; the devices it names stay
+ * listed (devices.c). */
 static int
 host_only(const struct pr_trace *t)
 {
     size_t i;
 
-    /* a raw memory timeline's device is not named: not known host-only */
-    if (t->n_devices > 0 || t->device_kind != PR_STR_NONE || t->memtl != NULL)
+    /* a raw memory timeline's device is not named: not known host-only;
+       a rank of only its producer's step tables ran on the NPU its files
+       name (device_kind, phases) */
+    if (t->device_kind != PR_STR_NONE || t->memtl != NULL ||
+        (t->n_devices > 0 && t->phases != NULL))
         return 0;
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];

@@ -601,6 +601,25 @@ title_block(struct pr_html_view *v, const cJSON *summary,
                      tl == 1 ? "" : "s", tls);
     }
     add_str(v, root, "workers", nw ? workers : "none");
+    /* a trace that names its GPUs but records none of their work
+       (review22g item 9): "8x NVIDIA A100-PG509-200 (no device work
+       recorded)" */
+    r = pr_sget_first(summary, PR_K_RUNS);
+    if (devs[0] && pr_fig_host_only(summary) && pr_sget_len(runs) == 1) {
+        size_t nd = pr_sget_len(pr_sget(r, PR_K_DEVICES));
+        char one[sizeof(devs)];
+
+        snprintf(one, sizeof(one), "%s", devs);
+        if (nd > 1)
+            snprintf(devs, sizeof(devs),
+                     "%zux %.200s (no device work recorded)", nd, one);
+        else
+            snprintf(devs, sizeof(devs), "%.200s (no device work recorded)",
+                     one);
+    } else if (devs[0] && pr_fig_host_only(summary)) {
+        len = strlen(devs);
+        snprintf(devs + len, sizeof(devs) - len, " (no device work recorded)");
+    }
     add_str(v, root, "devices",
             devs[0] ? devs
             : pr_fig_memtl_only(summary)

@@ -3242,12 +3242,33 @@ rank(cJSON *recs, struct pr_error *err)
     return PR_OK;
 }
 
+/* A host-only run whose trace names its devices (deviceProperties) yet
+ * records none of their work (review22g item 9): "8 GPUs (NVIDIA
+ * A100-PG509-200)" (the count of the run's devices, the first one's name)
+ * into buf; 0 where the run names none or is not host-only. */
+static int
+unused_devices(const cJSON *run, char *buf, size_t cap)
+{
+    const cJSON *devs = pr_sget(run, PR_K_DEVICES);
+    const char *name = pr_sget_str(pr_sget_first(run, PR_K_DEVICES), PR_K_NAME);
+    size_t n = pr_sget_len(devs);
+
+    if (!cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY)) || n == 0 || name == NULL)
+        return 0;
+    snprintf(buf, cap, "%zu GPU%s (%.80s)", n, n == 1 ? "" : "s", name);
+    return 1;
+}
+
 /* Why a run's recommendations carry no gain. */
 static const char *
 no_replay(const cJSON *run, const cJSON *cp)
 {
     double e = pr_sget_num(cp, PR_K_REPLAY_ERROR_PCT);
+    char named[160];
 
+    if (unused_devices(run, named, sizeof(named)))
+        return "not replayed: the trace records no device work for a "
+               "change to act on";
     if (cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY)))
         return "not replayed: a CPU-only run, the trace records no device "
                "work for a change to act on";
@@ -5149,6 +5170,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
         capture = pr_sget_run_is_capture(run);
     double idle, miss = 0, cold;
     char text[2000], split[200], mean[128], pipe[600], coldtxt[300];
+    char named[160];
 
     cJSON_ArrayForEach(s, steps)
     {
@@ -5180,7 +5202,34 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
     fmt_us(pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US), mean,
            sizeof(mean));
     warmup_words(run, mean, sizeof(mean));
-    if (host_only && bound != NULL && n > 0) {
+    if (host_only && bound != NULL && n > 0 &&
+        unused_devices(run, named, sizeof(named))) {
+        /* the trace names its GPUs but records none of their work: not a
+           CPU-only run, and not a trace without its device (review22g
+           item 9) */
+        vb = bound;
+        vsteps = (double)same;
+        if (capture)
+            snprintf(text, sizeof(text),
+                     "No device work recorded (no steps; the capture, %s): "
+                     "the trace names %s but records no device work (no "
+                     "kernel, copy or runtime call: CUDA activity not "
+                     "profiled, or a process that launched none), so its "
+                     "time is the host's. Bound by %s over the capture (on "
+                     "the host's path: %s).",
+                     mean, named, bound_words(bound),
+                     split[0] ? split : "nothing");
+        else
+            snprintf(text, sizeof(text),
+                     "No device work recorded (%zu step%s, mean step %s): "
+                     "the trace names %s but records no device work (no "
+                     "kernel, copy or runtime call: CUDA activity not "
+                     "profiled, or a process that launched none), so its "
+                     "steps are the host's. Bound by %s in %zu of %zu "
+                     "step%s (on the host's path: %s).",
+                     n, n == 1 ? "" : "s", mean, named, bound_words(bound),
+                     same, n, n == 1 ? "" : "s", split[0] ? split : "nothing");
+    } else if (host_only && bound != NULL && n > 0) {
         /* no device to weigh the host against: the path is the host's */
         vb = bound;
         vsteps = (double)same;

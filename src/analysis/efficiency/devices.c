@@ -315,6 +315,16 @@ pr_devices_collect(const struct pr_trace *t, struct pr_device_rows *out,
             st = pr_error_set(err, PR_E_NOMEM, "out of memory (devices)");
         else
             ids[n++] = t->devices[0].id;
+    } else if (st == PR_OK && n == 0 && t->n_devices > 0) {
+        /* a trace that names its GPUs but records none of their work
+           (review22g item 9): the devices it names, so the reports say
+           which machine recorded nothing rather than "no GPU" */
+        ids = malloc(t->n_devices * sizeof(*ids));
+        if (ids == NULL)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory (devices)");
+        for (size_t k = 0; ids != NULL && k < t->n_devices; k++)
+            if (t->devices[k].id >= 0)
+                ids[n++] = t->devices[k].id;
     }
     memset(out, 0, sizeof(*out));
     if (st == PR_OK && n > 0) {
