@@ -51,6 +51,10 @@ struct pr_roofline_in {
     /* of that share, the part on the matrix unit when the tasks say it
      * (an Ascend run: cube.h); NaN: the rows' own */
     double tc_seed_on_pct;
+    /* the run records no device work (summary host_only), though its
+     * trace may name its GPUs: its operators ran on the CPU and are held
+     * to no device's roof (review22g item 9) */
+    int host_only;
 };
 
 /* The pass's own sections (new, owned by the caller). */

@@ -458,6 +458,7 @@ fill_roofline(const struct pr_trace *t, const struct pr_tree *tree,
     in.main_device = pr_gpu_rows_busiest(&tb->gpus);
     in.tc_seed_pct = tb->tc_seed_pct;
     in.tc_seed_on_pct = tb->tc_seed_on_pct;
+    in.host_only = cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY));
     st = pr_roofline_run(&in, o, &out, err);
     if (st != PR_OK)
         return st;

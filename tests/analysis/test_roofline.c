@@ -214,7 +214,7 @@ recommend(const struct pr_analysis_opts *o, cJSON *run)
     struct pr_kernel_refs ks;
     struct pr_gpu_row g[4];
     struct pr_gpu_rows gpus = {g, 0};
-    struct pr_roofline_in in;
+    struct pr_roofline_in in = {0};
     struct pr_roofline_out out;
     struct pr_rec_rows rows;
     struct pr_rec_facts f;

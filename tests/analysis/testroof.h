@@ -172,7 +172,7 @@ tr_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
     struct pr_device_rows devs;
     struct pr_ops ops;
     struct pr_kernel_refs ks;
-    struct pr_roofline_in in;
+    struct pr_roofline_in in = {0};
     struct pr_roofline_out out;
     cJSON *a = NULL, *b = NULL;
     enum pr_status st;

@@ -6,7 +6,8 @@
 # Roofline, Timeline of empty GPU activity) and the verdict says the
 # trace records no device work; but its GPUs stay listed and named
 # ("2x NVIDIA A100-SXM4-80GB (no device work recorded)"), never "no GPU",
-# "CPU only" or "the trace does not name its device".
+# "CPU only" or "the trace does not name its device"; its operators, which
+# ran on the CPU, are held to no GPU's roof.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -22,8 +23,11 @@ def X(cat, name, ts, dur):
 props = [{"id": i, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 85e9,
           "computeMajor": 8, "computeMinor": 0, "numSms": 108}
          for i in range(2)]
-ev = [X("user_annotation", "ProfilerStep#1", 0, 1000),
-      X("cpu_op", "aten::mm", 10, 600), X("cpu_op", "aten::add", 700, 200)]
+mm = X("cpu_op", "aten::mm", 10, 600)
+mm["args"] = {"Input Dims": [[64, 512], [512, 1000]],
+              "Input type": ["float", "float"]}
+ev = [X("user_annotation", "ProfilerStep#1", 0, 1000), mm,
+      X("cpu_op", "aten::add", 700, 200)]
 json.dump({"deviceProperties": props, "traceEvents": ev}, open(sys.argv[1], "w"))
 PY
 if ! "$PR_BIN" --quiet --input "$T_DIR/t.pt.trace.json" --json "$T_DIR/s.json" \
@@ -45,10 +49,19 @@ if not v.startswith("No device work recorded (1 step, mean step 1.0 ms): "
                     "the trace names 2 GPUs (NVIDIA A100-SXM4-80GB) but "
                     "records no device work"):
     bad.append("verdict %s" % v[:200])
+# the operators ran on the CPU: held to no GPU roof (main gave aten::mm
+# the A100's "memory" bound, as dist_unavail's)
+held = [(o["name"], o.get("bound")) for o in r["operators"]
+        if o.get("bound") not in (None, "unknown")]
+if held:
+    bad.append("held to a GPU roof: %s" % held)
+if not any(o["name"] == "aten::mm" and (o.get("flops") or 0) > 0
+           for o in r["operators"]):
+    bad.append("aten::mm has no FLOPs: the roof check tests nothing")
 print("; ".join(bad))
 sys.exit(1 if bad else 0)
 PY
-then ok "summary: host_only, both GPUs listed, verdict 'No device work recorded'"
+then ok "summary: host_only, both GPUs listed, verdict 'No device work recorded', no operator on a GPU roof"
 else not_ok "summary: $(cat "$T_DIR/why")"; fi
 if grep -q "2x NVIDIA A100-SXM4-80GB (no device work recorded)" "$T_DIR/r.html"
 then ok "HTML header: the GPUs named, no device work recorded"

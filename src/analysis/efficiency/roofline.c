@@ -216,6 +216,8 @@ pick_main_device(struct pass *p)
     p->main_dev = dev_by_id(p, p->in->main_device);
     if (!p->main_dev && p->n_devs > 0)
         p->main_dev = &p->devs[0];
+    if (p->in->host_only) /* no device work: the operators are the CPU's */
+        p->main_dev = NULL;
 }
 
 /* ------------------------------------------------- trace: per-group facts */
