@@ -2057,7 +2057,7 @@ memory_left_out(const cJSON *run, char *buf, size_t cap)
             strcmp(d[i].kind, "npu_op_mem_outside_session") == 0)
             text = d[i].text; /* the tree's own string */
         if (d[i].kind != NULL && strcmp(d[i].kind, "no_memory") == 0 &&
-            d[i].text != NULL)
+            d[i].text != NULL && d[i].text[0] != '\0')
             own = d[i].text;
     }
     free(d);

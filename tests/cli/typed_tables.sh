@@ -115,8 +115,17 @@ import json, sys
 d = json.load(open(sys.argv[1]))['runs'][0]['devices']
 assert d and all(x.get('kind') == 'npu' for x in d), d
 " "$T_DIR/npu.json"
-    check "  device rows, every key in schema order" \
-        rows "$T_DIR/npu.json" "runs[].devices[]"
+    # every key but the four a guess fitted to an export's figures writes
+    # (clock_mhz, peak_scale, peak_half_rate, peak_gbps_source: review22g
+    # item 5), which an NPU row leaves out
+    check "  device rows, keys in schema order" \
+        rows "$T_DIR/npu.json" --subset "runs[].devices[]"
+    check "  device rows: every key but a fitted guess's" python3 -c "
+import json, sys
+fit = {'clock_mhz', 'peak_scale', 'peak_half_rate', 'peak_gbps_source'}
+for d in json.load(open(sys.argv[1]))['runs'][0]['devices']:
+    assert len(d) == 16 and not fit & set(d), sorted(d)
+" "$T_DIR/npu.json"
     check "  Ascend HF32 findings: on_cube_pct, no evidence kernel" \
         rows "$T_DIR/npu.json" --subset "runs[].tensor_cores.findings[]"
     check "  a step phase as text is refused" \
