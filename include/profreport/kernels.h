@@ -26,6 +26,8 @@ struct pr_kernel_ref {
     int unit_tc; /* then: most of its time ran on the matrix unit */
     int comm;    /* then: a collective (HCCL): no compute, left out of the
                     matrix unit's share */
+    int engine;  /* then: 1 an AI CPU task, 2 a DSA one (math "ai_cpu",
+                    "dsa"); 0 neither */
     size_t calls;
     double mean_us;       /* mean_us */
     double blocks_per_sm; /* mean_blocks_per_sm; NaN: null */

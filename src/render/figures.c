@@ -86,7 +86,8 @@ const struct pr_col pr_fig_cols_kernels[] = {
      PR_COL_BOTH},
     {"math", PR_K_KMATH, "Math", PR_FMT_WRAP, 1,
      "Where its math ran: tensor_core, mfma, cube (matrix units) or "
-     "cuda_core, vector",
+     "cuda_core, vector; ai_cpu or dsa where its producer names that "
+     "engine (an AI CPU or DSA task)",
      PR_COL_BOTH},
     {"precision", PR_K_KPRECISION, "Precision", PR_FMT_TEXT, 0.8,
      "The precision the kernel's name states", PR_COL_REPORT | PR_COL_WIDE},
@@ -382,7 +383,9 @@ static const struct pr_col npu_cols[] = {
      PR_FMT_TFLOPS, 1.1, NULL, 0},
     {"reason", PR_K_REASON, "Finding", PR_FMT_WRAP, 2, NULL, 0},
     {"math", PR_K_KMATH, "Math", PR_FMT_WRAP, 1,
-     "Where its math ran: cube (the AI Core's matrix unit) or vector",
+     "Where its math ran: cube (the AI Core's matrix unit) or vector; "
+     "ai_cpu or dsa where its producer names that engine (Task Type "
+     "AI_CPU, DSA_SQE)",
      PR_COL_BOTH},
     {"basis", PR_K_BASIS, "Basis", PR_FMT_TEXT, 1,
      "device: from the end of the previous step's device work to the end of "

@@ -29,6 +29,23 @@
 /* The math of an HCCL task: it moves data on the NPU's communication
  * engines, on neither the Cube nor the Vector unit. */
 #define MATH_COMM "communication"
+/* A task on an engine its producer names that is neither the Cube nor
+ * the Vector unit: an AI CPU operator (Task Type AI_CPU), a DSA one
+ * (DSA_SQE, the stateless random-number engine).  Its math ran there,
+ * whatever its name says (review22a #9: a Cast on the AI CPU read
+ * "vector"); kernel_classes' by_math sums them as PR_KM_COUNT + 1 and
+ * + 2. */
+#define MATH_AI_CPU "ai_cpu"
+#define MATH_DSA "dsa"
+
+/* the engine of a task so placed: 0 none, 1 AI CPU, 2 DSA */
+static int
+engine_of(int by_unit, uint8_t unit, int dsa)
+{
+    if (!by_unit)
+        return 0;
+    return unit == PR_UNIT_CPU ? 1 : unit == PR_UNIT_OTHER && dsa ? 2 : 0;
+}
 
 struct kgroup {
     const char *name; /* borrowed from the trace */
@@ -45,6 +62,7 @@ struct kgroup {
     int by_unit;       /* some call names its unit */
     int64_t matrix_ns; /* time of calls on the matrix unit (the Cube) */
     uint8_t unit;      /* the first such call's enum pr_unit */
+    uint8_t dsa;       /* that call's Task Type is DSA_SQE */
     /* owned: the PMU columns' duration-weighted sums, then their weights
        (2 x pmu.h's n_cols); NULL: no call has counters */
     double *pmu;
@@ -229,8 +247,14 @@ add_unit(struct ktable *kt, struct kgroup *g, const struct pr_event *e,
 {
     if (gi->unit == PR_UNIT_UNKNOWN)
         return;
-    if (!g->by_unit)
+    if (!g->by_unit) {
+        const char *tt = gi->task_type != PR_STR_NONE
+                             ? pr_trace_str(kt->t, gi->task_type)
+                             : "";
+
         g->unit = gi->unit;
+        g->dsa = strcmp(tt, "DSA_SQE") == 0;
+    }
     g->by_unit = 1;
     if (on_matrix(&kt->cube, e, gi))
         g->matrix_ns = pr_sat_add_i64(g->matrix_ns, e->dur_ns);
@@ -629,8 +653,11 @@ fill_class(struct pr_row_kernel *r, const struct kgroup *g)
         m = unit_tc(g) ? PR_KM_CUBE : PR_KM_VECTOR;
     r->family = pr_kclass_family_name(g->kc.family);
     r->library = g->kc.library;
-    r->math = g->by_unit && g->unit == PR_UNIT_COMM ? MATH_COMM
-                                                    : pr_kclass_math_name(m);
+    r->math = g->by_unit && g->unit == PR_UNIT_COMM         ? MATH_COMM
+              : engine_of(g->by_unit, g->unit, g->dsa) == 1 ? MATH_AI_CPU
+              : engine_of(g->by_unit, g->unit, g->dsa) == 2
+                  ? MATH_DSA
+                  : pr_kclass_math_name(m);
     r->precision = pr_kclass_prec_name(g->kc.precision);
     r->kernel_rule = g->kc.rule;
     r->family_source = g->kc.rule != NULL   ? "rule"
@@ -795,6 +822,8 @@ make_refs(const struct ktable *kt, struct pr_kernel_refs *refs,
         refs->v[i].by_unit = kt->v[i].by_unit;
         refs->v[i].unit_tc = kt->v[i].by_unit && unit_tc(&kt->v[i]);
         refs->v[i].comm = kt->v[i].by_unit && kt->v[i].unit == PR_UNIT_COMM;
+        refs->v[i].engine =
+            engine_of(kt->v[i].by_unit, kt->v[i].unit, kt->v[i].dsa);
         refs->v[i].calls = kt->v[i].calls;
         refs->v[i].mean_us = mean_us(&kt->v[i]);
         /* NaN where the row writes null */
@@ -901,6 +930,8 @@ ref_math(const struct pr_kernel_ref *k)
 {
     if (k->comm)
         return PR_KM_COUNT;
+    if (k->engine > 0)
+        return PR_KM_COUNT + k->engine;
     if (k->by_unit && k->math == PR_KM_UNKNOWN)
         return k->unit_tc ? PR_KM_CUBE : PR_KM_VECTOR;
     return (enum pr_kmath)k->math;
@@ -1044,9 +1075,9 @@ enum pr_status
 pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
                    struct pr_error *err)
 {
-    const char *fam[PR_KF_COUNT], *math[PR_KM_COUNT + 1];
-    int64_t fam_ns[PR_KF_COUNT] = {0}, math_ns[PR_KM_COUNT + 1] = {0}, all = 0;
-    size_t fam_n[PR_KF_COUNT] = {0}, math_n[PR_KM_COUNT + 1] = {0}, i;
+    const char *fam[PR_KF_COUNT], *math[PR_KM_COUNT + 3];
+    int64_t fam_ns[PR_KF_COUNT] = {0}, math_ns[PR_KM_COUNT + 3] = {0}, all = 0;
+    size_t fam_n[PR_KF_COUNT] = {0}, math_n[PR_KM_COUNT + 3] = {0}, i;
     struct pr_row_kernel_classes kc;
     cJSON *by_family, *by_math, *top, *cg_row = NULL, *lay_row = NULL;
     int ok;
@@ -1056,6 +1087,8 @@ pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
     for (i = 0; i < PR_KM_COUNT; i++)
         math[i] = i ? pr_kclass_math_name((enum pr_kmath)i) : "unknown";
     math[PR_KM_COUNT] = MATH_COMM;
+    math[PR_KM_COUNT + 1] = MATH_AI_CPU;
+    math[PR_KM_COUNT + 2] = MATH_DSA;
     for (i = 0; i < refs->n; i++) {
         const struct pr_kernel_ref *k = &refs->v[i];
         int f = k->family > 0 && k->family < PR_KF_COUNT ? k->family : 0;
@@ -1063,7 +1096,7 @@ pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
 
         int64_t cg = conv_gemm_ns(k);
 
-        m = m > 0 && m <= PR_KM_COUNT ? m : 0;
+        m = m > 0 && m <= PR_KM_COUNT + 2 ? m : 0;
         all = pr_sat_add_i64(all, k->total_ns);
         /* the launching convolution decides the family of its implicit
            GEMMs (review 13 #5); a kernel counts in every family it has
@@ -1084,7 +1117,7 @@ pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
     top = cJSON_CreateArray();
     ok = by_family != NULL && by_math != NULL && top != NULL;
     emit_sums(by_family, 0, fam, fam_ns, fam_n, PR_KF_COUNT, (double)all, &ok);
-    emit_sums(by_math, 1, math, math_ns, math_n, PR_KM_COUNT + 1, (double)all,
+    emit_sums(by_math, 1, math, math_ns, math_n, PR_KM_COUNT + 3, (double)all,
               &ok);
     kc.by_family = by_family;
     kc.by_math = by_math;
