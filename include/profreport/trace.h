@@ -632,6 +632,18 @@ struct pr_trace {
      * and no host instant.  0: a zero-length launch is a host instant
      * (torch_npu's torch_to_npu: a flow's start on the launching thread) */
     int drawn_launches;
+    /* the device tasks are an extract of the run's (review22a #2: a PMU
+     * sample of a few operators): the table's rows and the tasks its
+     * streams ran at least (the Task IDs the rows span); 0 when the list
+     * is whole.  Utilization, idle and the critical path are not known
+     * then. */
+    size_t extract_rows, extract_min;
+    /* the Step Id column of a task table without step bounds (torch_npu's
+     * kernel_details.csv alone): the least and greatest step number its
+     * rows carry and how many rows carry one; row_steps 0: none.  The run was
+     * stepped (prof.step()), though no step's window is known. */
+    int64_t row_step_lo, row_step_hi;
+    size_t row_steps;
 
     /* Collective traffic per link, where the producer states it (owned) */
     struct pr_link *links;

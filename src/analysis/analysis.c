@@ -665,7 +665,23 @@ note_steps(const struct pr_trace *t, const struct pr_steps *s,
 {
     char text[320];
 
-    if (!s->has_step_events && s->n > 0 && !has_gap(t, "no_steps"))
+    if (!s->has_step_events && s->n > 0 && !has_gap(t, "no_steps") &&
+        t->row_steps > 0) {
+        /* stepped, with no step's bounds (review22a #2) */
+        if (t->row_step_lo == t->row_step_hi)
+            snprintf(text, sizeof(text),
+                     "every task row is in step %lld (its Step Id column), "
+                     "whose bounds the file does not give: the whole "
+                     "capture is one window, not a step",
+                     (long long)t->row_step_lo);
+        else
+            snprintf(text, sizeof(text),
+                     "the task rows are in steps %lld to %lld (their Step "
+                     "Id column), whose bounds the file does not give: the "
+                     "whole capture is one window, not a step",
+                     (long long)t->row_step_lo, (long long)t->row_step_hi);
+        pr_notes_row(notes, "no_steps", 0, text);
+    } else if (!s->has_step_events && s->n > 0 && !has_gap(t, "no_steps"))
         pr_notes_row(notes, "no_steps", 0,
                      /* MindSpore marks no ProfilerStep: its steps are its
                         step trace's (a GPU run's too) */
@@ -859,6 +875,21 @@ verdict(const struct pr_trace *t, cJSON *run, const char *demoted,
             NULL, 0);
     else /* a task list far short of the step table */
         pr_producer_verdict(t, run, v);
+    if (!t->laid_out && t->extract_rows > 0 && v->row.basis == NULL) {
+        /* no step table to rest on: an extract's gaps hold the tasks it
+           left out, so neither idle nor a bound is known (review22a #2) */
+        char text[600];
+
+        snprintf(text, sizeof(text),
+                 "What bounds the device is not known: the file is an "
+                 "extract of its tasks, not a timeline (its streams ran at "
+                 "least %zu tasks by their Task IDs, of which it lists "
+                 "%zu), so utilization, idle time and the critical path "
+                 "are not known. The Kernels table holds the tasks it "
+                 "lists.",
+                 t->extract_min, t->extract_rows);
+        pr_whatif_verdict_set(v, text, NULL, 0);
+    }
     /* where MindSpore's step trace places the idle */
     pr_producer_split_verdict(run, v);
     /* a capture held up by one start-up collective */

@@ -10,11 +10,15 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 #include "profreport/buf.h"
+
+/* ragged records named in the data-quality row */
+#define RAGGED_KEPT 3
 
 enum {
     S_START,  /* at the start of a field */
@@ -36,6 +40,14 @@ struct pr_csv {
     size_t n_fields, cap_fields;
     char **header; /* owned copies of the header names */
     size_t n_header;
+    /* records of another field count than the header's, skipped */
+    int skip_ragged, label_col;
+    size_t n_ragged;
+    struct ragged {
+        uint64_t line;
+        size_t n_fields;
+        char label[64];
+    } ragged[RAGGED_KEPT];
 };
 
 static enum pr_status
@@ -168,8 +180,8 @@ step(struct pr_csv *c, char ch, int *done, struct pr_error *err)
     }
 }
 
-enum pr_status
-pr_csv_next(struct pr_csv *c, int *got, struct pr_error *err)
+static enum pr_status
+next_record(struct pr_csv *c, int *got, struct pr_error *err)
 {
     enum pr_status st = PR_OK;
     int more, done = 0;
@@ -196,6 +208,91 @@ pr_csv_next(struct pr_csv *c, int *got, struct pr_error *err)
     }
     *got = st == PR_OK;
     return st;
+}
+
+/* Keep a ragged record's line, field count and label for the note. */
+static void
+keep_ragged(struct pr_csv *c)
+{
+    struct ragged *r;
+    size_t n;
+    const char *f;
+
+    if (c->n_ragged++ >= RAGGED_KEPT)
+        return;
+    r = &c->ragged[c->n_ragged - 1];
+    r->line = c->rec_line;
+    r->n_fields = c->n_fields;
+    f = pr_csv_field(c, c->label_col, &n);
+    if (n >= sizeof(r->label))
+        n = sizeof(r->label) - 1;
+    memcpy(r->label, f, n);
+    r->label[n] = '\0';
+}
+
+enum pr_status
+pr_csv_next(struct pr_csv *c, int *got, struct pr_error *err)
+{
+    enum pr_status st;
+
+    for (;;) {
+        st = next_record(c, got, err);
+        if (st != PR_OK || !*got || !c->skip_ragged ||
+            c->n_fields == c->n_header)
+            return st;
+        keep_ragged(c);
+    }
+}
+
+void
+pr_csv_skip_ragged(struct pr_csv *c, int label_col)
+{
+    c->skip_ragged = 1;
+    c->label_col = label_col;
+}
+
+uint64_t
+pr_csv_bytes(const struct pr_csv *c)
+{
+    return c != NULL ? pr_source_bytes(c->src) : 0;
+}
+
+size_t
+pr_csv_n_ragged(const struct pr_csv *c)
+{
+    return c != NULL ? c->n_ragged : 0;
+}
+
+enum pr_status
+pr_csv_note_ragged(const struct pr_csv *c, struct pr_trace *t, const char *path)
+{
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    char text[640];
+    size_t i, k = c->n_ragged < RAGGED_KEPT ? c->n_ragged : RAGGED_KEPT;
+    int n;
+
+    if (c->n_ragged == 0)
+        return PR_OK;
+    n = snprintf(text, sizeof(text), "%s", name);
+    for (i = 0; i < k && n >= 0 && (size_t)n < sizeof(text); i++) {
+        const struct ragged *r = &c->ragged[i];
+
+        n +=
+            snprintf(text + n, sizeof(text) - (size_t)n,
+                     "%s line %" PRIu64 ": %zu fields, header %zu%s%s%s",
+                     i ? ";" : "", r->line, r->n_fields, c->n_header,
+                     r->label[0] ? " (" : "", r->label, r->label[0] ? ")" : "");
+    }
+    if (n >= 0 && (size_t)n < sizeof(text) && c->n_ragged > k)
+        n += snprintf(text + n, sizeof(text) - (size_t)n, "; and %zu more",
+                      c->n_ragged - k);
+    if (n >= 0 && (size_t)n < sizeof(text))
+        snprintf(text + n, sizeof(text) - (size_t)n,
+                 ": %s not read, since which field is missing or extra "
+                 "cannot be told and every column after it would be read "
+                 "shifted",
+                 c->n_ragged == 1 ? "the row is" : "the rows are");
+    return pr_trace_add_gap(t, "csv_ragged_rows", c->n_ragged, text);
 }
 
 size_t

@@ -121,6 +121,23 @@ size_t pr_csv_n_fields(const struct pr_csv *c);
 /* The line the current record starts on (1-based), for messages. */
 uint64_t pr_csv_line(const struct pr_csv *c);
 
+/* Records whose field count differs from the header's: which field is
+ * missing or extra cannot be told, so every column after it would be
+ * read shifted (review22a #6: a FlashAttentionScore's Wait Time read as
+ * its Duration).  After pr_csv_skip_ragged(), pr_csv_next() passes such
+ * records by and keeps the first few (line, field count and the field of
+ * column `label_col`, -1 for none) for pr_csv_note_ragged(), which adds
+ * the trace's data-quality row "csv_ragged_rows" naming the file (by the
+ * last part of `path`) and
+ * those lines (nothing when there were none).  PR_E_NOMEM. */
+void pr_csv_skip_ragged(struct pr_csv *c, int label_col);
+/* The bytes read so far (uncompressed): a run's "Parsed" counts them. */
+uint64_t pr_csv_bytes(const struct pr_csv *c);
+size_t pr_csv_n_ragged(const struct pr_csv *c);
+PR_NODISCARD enum pr_status pr_csv_note_ragged(const struct pr_csv *c,
+                                               struct pr_trace *t,
+                                               const char *path);
+
 /* ------------------------------------------------------------ sqlite.c */
 
 /* What the SQLite-based formats share (torch_npu and msprof databases,

@@ -549,7 +549,18 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 
     (void)summary;
     if (pr_sget_len(steps) == 0) {
-        pr_figs_note(f, "No steps: no critical path.");
+        const char *why = pr_sget_str(cp, PR_K_NO_PATH_REASON);
+
+        /* a path of its own reason: the steps were there (review22a #2) */
+        pr_figs_note(
+            f, pr_sget_is(why, "task_list_extract")
+                   ? "No critical path: the task list is an extract of the "
+                     "device's tasks (see Data quality), whose gaps hold the "
+                     "tasks it left out, not idle time."
+               : pr_sget_is(why, "kernel_replay")
+                   ? "No critical path: the kernels were measured by "
+                     "CUPTI's range profiler, whose ranges carry no timing."
+                   : "No steps: no critical path.");
         return;
     }
     /* the steps as typed rows (the loader read them whole: a run made

@@ -68,6 +68,19 @@ static const struct pr_col temporal_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* An extract's tasks (review22a #2): their times, no share and no idle,
+ * which the time between them does not measure. */
+static const struct pr_col extract_cols[] = {
+    {"device", PR_K_DEVICE, "Device", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"span", PR_K_SPAN_US, "First to last task", PR_FMT_US, 1.2,
+     "From the first listed task's start to the last one's end", PR_COL_BOTH},
+    {"compute", PR_K_COMPUTE_US, "Listed compute", PR_FMT_US, 1.1,
+     "The listed compute tasks' time (union)", PR_COL_BOTH},
+    {"comm", PR_K_COMMUNICATION_US, "Listed communication", PR_FMT_US, 1.3,
+     "The listed collectives' time not under compute", PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
 /* Whether the device's figures are over the steps (else its span). */
 static int
 over_steps(const cJSON *dev)
@@ -325,6 +338,19 @@ temporal(struct pr_figs *f, const cJSON *run)
     if (pr_sget_len(tb) == 0) {
         pr_figs_note(f, "No kernels, copies or memsets in this run: no "
                         "device time to break down.");
+        return;
+    }
+    if (pr_sget_is(
+            pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_NO_PATH_REASON),
+            "task_list_extract")) {
+        /* review22a #2: no idle to chart, no cause of it to name */
+        pr_figs_note(f, "The task list is an extract of the device's tasks "
+                        "(see Data quality): the time between its tasks "
+                        "holds tasks it left out, so the shares of the span "
+                        "and the idle time are not known; the table gives "
+                        "the listed tasks' time.");
+        t.cols = extract_cols;
+        pr_figs_table(f, NULL, &t, NULL);
         return;
     }
     cJSON_ArrayForEach(dev, tb)

@@ -566,6 +566,13 @@ util_kpi(struct pr_figs *f, const cJSON *run, const cJSON *gm, int capture)
 
     if (table_util_kpi(f, run, util))
         return;
+    if (isnan(util) && pr_sget_str(gm, PR_K_NOTE) != NULL) {
+        /* not known, and why (an extract, a range profiler's kernels) */
+        pr_figs_kpi(
+            f, pr_fig_run_is_npu(run) ? "NPU utilization" : "GPU utilization",
+            util, PR_FMT_PCT, pr_sget_str(gm, PR_K_NOTE));
+        return;
+    }
     if (pr_fig_run_is_npu(run) &&
         npu_compute_kpi(f, run, win, util, compute,
                         !isnan(util) && isnan(compute) && util > 0 &&

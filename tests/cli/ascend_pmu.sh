@@ -72,8 +72,8 @@ def num(s):
     s = (s or "").strip()
     return None if s in ("", "N/A", "NA") else float(s)
 for x in csv.DictReader(open(path)):
-    if x[core] == "HCCL":
-        continue
+    if x[core] == "HCCL" or None in x or None in x.values():
+        continue  # a record of another field count is not read (review22a #6)
     cs = {c: num(v) for c, v in x.items()
           if c.startswith(("aic_", "aiv_")) or c == "aicore_time(us)"}
     out.append({"name": x[name], "dur_us": float(x[dur]), "counters": cs})

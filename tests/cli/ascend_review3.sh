@@ -45,7 +45,8 @@ import json, sys
 for r in json.load(open(sys.argv[1]))['runs']:
     n = [x for x in r['diagnostics'] if x['kind'] == 'tasks_incomplete']
     assert len(n) == 1, r['worker']
-    assert n[0]['count'] in (21, 22), n
+    # rank 0's 21 rows hold one short record, not read (review22a #6)
+    assert n[0]['count'] in (20, 22), n
     assert 'The task list is incomplete' in n[0]['text'], n
     assert 'Computing 75.' in n[0]['text'], n
 " "$T_DIR/old.json"

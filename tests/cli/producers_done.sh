@@ -60,7 +60,24 @@ def csv_rows(path):
     with open(path, encoding='utf-8-sig', newline='') as f:
         rows = list(csv.reader(f))
     head = [h.strip() for h in rows[0]]
-    return [dict(zip(head, r)) for r in rows[1:] if r]
+    # a record of another field count than the header's is not read: its
+    # columns would be shifted (review22a #6)
+    return [dict(zip(head, r)) for r in rows[1:] if r and len(r) == len(head)]
+
+
+def task_rows(path):
+    """A task table's rows as tasks: a row repeating the Stream ID, Task ID,
+    start and duration of an earlier one is that task again (review22a #8)."""
+    out, seen = [], set()
+    for x in csv_rows(path):
+        start = [k for k in x if 'Start Time' in k]
+        dur = [k for k in x if 'Duration' in k]
+        key = tuple(x.get(k, '').strip() for k in
+                    ['Stream ID', 'Task ID'] + start[:1] + dur[:1])
+        if not key[0].isdigit() or not key[1].isdigit() or key not in seen:
+            out.append(x)
+        seen.add(key)
+    return out
 
 
 # ---------------------------------------------------------------- expected
@@ -78,7 +95,7 @@ def torch_npu(folder):
     kd = os.path.join(out, 'kernel_details.csv')
     db = glob.glob(os.path.join(out, 'ascend_pytorch_profiler*.db'))
     if os.path.exists(kd):
-        rows = csv_rows(kd)
+        rows = task_rows(kd)
         col = [k for k in rows[0] if k.startswith('Duration')][0]
         e['kernels'] = (len(rows), sum(dec(x[col]) for x in rows),
                         'kernel_details.csv rows')
@@ -171,7 +188,7 @@ def trace_view(folder):
     # torch_npu kernel_details tables under other names beside it are
     # other captures, each a run named by its file (known by header)
     for p in sorted(glob.glob(os.path.join(folder, 'kernel_details?*.csv'))):
-        rows = csv_rows(p)
+        rows = task_rows(p)
         out[(os.path.basename(p), None)] = {
             'rank': None,
             'rank_skip': 'a kernel_details table names no rank',
@@ -183,7 +200,7 @@ def trace_view(folder):
 
 def op_summary(folder):
     p = glob.glob(os.path.join(folder, 'op_summary*.csv'))[0]
-    rows = csv_rows(p)
+    rows = task_rows(p)
     return {None: {'rank': None,
                    'rank_skip': 'a lone op_summary CSV names no rank',
                    'kernels': (len(rows), sum(dec(x['Task Duration(us)'])

@@ -131,6 +131,46 @@ test_short_rows_and_cr(void **state)
     pr_csv_close(c);
 }
 
+/* After pr_csv_skip_ragged, records of another field count than the
+ * header's are passed by (their columns would be read shifted: review22a
+ * #6) and named, with their label column, in the trace's data-quality
+ * row. */
+static void
+test_ragged_skipped(void **state)
+{
+    struct pr_csv *c =
+        open_text("id,name,start,dur\n"
+                  "1,MatMul,10,5\n"
+                  "2,FlashAttentionScore,20\n" /* its dur missing */
+                  "3,Add,30,1,extra\n"
+                  "4,Mul,40,2\n");
+    struct pr_trace *t = pr_trace_new();
+    const char *text;
+
+    (void)state;
+    assert_non_null(t);
+    pr_csv_skip_ragged(c, 1);
+    next_ok(c);
+    assert_string_equal(pr_csv_field(c, 1, NULL), "MatMul");
+    next_ok(c);
+    assert_string_equal(pr_csv_field(c, 1, NULL), "Mul");
+    assert_int_equal(pr_csv_line(c), 5);
+    at_end(c);
+    assert_int_equal(pr_csv_n_ragged(c), 2);
+    assert_int_equal(pr_csv_note_ragged(c, t, "/x/y/kernel_details.csv"),
+                     PR_OK);
+    assert_int_equal(t->n_gaps, 1);
+    assert_int_equal(t->gaps[0].count, 2);
+    assert_string_equal(pr_trace_str(t, t->gaps[0].kind), "csv_ragged_rows");
+    text = pr_trace_str(t, t->gaps[0].text);
+    assert_non_null(strstr(text, "kernel_details.csv line 3: 3 fields, "
+                                 "header 4 (FlashAttentionScore); line 4: 5 "
+                                 "fields, header 4 (Add): the rows are not "
+                                 "read"));
+    pr_csv_close(c);
+    pr_trace_free(t);
+}
+
 /* Records and quoted fields that span the source's 1 MiB chunks. */
 static void
 test_across_chunks(void **state)
@@ -244,6 +284,7 @@ main(void)
         cmocka_unit_test(test_quoting),
         cmocka_unit_test(test_ascend_quirks),
         cmocka_unit_test(test_short_rows_and_cr),
+        cmocka_unit_test(test_ragged_skipped),
         cmocka_unit_test(test_across_chunks),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_too_many_fields),

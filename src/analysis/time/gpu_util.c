@@ -461,8 +461,8 @@ comm_note(struct pr_row_gpu_metric *r, char *text, size_t cap, double util,
  * device id as a number. */
 static void
 emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
-         const struct pr_gpu_window *w, int untimed, struct pr_gpu_row *row,
-         int npu, int table_compute, int *ok)
+         const struct pr_gpu_window *w, const char *untimed,
+         struct pr_gpu_row *row, int npu, int table_compute, int *ok)
 {
     int64_t span = pr_sat_sub_i64(w->steps_end_ns, w->steps_start_ns);
     double util = NAN, sm = sm_efficiency(&a->sm, w), occ = NAN, comp = NAN;
@@ -472,9 +472,9 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
 
     row->device = dev;
     row->kernel_ns = a->kernel_ns;
-    if (untimed) {
+    if (untimed != NULL) {
         row->utilization_pct = NAN;
-        r.note = NO_TIMING_NOTE;
+        r.note = untimed;
     } else {
         if (span > 0) {
             util = 100.0 * (double)a->busy.steps_ns / (double)span;
@@ -529,6 +529,8 @@ pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
     int ok = 1;
     enum pr_status st = device_ids(t, &ids, &n, err);
     struct pr_names nc;
+    const char *untimed = NULL;
+    char extract[200];
 
     *out = cJSON_CreateArray();
     rows->v = calloc(n ? n : 1, sizeof(*rows->v));
@@ -536,14 +538,24 @@ pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
     if (*out == NULL || rows->v == NULL)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (gpu)");
     pr_names_init(&nc, t);
+    if (t->replayed_kernels > 0)
+        untimed = NO_TIMING_NOTE;
+    else if (t->extract_rows > 0) {
+        /* an extract's gaps hold the tasks it left out (review22a #2) */
+        snprintf(extract, sizeof(extract),
+                 "the task list is an extract (its streams ran at least %zu "
+                 "tasks by their Task IDs, of which it lists %zu; see Data "
+                 "quality): utilization is not known",
+                 t->extract_min, t->extract_rows);
+        untimed = extract;
+    }
     for (i = 0; i < n && st == PR_OK; i++) {
         struct gpu_acc a = {0};
 
         st = accumulate(t, &nc, ids[i], w, &a, err);
         if (st == PR_OK)
-            emit_gpu(*out, ids[i], &a, w, t->replayed_kernels > 0,
-                     &rows->v[rows->n++], pr_trace_is_npu(t), table_computes(t),
-                     &ok);
+            emit_gpu(*out, ids[i], &a, w, untimed, &rows->v[rows->n++],
+                     pr_trace_is_npu(t), table_computes(t), &ok);
         acc_free(&a);
         if (st == PR_OK && !ok)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory (gpu)");

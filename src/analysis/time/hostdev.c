@@ -690,7 +690,7 @@ share_pct(int64_t part, int64_t whole)
 
 /* One device's row (rows.def's pr_row_temporal). */
 static void
-emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int *ok)
+emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int extract, int *ok)
 {
     int64_t span = pr_sat_sub_i64(r->span_e, r->span_s);
     int64_t dspan = pr_sat_sub_i64(r->dev_e, r->dev_s);
@@ -720,6 +720,9 @@ emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int *ok)
         .device_span_idle_pct = share_pct(r->dev_idle, dspan),
     };
 
+    if (extract) /* its gaps hold the tasks it left out (review22a #2) */
+        o.compute_pct = o.communication_pct = o.memory_pct = o.idle_pct =
+            o.host_copy_pct = o.device_span_idle_pct = NAN;
     *ok = *ok && pr_rows_write(arr, PR_RO_RUNS_TEMPORAL_BREAKDOWN, &o, 1);
 }
 
@@ -766,7 +769,7 @@ temporal_json(struct hd *h, cJSON *arr, struct pr_error *err)
         if (h->out != NULL && isfinite(copy_pct) &&
             !(copy_pct <= h->out->copy_busy_pct))
             h->out->copy_busy_pct = copy_pct;
-        emit_tb(arr, ids[i], &r, &ok);
+        emit_tb(arr, ids[i], &r, h->t->extract_rows > 0, &ok);
     }
     if (h->out != NULL) {
         h->out->idle_host_share = share_pct(h->host_wait_ns, h->idle_ns) / 100;

@@ -380,6 +380,7 @@ pr_asc_comm(struct pr_asc *a, struct pr_error *err)
         return PR_OK;
     pr_buf_init(&text, 0);
     st = read_text(path, a->max, &text, err);
+    a->t->bytes += text.len;
     if (st == PR_OK)
         st = pr_ascend_json_text(text.data ? text.data : "", text.len, err);
     if (st == PR_OK) {
@@ -528,6 +529,7 @@ pr_asc_matrix(struct pr_asc *a, struct pr_error *err)
         return PR_OK;
     pr_buf_init(&text, 0);
     st = read_text(path, a->max, &text, err);
+    a->t->bytes += text.len;
     if (st == PR_OK)
         st = pr_ascend_json_text(text.data ? text.data : "", text.len, err);
     if (st == PR_OK) {

@@ -644,3 +644,225 @@ pr_ascend_hccl_peer(struct pr_trace *t, const char *task_type, int64_t src,
     h.wait = (uint8_t)wait;
     return pr_trace_add_hccl(t, &h);
 }
+
+/* ------------------------------------------------------------ task rows */
+
+static size_t
+row_hash(int64_t stream, int64_t task, int64_t ts, int64_t dur)
+{
+    uint64_t h = (uint64_t)stream * 0x9e3779b97f4a7c15u;
+
+    h = (h ^ (uint64_t)task) * 0xff51afd7ed558ccdu;
+    h = (h ^ (uint64_t)ts) * 0xc4ceb9fe1a85ec53u;
+    h = (h ^ (uint64_t)dur) * 0x9e3779b97f4a7c15u;
+    return (size_t)(h ^ (h >> 29));
+}
+
+static int
+row_same(const struct pr_asc_row *x, int64_t stream, int64_t task, int64_t ts,
+         int64_t dur)
+{
+    return x->stream == stream && x->task == task && x->ts == ts &&
+           x->dur == dur;
+}
+
+/* The slot of that row, or of the empty place it would take. */
+static size_t *
+row_slot(const struct pr_asc_rows *r, int64_t stream, int64_t task, int64_t ts,
+         int64_t dur)
+{
+    size_t i = row_hash(stream, task, ts, dur) & (r->n_slot - 1);
+
+    while (r->slot[i] != 0 &&
+           !row_same(&r->v[r->slot[i] - 1], stream, task, ts, dur))
+        i = (i + 1) & (r->n_slot - 1);
+    return &r->slot[i];
+}
+
+static int
+rows_rehash(struct pr_asc_rows *r)
+{
+    size_t n = r->n_slot ? r->n_slot * 2 : 256, i;
+    size_t *old = r->slot;
+
+    r->slot = calloc(n, sizeof(*r->slot));
+    if (r->slot == NULL) {
+        r->slot = old;
+        return 0;
+    }
+    r->n_slot = n;
+    for (i = 0; i < r->n; i++) {
+        const struct pr_asc_row *x = &r->v[i];
+        *row_slot(r, x->stream, x->task, x->ts, x->dur) = i + 1;
+    }
+    free(old);
+    return 1;
+}
+
+static void
+note_dup(struct pr_asc_rows *r, const struct pr_asc_row *kept, uint32_t name)
+{
+    size_t i;
+
+    r->dropped++;
+    for (i = 0; i < r->n_dup; i++) {
+        struct pr_asc_dup *d = &r->dup[i];
+
+        if (d->stream == kept->stream && d->task == kept->task) {
+            d->times++;
+            if (name != kept->name && d->other == PR_STR_NONE)
+                d->other = name;
+            return;
+        }
+    }
+    if (r->n_dup < sizeof(r->dup) / sizeof(r->dup[0]))
+        r->dup[r->n_dup++] =
+            (struct pr_asc_dup){kept->stream, kept->task, 1, kept->name,
+                                name != kept->name ? name : PR_STR_NONE};
+}
+
+int
+pr_asc_rows_seen(struct pr_asc_rows *r, struct pr_trace *t, int64_t stream,
+                 int64_t task, int64_t ts, int64_t dur, const char *name)
+{
+    uint32_t id;
+    size_t *s;
+
+    if (stream < 0 || task < 0)
+        return 0;
+    id = pr_strtab_intern(t->strs, name, strlen(name));
+    if (id == PR_STR_NONE)
+        return -1;
+    if ((r->n + 1) * 2 > r->n_slot && !rows_rehash(r))
+        return -1;
+    s = row_slot(r, stream, task, ts, dur);
+    if (*s != 0) {
+        note_dup(r, &r->v[*s - 1], id);
+        return 1;
+    }
+    if (pr_grow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v)) != PR_OK)
+        return -1;
+    r->v[r->n] = (struct pr_asc_row){stream, task, ts, dur, id};
+    *s = ++r->n;
+    return 0;
+}
+
+static int
+cmp_row(const void *a, const void *b)
+{
+    const struct pr_asc_row *x = a, *y = b;
+
+    if (x->stream != y->stream)
+        return x->stream < y->stream ? -1 : 1;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return (x->task > y->task) - (x->task < y->task);
+}
+
+static enum pr_status
+note_dups(const struct pr_asc_rows *r, struct pr_trace *t, const char *name)
+{
+    char text[900];
+    size_t i;
+    int n;
+
+    if (r->dropped == 0)
+        return PR_OK;
+    n = snprintf(text, sizeof(text),
+                 "%zu duplicate row%s of %s dropped (the Stream ID, Task "
+                 "ID, Start Time and Duration of an earlier row: one task, "
+                 "listed again):",
+                 r->dropped, r->dropped == 1 ? "" : "s", name);
+    for (i = 0; i < r->n_dup && n >= 0 && (size_t)n < sizeof(text); i++) {
+        const struct pr_asc_dup *d = &r->dup[i];
+
+        n += snprintf(text + n, sizeof(text) - (size_t)n,
+                      "%s Task %lld of stream %lld x%zu (%.80s%s%.80s)",
+                      i ? ";" : "", (long long)d->task, (long long)d->stream,
+                      d->times, pr_trace_str(t, d->name),
+                      d->other != PR_STR_NONE ? ", also named " : "",
+                      d->other != PR_STR_NONE ? pr_trace_str(t, d->other) : "");
+    }
+    if (n >= 0 && (size_t)n < sizeof(text) && r->n_dup < r->dropped) {
+        size_t named = 0;
+
+        for (i = 0; i < r->n_dup; i++)
+            named += r->dup[i].times;
+        if (named < r->dropped)
+            snprintf(text + n, sizeof(text) - (size_t)n, "; %zu more",
+                     r->dropped - named);
+    }
+    return pr_trace_add_gap(t, "duplicate_task_rows", r->dropped, text);
+}
+
+/* Per stream, the Task IDs skipped between rows in start order; the
+ * stream that skips the most into *worst_* (rows, skipped). */
+static size_t
+skipped_ids(struct pr_asc_rows *r, int64_t *worst, size_t *worst_rows,
+            size_t *worst_skip)
+{
+    size_t i, total = 0, rows = 0, skip = 0;
+
+    *worst = -1;
+    *worst_rows = *worst_skip = 0;
+    if (r->n > 1)
+        qsort(r->v, r->n, sizeof(*r->v), cmp_row);
+    for (i = 0; i < r->n; i++) {
+        const struct pr_asc_row *x = &r->v[i];
+
+        if (i > 0 && r->v[i - 1].stream == x->stream) {
+            int64_t d = ((x->task - r->v[i - 1].task) % 65536 + 65536) % 65536;
+            skip += d > 1 ? (size_t)(d - 1) : 0;
+        }
+        rows++;
+        if (i + 1 == r->n || r->v[i + 1].stream != x->stream) {
+            if (skip > *worst_skip) {
+                *worst = x->stream;
+                *worst_rows = rows;
+                *worst_skip = skip;
+            }
+            total += skip;
+            rows = skip = 0;
+        }
+    }
+    return total;
+}
+
+enum pr_status
+pr_asc_rows_note(struct pr_asc_rows *r, struct pr_trace *t, const char *path)
+{
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    char text[700];
+    int64_t worst;
+    size_t wrows, wskip, skip;
+
+    if (note_dups(r, t, name) != PR_OK)
+        return PR_E_NOMEM;
+    free(r->slot); /* no more lookups: the rows are sorted now */
+    r->slot = NULL;
+    r->n_slot = 0;
+    skip = skipped_ids(r, &worst, &wrows, &wskip);
+    if (r->n == 0 || skip < PR_ASC_EXTRACT_MIN ||
+        (double)skip <= PR_ASC_EXTRACT_RATIO * (double)r->n)
+        return PR_OK;
+    t->extract_rows = r->n;
+    t->extract_min = r->n + skip;
+    snprintf(text, sizeof(text),
+             "The file is an extract of the device's tasks, not its "
+             "timeline: its %zu tasks with a Stream ID skip %zu Task IDs "
+             "between them (stream %lld: %zu tasks, %zu ids skipped), so "
+             "their streams ran at least %zu tasks (CANN numbers a "
+             "stream's tasks one after another). Utilization, idle time "
+             "and the critical path are not known from it; the kernel "
+             "tables hold the tasks it lists.",
+             r->n, skip, (long long)worst, wrows, wskip, r->n + skip);
+    return pr_trace_add_gap(t, "task_list_extract", r->n, text);
+}
+
+void
+pr_asc_rows_free(struct pr_asc_rows *r)
+{
+    free(r->v);
+    free(r->slot);
+    memset(r, 0, sizeof(*r));
+}

@@ -165,4 +165,50 @@ PR_NODISCARD enum pr_status pr_ascend_metadata_world(const char *path,
 PR_NODISCARD enum pr_status pr_ascend_json_text(const char *text, size_t len,
                                                 struct pr_error *err);
 
+/* The rows of a task table (kernel_details.csv, op_summary) whose rows
+ * are the run's tasks, by Stream ID, Task ID, start and duration.  A row
+ * that repeats all four of an earlier one is that task again (review22a
+ * #8: kernel_details_910B_v2_pmu.csv lists Task 13792 four times), and
+ * the Task IDs a stream skips between its rows tell an extract of the
+ * tasks from the whole list (#2; CANN numbers a stream's tasks one after
+ * another, modulo 65536). */
+struct pr_asc_rows {
+    struct pr_asc_row {
+        int64_t stream, task, ts, dur;
+        uint32_t name;
+    } * v; /* the distinct rows */
+    size_t n, cap;
+    size_t *slot; /* open addressing: index + 1 into v, 0 empty */
+    size_t n_slot;
+    size_t dropped;
+    struct pr_asc_dup {
+        int64_t stream, task;
+        size_t times;
+        uint32_t name, other; /* other: a second name on it, or NONE */
+    } dup[4];
+    size_t n_dup;
+};
+
+/* 1 when the row repeats a distinct row (drop it), 0 when it is new (it
+ * is kept), -1 on out-of-memory.  Rows without a stream or task id are
+ * never duplicates. */
+int pr_asc_rows_seen(struct pr_asc_rows *r, struct pr_trace *t, int64_t stream,
+                     int64_t task, int64_t ts, int64_t dur, const char *name);
+/* The data-quality rows: "duplicate_task_rows" when rows were dropped,
+ * "task_list_extract" when the streams skip more Task IDs than
+ * PR_ASC_EXTRACT_RATIO times the rows they hold (and at least
+ * PR_ASC_EXTRACT_MIN), which also sets t->extract_*.  `path`: the file,
+ * named by its last part.  PR_E_NOMEM. */
+PR_NODISCARD enum pr_status
+pr_asc_rows_note(struct pr_asc_rows *r, struct pr_trace *t, const char *path);
+void pr_asc_rows_free(struct pr_asc_rows *r);
+
+/* A whole task list skips the ids of the tasks kernel_details does not
+ * list (event records and waits, notify tasks): kernel_details_910B_v1
+ * 205 ids over 572 rows (0.36 a row), torch_npu text_level1 34 over 187
+ * (0.18).  The extracts skip 44 to 750 a row (old2023 rank 0: 744 over
+ * 17; kernel_details_910B_v2_pmu: 18,749 over 25). */
+#define PR_ASC_EXTRACT_RATIO 4.0
+#define PR_ASC_EXTRACT_MIN 100
+
 #endif

@@ -194,6 +194,7 @@ read_rows(const char *path, uint64_t max, struct pr_trace *t, struct mtab *tb,
         else
             tb->has_pta |= !tb->v[tb->n++].ge;
     }
+    t->bytes += pr_csv_bytes(c);
     pr_csv_close(c);
     return st;
 }
@@ -319,6 +320,7 @@ read_record(struct pr_asc *a, const char *path, struct pr_error *err)
             m->peak_ns = at;
         }
     }
+    a->t->bytes += pr_csv_bytes(c);
     return pr_csv_done(c, path, st, err);
 }
 

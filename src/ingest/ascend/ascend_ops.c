@@ -79,6 +79,7 @@ open_tab(struct tab *tb, struct pr_asc *a, const char *path,
 static void
 close_tab(struct tab *tb)
 {
+    tb->a->t->bytes += pr_csv_bytes(tb->c);
     pr_csv_close(tb->c);
     pr_buf_free(&tb->b);
 }
@@ -167,8 +168,12 @@ pr_asc_op_details(struct pr_asc *a, struct pr_error *err)
                           "no Name, Device Self Duration(us) or Host Self "
                           "Duration(us) column: not an operator_details "
                           "table");
+    if (st == PR_OK)
+        pr_csv_skip_ragged(tb.c, col[D_NAME]);
     while (st == PR_OK && (st = pr_csv_next(tb.c, &got, err)) == PR_OK && got)
         st = detail_row(&tb, col, err);
+    if (st == PR_OK && pr_csv_note_ragged(tb.c, a->t, path) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     a->has_op_details = st == PR_OK;
     close_tab(&tb);
     if (st != PR_OK)
@@ -234,8 +239,12 @@ pr_asc_op_types(struct pr_asc *a, struct pr_error *err)
         st = pr_error_set(err, PR_E_FORMAT,
                           "no OP Type, Count or Total Time(us) column: not "
                           "an op_statistic table");
+    if (st == PR_OK)
+        pr_csv_skip_ragged(tb.c, col[S_TYPE]);
     while (st == PR_OK && (st = pr_csv_next(tb.c, &got, err)) == PR_OK && got)
         st = stat_row(&tb, col, err);
+    if (st == PR_OK && pr_csv_note_ragged(tb.c, a->t, path) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     a->has_op_types = st == PR_OK;
     close_tab(&tb);
     if (st != PR_OK)

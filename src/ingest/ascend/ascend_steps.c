@@ -233,10 +233,15 @@ read_table(const char *path, struct pr_asc *a, struct table *tb,
         (col[K_STEP] < 0 || (col[K_STAGE] < 0 && col[K_COMPUTING] < 0)))
         st = pr_error_set(err, PR_E_FORMAT,
                           "no Step, or neither Stage nor Computing column");
+    if (st == PR_OK)
+        pr_csv_skip_ragged(c, col[K_STEP]);
     while (st == PR_OK && (st = pr_csv_next(c, &got, err)) == PR_OK && got) {
         take_device(a, c, dev);
         st = take_row(t, c, col, tb, err);
     }
+    if (st == PR_OK && pr_csv_note_ragged(c, t, path) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    t->bytes += pr_csv_bytes(c);
     pr_csv_close(c);
     if (st == PR_OK && t->phases != NULL)
         t->phases->steps_source = "step_trace_time.csv";
@@ -301,6 +306,8 @@ read_anchors(const struct pr_asc *a, struct anchors *an, struct pr_error *err)
     st = pr_csv_open(path, a->max, &c, err);
     col_step = st == PR_OK ? pr_csv_col(c, "Step Id") : -1;
     col_start = st == PR_OK ? pr_csv_col(c, "Start Time(us)") : -1;
+    if (st == PR_OK) /* the kernel reader names them */
+        pr_csv_skip_ragged(c, -1);
     while (st == PR_OK && col_start >= 0 &&
            (st = pr_csv_next(c, &got, err)) == PR_OK && got) {
         size_t n, m;

@@ -301,10 +301,14 @@ each_row(struct ctx *c, const char *path, const char *const *names,
         if (cols[i] < 0 && names[i][0] != '?')
             st = pr_error_set(err, PR_E_FORMAT, "no column %s", names[i]);
     }
+    if (st == PR_OK)
+        pr_csv_skip_ragged(csv, n_names > 0 ? cols[0] : -1);
     while (st == PR_OK && (st = pr_csv_next(csv, &got, err)) == PR_OK && got) {
         c->b.t->n_trace_events++;
         st = fn(c, csv, cols, err);
     }
+    if (st == PR_OK && pr_csv_note_ragged(csv, c->b.t, path) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     return pr_csv_done(csv, path, st, err);
 }
 

@@ -124,6 +124,7 @@ struct ops {
         int64_t id, start, end;
     } * steps; /* owned */
     size_t n_steps, cap_steps;
+    struct pr_asc_rows rows; /* the rows as tasks (not merging) */
 };
 
 static const char *
@@ -641,14 +642,15 @@ open_cols(struct ops *o, const char *path, struct pr_error *err)
         return pr_error_set(err, PR_E_FORMAT,
                             "not an op_summary table (no Op Name, Task Type, "
                             "Task Start Time(us) or Task Duration(us) column)");
+    pr_csv_skip_ragged(o->csv, o->col[C_NAME]);
     return find_pmu(o) ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory");
 }
 
 static enum pr_status
 one_row(struct ops *o, int merging, struct pr_error *err)
 {
-    int64_t ts, dur, dev;
-    int logical = 0;
+    int64_t ts, dur, dev, stream, task;
+    int logical = 0, seen;
     enum pr_status st = row_time(o, &ts, &dur, err);
 
     if (st != PR_OK)
@@ -660,6 +662,13 @@ one_row(struct ops *o, int merging, struct pr_error *err)
         return st == PR_OK ? PR_OK
                            : pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
+    seen = pr_asc_rows_seen(
+        &o->rows, o->r->t, int_fld(o, C_STREAM, &stream) ? stream : -1,
+        int_fld(o, C_TASK_ID, &task) ? task : -1, ts, dur, fld(o, C_NAME));
+    if (seen < 0)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (seen > 0)
+        return PR_OK; /* the same task again: named in Data quality */
     if (o->r->n_summary_tasks == 0 && int_fld(o, C_DEVICE, &dev) && dev >= 0 &&
         dev <= INT32_MAX)
         o->r->device = o->r->b.device = dev;
@@ -729,10 +738,15 @@ pr_msprof_op_summary(const char *path, struct pr_msprof_run *r,
         st = one_row(&o, merging, err);
         rows++;
     }
-    r->t->n_trace_events += rows;
+    r->t->n_trace_events += rows + pr_csv_n_ragged(o.csv);
+    if (st == PR_OK && pr_csv_note_ragged(o.csv, r->t, path) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     pr_pmu_finish(r->t);
     if (st == PR_OK && !merging)
         st = add_steps(&o, err);
+    if (st == PR_OK && !merging &&
+        pr_asc_rows_note(&o.rows, r->t, path) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK && merging && rows > r->n_summary_merged - merged)
         st = pr_trace_add_gap(r->t, "unmatched_op_summary",
                               rows - (r->n_summary_merged - merged),
@@ -746,6 +760,7 @@ pr_msprof_op_summary(const char *path, struct pr_msprof_run *r,
     free(o.launches);
     free(o.ops);
     free(o.steps);
+    pr_asc_rows_free(&o.rows);
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", path);
     return st;
