@@ -130,6 +130,7 @@ assert all(v is None for v in r['critical_path']['by_kind_us'].values()), r['cri
 assert r['critical_path']['steps'] == [], r['critical_path']
 g = r['gpu_metrics'][0]
 assert g['utilization_pct'] is None and 'extract' in g['note'], g
+assert abs(g['kernel_time_us'] - 700) < 1e-6, g  # the listed tasks' time
 tb = r['temporal_breakdown'][0]
 assert tb['idle_pct'] is None and tb['compute_pct'] is None, tb
 v = r['verdict']['text']

@@ -475,6 +475,8 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
     if (untimed != NULL) {
         row->utilization_pct = NAN;
         r.note = untimed;
+        if (strcmp(untimed, NO_TIMING_NOTE) != 0) /* an extract's tasks */
+            r.kernel_time_us = (double)a->kernel_ns / 1000.0;
     } else {
         if (span > 0) {
             util = 100.0 * (double)a->busy.steps_ns / (double)span;
