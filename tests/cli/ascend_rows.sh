@@ -71,6 +71,27 @@ t = d[0]['text']
 assert 'op_summary_0.csv line 3: 10 fields, header 11 (FA_2); line 4: 12 fields, header 11 (Add_3)' in t, t
 " "$T_DIR/ops.json"
 
+# every table reader does the same: MindSpore's step trace with its
+# second step's record cut short (its last field missing)
+cp -R "$PR_SRCDIR/tests/data/mindspore/pp2" "$T_DIR/pp2"
+chmod -R u+w "$T_DIR/pp2"
+python3 - "$T_DIR/pp2/step_trace_raw_0_detail_time.csv" << 'PY'
+import sys
+p = sys.argv[1]
+lines = open(p).read().split('\n')
+lines[2] = lines[2].rsplit(',', 1)[0]
+open(p, 'w').write('\n'.join(lines))
+PY
+"$PR_BIN" -q --input "$T_DIR/pp2" --json "$T_DIR/pp2.json" 2> /dev/null
+check "MindSpore step trace: the short record is not a step, and is named" \
+    python3 -c "
+import json, sys
+r = [x for x in json.load(open(sys.argv[1]))['runs'] if x['worker'] == 'rank0'][0]
+assert len(r['steps']) == 2, [s['step'] for s in r['steps']]
+d = [x for x in r['diagnostics'] if x['kind'] == 'csv_ragged_rows']
+assert len(d) == 1 and d[0]['text'].startswith('step_trace_raw_0_detail_time.csv line 3: 14 fields, header 15 (2)'), r['diagnostics']
+" "$T_DIR/pp2.json"
+
 # ---- item 8: one task listed three times, another twice under two names
 {
     echo "$H"

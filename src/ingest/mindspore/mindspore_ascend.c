@@ -839,11 +839,14 @@ read_steps(struct ctx *c, int tasks, struct pr_error *err)
             st = pr_error_set(err, PR_E_FORMAT,
                               "no step_num, start_point or end_point column");
         find_segments(csv, s);
+        pr_csv_skip_ragged(csv, s->c_step);
     }
     while (st == PR_OK && (st = pr_csv_next(csv, &got, err)) == PR_OK && got) {
         c->b.t->n_trace_events++;
         st = step_row(c, csv, s, err);
     }
+    if (st == PR_OK && pr_csv_note_ragged(csv, c->b.t, path) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st != PR_OK && st != PR_E_NOMEM && csv)
         pr_error_prefix(err,
                         "line %llu: ", (unsigned long long)pr_csv_line(csv));
@@ -963,6 +966,8 @@ read_cluster(struct ctx *c, struct pr_error *err)
         cluster_name(c->b.t, path);
         return PR_OK;
     }
+    if (st == PR_OK)
+        pr_csv_skip_ragged(csv, -1);
     while (st == PR_OK && (st = pr_csv_next(csv, &got, err)) == PR_OK && got) {
         struct pr_phase_step *ph;
         int64_t v[5];
@@ -994,6 +999,8 @@ read_cluster(struct ctx *c, struct pr_error *err)
     }
     if (st == PR_OK)
         cluster_name(c->b.t, path);
+    if (st == PR_OK && pr_csv_note_ragged(csv, c->b.t, path) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     return pr_csv_done(csv, path, st, err);
 }
 
