@@ -257,6 +257,11 @@ fa = [k for k in r['kernels'] if k['name'] == 'FlashAttentionScore']
 assert fa[0]['calls'] == 3 and fa[0]['min_us'] > 5000, fa
 d = [x for x in r['diagnostics'] if x['kind'] == 'csv_ragged_rows']
 assert d and d[0]['text'].startswith('kernel_details.csv line 17: 31 fields, header 32 (FlashAttentionScore)'), d
+# its tasks are an extract (745 ids skipped over 16 with a stream): no
+# path, and the step-table texts do not speak of one
+assert r['critical_path']['no_path_reason'] == 'task_list_extract', r['critical_path']
+n = [x for x in r['diagnostics'] if x['kind'] == 'tasks_incomplete'][0]['text']
+assert 'critical path' not in n and 'critical path' not in r['verdict']['text'], (n, r['verdict'])
 " "$T_DIR/old.json"
 else
     skip "old2023" "no $PR_SHARED/traces/$O"

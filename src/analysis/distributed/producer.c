@@ -1257,15 +1257,19 @@ pr_producer_task_note(const struct pr_trace *t, const cJSON *run, char *text,
              "The export's device tasks (%zu, %.1f ms of device time a step) "
              "cover %.0f%% of what the producer's step table (%s) records "
              "a step: Computing %.1f ms and communication %.1f ms (%.1f ms "
-             "of it not overlapped). The task list is incomplete: the "
-             "critical path, the kernel tables and the findings built on "
-             "tasks see only part of each step; the Distributed section's "
-             "split is the step table's.",
+             "of it not overlapped). The task list is incomplete: %s see "
+             "only part of each step; the Distributed section's split is "
+             "the step table's.",
              *tasks, task_us / 1000.0, 100.0 * cover,
              pr_sget_str_or(ph, PR_K_SOURCE, "?"),
              pr_sget_num(m, PR_K_COMPUTING_US) / 1000.0,
              pr_sget_num(m, PR_K_COMMUNICATION_US) / 1000.0,
-             pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US) / 1000.0);
+             pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US) / 1000.0,
+             /* an extract has no path (review22a #2) */
+             t->extract_rows > 0 ? "the kernel tables and the findings "
+                                   "built on tasks"
+                                 : "the critical path, the kernel tables "
+                                   "and the findings built on tasks");
     return 1;
 }
 
@@ -1369,11 +1373,15 @@ pr_producer_verdict(const struct pr_trace *t, const cJSON *run,
         snprintf(
             text, sizeof(text),
             "%s The export's task list is incomplete (%zu tasks, %.1f ms "
-            "of device time a step, %.0f%% of the table's %.1f ms), so the "
-            "critical path and the findings built on tasks rest on a "
-            "fraction of the step; the verdict rests on the step table.",
+            "of device time a step, %.0f%% of the table's %.1f ms), so %s "
+            "rest on a fraction of the step; the verdict rests on the step "
+            "table.",
             lead, device_tasks(t), task_us / 1000.0, 100.0 * cover,
-            table_us / 1000.0);
+            table_us / 1000.0,
+            /* an extract has no path (review22a #2) */
+            t->extract_rows > 0 ? "the findings built on tasks"
+                                : "the critical path and the findings built "
+                                  "on tasks");
     pr_whatif_verdict_set(v, text, bound, (double)same);
     /* bound in `same` of the table's rows: its steps are the count, not
        the critical path's (none where no task is in the files; review 21
