@@ -432,6 +432,8 @@
 #define PR_K_LIVE_AT_PEAK_OUTSIDE_OPERATORS_BYTES                              \
     "live_at_peak_outside_operators_bytes"
 #define PR_K_LIVE_AT_PEAK_UNTRACED_BYTES "live_at_peak_untraced_bytes"
+#define PR_K_CURVE_ALLOCATOR "curve_allocator"
+#define PR_K_PEAK_ALLOCATOR "peak_allocator"
 
 /* ---- keys written before the schema named them (schema.def): by the
  * first object that has them */

@@ -114,6 +114,10 @@ struct pr_phases {
        "NPU_OP_MEM"); NULL: memory_record.csv */
     const char *mem_source;
     size_t n_mem, cap_mem;
+    /* static: the allocator whose totals the memory records carry, the
+       curve's ("PTA": PyTorch's caching allocator, "GE": CANN's graph
+       engine); NULL where the producer names none */
+    const char *mem_curve;
 };
 
 /* Append a step to t->phases (created on first use), its times
@@ -137,6 +141,9 @@ double pr_comm_stat_bytes(const struct pr_comm_stat *c);
  * is new; NULL on out-of-memory or past 64 components. */
 struct pr_mem_component *pr_phases_mem(struct pr_trace *t, const char *name,
                                        int64_t device);
+
+/* t->phases, created on first use; NULL on out-of-memory. */
+struct pr_phases *pr_phases_of(struct pr_trace *t);
 
 /* Accepts NULL. */
 void pr_phases_free(struct pr_phases *p);

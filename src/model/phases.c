@@ -17,6 +17,12 @@ phases_of(struct pr_trace *t)
     return t->phases;
 }
 
+struct pr_phases *
+pr_phases_of(struct pr_trace *t)
+{
+    return phases_of(t);
+}
+
 struct pr_phase_step *
 pr_phases_add_step(struct pr_trace *t)
 {

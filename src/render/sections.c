@@ -1859,6 +1859,27 @@ numbers(const cJSON *a, size_t n)
     return v;
 }
 
+/* An allocator's name in torch_npu's memory tables, in words. */
+static const char *
+allocator_words(const char *name)
+{
+    return name == NULL               ? NULL
+           : strcmp(name, "PTA") == 0 ? "PyTorch's caching allocator"
+           : strcmp(name, "GE") == 0  ? "CANN's graph engine"
+                                      : name;
+}
+
+/* Whether the device's peaks are another allocator's than its curve's
+ * (memory_record.csv's PTA beside operator_memory.csv's GE rows). */
+static int
+peak_elsewhere(const cJSON *mdev)
+{
+    const char *c = pr_sget_str(mdev, PR_K_CURVE_ALLOCATOR);
+    const char *p = pr_sget_str(mdev, PR_K_PEAK_ALLOCATOR);
+
+    return c != NULL && p != NULL && strcmp(c, p) != 0;
+}
+
 /* Allocated and reserved memory over time for one device, the peak
  * marked; NULL when the curve has under two points or on out-of-memory
  * (*nomem set). */
@@ -1903,10 +1924,19 @@ memory_curve(const cJSON *mdev, int *nomem)
         (struct pr_chart_series){"Allocated", t, alloc, n, 0x0072B2, 1, 1, 0};
     ser[1] =
         (struct pr_chart_series){"Reserved", t, resv, n, 0xE69F00, 0, 1, 0};
-    snprintf(ch->title, sizeof(ch->title), "peak %s",
+    snprintf(ch->title, sizeof(ch->title), "%s%speak %s",
+             peak_elsewhere(mdev) ? pr_sget_str(mdev, PR_K_CURVE_ALLOCATOR)
+                                  : "",
+             peak_elsewhere(mdev) ? " " : "",
              pr_chart_format(alloc[peak], PR_UNIT_BYTES, val, sizeof(val)));
-    snprintf(ch->label, sizeof(ch->label), "Memory over time: %s",
-             pr_sget_str_or(mdev, PR_K_DEVICE, "?"));
+    if (pr_sget_str(mdev, PR_K_CURVE_ALLOCATOR) != NULL)
+        snprintf(ch->label, sizeof(ch->label), "Memory over time: %s, %s (%s)",
+                 pr_sget_str_or(mdev, PR_K_DEVICE, "?"),
+                 pr_sget_str(mdev, PR_K_CURVE_ALLOCATOR),
+                 allocator_words(pr_sget_str(mdev, PR_K_CURVE_ALLOCATOR)));
+    else
+        snprintf(ch->label, sizeof(ch->label), "Memory over time: %s",
+                 pr_sget_str_or(mdev, PR_K_DEVICE, "?"));
     ch->u.lines = (struct pr_chart_lines){ch->label,
                                           ser,
                                           nr >= n ? 2 : 1,
@@ -1943,7 +1973,8 @@ live_at_peak(struct pr_figs *f, const cJSON *dev)
     double untraced = pr_sget_num(dev, PR_K_LIVE_AT_PEAK_UNTRACED_BYTES);
     double outside =
         pr_sget_num(dev, PR_K_LIVE_AT_PEAK_OUTSIDE_OPERATORS_BYTES);
-    char a[48], b[48], c[48], text[480], head[96], more[240] = "";
+    char a[48], b[48], c[48], text[640], head[96], more[240] = "";
+    char who[96] = "";
 
     if (!cJSON_IsArray(t.rows))
         return; /* a summary from before issue #11 */
@@ -1957,23 +1988,37 @@ live_at_peak(struct pr_figs *f, const cJSON *dev)
     }
     if (outside > 0)
         snprintf(more, sizeof(more),
-                 " (%s of them allocated outside any "
-                 "operator)",
-                 pr_chart_format(outside, PR_UNIT_BYTES, b, sizeof(b)));
+                 " (%s of them allocated outside any operator)",
+                 outside >= pr_sget_num(dev, PR_K_LIVE_AT_PEAK_BYTES)
+                     ? "all"
+                     : pr_chart_format(outside, PR_UNIT_BYTES, b, sizeof(b)));
+    if (peak_elsewhere(dev))
+        snprintf(who, sizeof(who), " of %s's allocations (%s)",
+                 pr_sget_str(dev, PR_K_CURVE_ALLOCATOR),
+                 allocator_words(pr_sget_str(dev, PR_K_CURVE_ALLOCATOR)));
     snprintf(text, sizeof(text),
-             "At the peak%s%s, %s of the tensors the trace saw allocated "
+             "At the peak%s%s%s, %s of the tensors the trace saw allocated "
              "are still live%s. %s",
-             pr_sget_str(dev, PR_K_PEAK_STEP) ? " in " : "",
+             who, pr_sget_str(dev, PR_K_PEAK_STEP) ? " in " : "",
              pr_sget_str_or(dev, PR_K_PEAK_STEP, ""),
              pr_chart_format(pr_sget_num(dev, PR_K_LIVE_AT_PEAK_BYTES),
                              PR_UNIT_BYTES, a, sizeof(a)),
              more,
-             isnan(untraced) ? "The trace records no totals: what was "
-                               "allocated before it began is unknown."
-             : untraced > 0  ? "The other "
-                             : "Nothing allocated before the trace "
-                               "adds to the peak.");
-    if (!isnan(untraced) && untraced > 0) {
+             peak_elsewhere(dev) ? ""
+             : isnan(untraced)   ? "The trace records no totals: what was "
+                                   "allocated before it began is unknown."
+             : untraced > 0      ? "The other "
+                                 : "Nothing allocated before the trace "
+                                   "adds to the peak.");
+    if (peak_elsewhere(dev)) {
+        size_t len = strlen(text);
+        snprintf(text + len, sizeof(text) - len,
+                 "The device's peaks above are %s's (%s, memory_record.csv), "
+                 "whose allocations the trace does not itemize, so what "
+                 "was allocated before it began is not known.",
+                 pr_sget_str(dev, PR_K_PEAK_ALLOCATOR),
+                 allocator_words(pr_sget_str(dev, PR_K_PEAK_ALLOCATOR)));
+    } else if (!isnan(untraced) && untraced > 0) {
         size_t len = strlen(text);
         snprintf(text + len, sizeof(text) - len,
                  "%s was allocated before the trace began (weights, "
@@ -1983,8 +2028,13 @@ live_at_peak(struct pr_figs *f, const cJSON *dev)
     pr_figs_text(f, text);
     if (pr_sget_str(dev, PR_K_TOP_ALLOCATORS_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(dev, PR_K_TOP_ALLOCATORS_NOTE));
+    /* none in a table: live bytes outside every operator are not
+       "nothing live" */
     pr_figs_table(f, NULL, &t,
-                  "No tensor allocated in the trace is live at the peak.");
+                  pr_sget_num(dev, PR_K_LIVE_AT_PEAK_BYTES) > 0
+                      ? "No operator holds any of them."
+                      : "No tensor allocated in the trace is live at the "
+                        "peak.");
 }
 
 /* The peaks of each memory component torch_npu's memory_record.csv
@@ -2004,7 +2054,8 @@ npu_components(struct pr_figs *f, const cJSON *run)
     len = (size_t)snprintf(
         text, sizeof(text),
         "Peaks of each memory component (%s; APP: the whole process on "
-        "the NPU, PTA: PyTorch's allocator, GE: CANN's graph engine):",
+        "the NPU, PTA: PyTorch's caching allocator, GE: CANN's graph "
+        "engine):",
         pr_sget_str_or(pr_sget(run, PR_K_NPU_MEMORY), PR_K_SOURCE,
                        "memory_record.csv"));
     cJSON_ArrayForEach(c,
@@ -2019,8 +2070,12 @@ npu_components(struct pr_figs *f, const cJSON *run)
             text + len, sizeof(text) - len, "%s %s NPU %.0f %s %s",
             len > 0 && text[len - 1] == ':' ? "" : ";",
             pr_sget_str_or(c, PR_K_COMPONENT, "?"), pr_sget_num(c, PR_K_DEVICE),
-            isnan(r) ? "allocated" : "reserved",
-            pr_chart_format(isnan(r) ? a : r, PR_UNIT_BYTES, v, sizeof(v)));
+            isnan(a) ? "reserved" : "allocated",
+            pr_chart_format(isnan(a) ? r : a, PR_UNIT_BYTES, v, sizeof(v)));
+        if (!isnan(a) && !isnan(r) && len < sizeof(text))
+            len += (size_t)snprintf(
+                text + len, sizeof(text) - len, ", reserved %s",
+                pr_chart_format(r, PR_UNIT_BYTES, v, sizeof(v)));
     }
     if (len < sizeof(text) - 1)
         snprintf(text + len, sizeof(text) - len, ".");
@@ -2044,29 +2099,43 @@ diagnostics(const cJSON *run, size_t *n)
     return v;
 }
 
+/* The reader's own words where it left memory records out (an Ascend
+ * db's NPU_OP_MEM rows or operator_memory.csv rows of another capture),
+ * or NULL. */
+static const char *
+memory_outside(const cJSON *run)
+{
+    size_t n, i;
+    struct pr_row_diagnostic *d = diagnostics(run, &n);
+    const char *text = NULL;
+
+    for (i = 0; i < n && text == NULL; i++)
+        if (d[i].kind != NULL &&
+            strcmp(d[i].kind, "npu_op_mem_outside_session") == 0)
+            text = d[i].text; /* the tree's own string */
+    free(d);
+    return text;
+}
+
 /* Why a run has no memory view: the reader's own words where it left
- * memory records out (an Ascend db's NPU_OP_MEM rows of another
- * capture) or says how its producer records them (an Nsight Systems
- * export's no_memory: nsys profile --cuda-memory-usage=true), else that
- * the trace has none and the run's profiler's flag that records them
- * (review22g item 12: "profile_memory=True" is torch.profiler's, not
- * nsys's). */
+ * memory records out (memory_outside) or says how its producer records
+ * them (an Nsight Systems export's no_memory: nsys profile
+ * --cuda-memory-usage=true), else that the trace has none and the run's
+ * profiler's flag that records them (review22g item 12:
+ * "profile_memory=True" is torch.profiler's, not nsys's). */
 static const char *
 memory_left_out(const cJSON *run, char *buf, size_t cap)
 {
     size_t n, i;
-    struct pr_row_diagnostic *d = diagnostics(run, &n);
-    const char *text = NULL, *own = NULL;
+    struct pr_row_diagnostic *d;
+    const char *text = memory_outside(run), *own = NULL;
     const char *fw = pr_sget_str(run, PR_K_FRAMEWORK);
 
-    for (i = 0; i < n && text == NULL; i++) {
-        if (d[i].kind != NULL &&
-            strcmp(d[i].kind, "npu_op_mem_outside_session") == 0)
-            text = d[i].text; /* the tree's own string */
+    d = diagnostics(run, &n);
+    for (i = 0; i < n; i++)
         if (d[i].kind != NULL && strcmp(d[i].kind, "no_memory") == 0 &&
             d[i].text != NULL && d[i].text[0] != '\0')
             own = d[i].text;
-    }
     free(d);
     if (text == NULL && cJSON_IsObject(pr_sget(run, PR_K_MEMORY_TIMELINE)))
         text = "A raw memory timeline ties no allocation to an operator: "
@@ -2108,6 +2177,8 @@ sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_sget_len(pr_sget(pr_sget(run, PR_K_NPU_MEMORY), PR_K_COMPONENTS)) >
             0) {
         npu_components(f, run); /* the producer's totals, no allocations */
+        if (memory_outside(run) != NULL)
+            pr_figs_note(f, memory_outside(run));
         return;
     }
     if (!cJSON_IsObject(mem)) {
@@ -2129,13 +2200,21 @@ sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                         "over the first memory record; the trace records "
                         "no allocator totals");
         } else {
+            const char *who = pr_sget_str(dev, PR_K_PEAK_ALLOCATOR);
+            char note[160] = "";
+
+            if (who != NULL)
+                snprintf(note, sizeof(note), "%s: %s%s", who,
+                         allocator_words(who),
+                         peak_elsewhere(dev) ? " (memory_record.csv)" : "");
             snprintf(label, sizeof(label), "%s peak allocated", name);
-            pr_figs_kpi(f, label, alloc, PR_FMT_BYTES, NULL);
+            pr_figs_kpi(f, label, alloc, PR_FMT_BYTES, note[0] ? note : NULL);
             snprintf(label, sizeof(label), "%s peak reserved", name);
             pr_figs_kpi(f, label, reserved, PR_FMT_BYTES,
                         isnan(reserved) && !isnan(alloc)
                             ? "not recorded: every record's reserve is 0"
-                            : NULL);
+                        : note[0] ? note
+                                  : NULL);
         }
         if (n++ < MAX_MEMORY_CHARTS) {
             struct pr_fig_chart *ch = memory_curve(dev, &nomem);

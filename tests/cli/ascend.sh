@@ -55,35 +55,50 @@ for r in sorted(want):
         bad.append('rank%d: kernels %d / %s us, rows %d / %s us' % (r, calls, total, n, us))
     print('rank%d: %d kernels %s us, steps %s us (producer %s)' % (r, n, us, mine, st))
     # memory: a record per operator_memory row and per release; the peak
-    # of PTA's Total Allocated, which memory_record.csv samples too
+    # of PTA's Total Allocated, which memory_record.csv samples too.  Rows
+    # more than an hour outside the span of the tasks are another
+    # capture's (old2023 rank 1: a ResNet's, 134 days later) and left out
+    # (review 22a #1)
     om = os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT', 'operator_memory.csv')
     if os.path.exists(om):
+        kd = os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT', 'kernel_details.csv')
+        ks = [float(x['Start Time(us)']) for x in csv.DictReader(open(kd))] \
+            if os.path.exists(kd) else []
         rows = list(csv.DictReader(open(om)))
+        if ks:
+            rows = [x for x in rows if min(ks) - 3.6e9 <=
+                    float(x['Allocation Time(us)']) <= max(ks) + 3.6e9]
         frees = sum(1 for x in rows if x['Release Time(us)'].strip())
         dev = (run['memory'] or {'devices': [{}]})['devices'][0]
-        if dev.get('allocations') != len(rows) or dev.get('frees') != frees:
-            bad.append('rank%d: memory %s allocations %s frees, rows %d %d'
-                       % (r, dev.get('allocations'), dev.get('frees'), len(rows), frees))
-        pta_rows = [x for x in rows if not x['Name'].startswith('cann::')]
-        own = [Decimal(x[k]) for x in pta_rows for k in
-               ('Allocation Total Allocated(MB)', 'Release Total Allocated(MB)') if x.get(k)]
-        mr = list(csv.DictReader(open(os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT',
-                                                   'memory_record.csv'))))
-        pta = [Decimal(x['Total Allocated(MB)']) for x in mr
-               if x['Component'] == 'PTA' and x['Total Allocated(MB)']]
-        # old2023's memory_record went through a spreadsheet (times like
-        # 1.69512E+15) and was cut: only whole tables are compared
-        # (and a table of GE rows only has GE's totals, not PTA's)
-        whole = own and not any('E+' in x['Timestamp(us)'] for x in mr)
-        for what, v in (('operator_memory', own), ('memory_record', pta if whole else [])):
-            if not v:
-                continue
-            peak = int(max(v) * 1048576)
-            if abs(Decimal(dev['peak_allocated_bytes']) - peak) > 1:
-                bad.append('rank%d: peak %s, %s PTA peak %s'
-                           % (r, dev['peak_allocated_bytes'], what, peak))
-            print('rank%d: peak allocated %s bytes (%s %s)'
-                  % (r, dev['peak_allocated_bytes'], what, peak))
+        if not rows:
+            if run['memory'] is not None:
+                bad.append('rank%d: memory of another capture kept' % r)
+        else:
+            if dev.get('allocations') != len(rows) or dev.get('frees') != frees:
+                bad.append('rank%d: memory %s allocations %s frees, rows %d %d'
+                           % (r, dev.get('allocations'), dev.get('frees'), len(rows), frees))
+            pta_rows = [x for x in rows if not x['Name'].startswith('cann::')]
+            own = [Decimal(x[k]) for x in pta_rows for k in
+                   ('Allocation Total Allocated(MB)', 'Release Total Allocated(MB)') if x.get(k)]
+            mr = list(csv.DictReader(open(os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT',
+                                                       'memory_record.csv'))))
+            pta = [Decimal(x['Total Allocated(MB)']) for x in mr
+                   if x['Component'] == 'PTA' and x['Total Allocated(MB)']]
+            # old2023's memory_record went through a spreadsheet (times like
+            # 1.69512E+15) and was cut: only whole tables are compared; a
+            # table of GE rows only has GE's totals, and the device's peak is
+            # memory_record.csv's PTA maximum (MindStudio Insight's PTA curve)
+            whole = own and not any('E+' in x['Timestamp(us)'] for x in mr)
+            for what, v in (('operator_memory', own),
+                            ('memory_record', pta if whole or not own else [])):
+                if not v:
+                    continue
+                peak = int(max(v) * 1048576)
+                if abs(Decimal(dev['peak_allocated_bytes']) - peak) > 1:
+                    bad.append('rank%d: peak %s, %s PTA peak %s'
+                               % (r, dev['peak_allocated_bytes'], what, peak))
+                print('rank%d: peak allocated %s bytes (%s %s)'
+                      % (r, dev['peak_allocated_bytes'], what, peak))
     # collectives without trace_view.json: sized by communication.json,
     # SDMA + RDMA (msprof sums HCCS, PCIE and SIO into SDMA), what the
     # rank sent over its links: the message is that over nccl-tests' link

@@ -14,6 +14,7 @@
 #include "profreport/checked.h"
 #include "profreport/keys.h"
 #include "profreport/memory.h"
+#include "profreport/phases.h"
 #include "profreport/rows.h"
 
 #include "../internal.h"
@@ -951,6 +952,57 @@ cmp_dev(const void *pa, const void *pb, void *ctx)
     return strcmp(m->dev[*(const int *)pa].name, m->dev[*(const int *)pb].name);
 }
 
+/* The PTA component (PyTorch's caching allocator) memory_record.csv
+ * samples for device `name` ("NPU0"), or NULL. */
+static const struct pr_mem_component *
+pta_of(const struct pr_phases *p, const char *name)
+{
+    size_t i;
+    char *end;
+    long id;
+
+    if (p == NULL || strncmp(name, "NPU", 3) != 0)
+        return NULL;
+    id = strtol(name + 3, &end, 10);
+    for (i = 0; *end == '\0' && i < p->n_mem; i++)
+        if (p->mem[i].device == id && strcmp(p->mem[i].name, "PTA") == 0 &&
+            (p->mem[i].peak_allocated >= 0 || p->mem[i].peak_reserved >= 0))
+            return &p->mem[i];
+    return NULL;
+}
+
+/* The device's peaks from memory_record.csv's PTA rows, as MindStudio
+ * Insight draws the PTA curve, where they are above the curve's: the
+ * curve of GE's rows alone (torch_npu 2023: operator_memory.csv held
+ * only cann:: rows, 80 MiB against PTA's 4.49 GiB) is not the device's
+ * peak.  The untraced rest is then not known: the curve's live bytes
+ * and PTA's total are not of one allocator. */
+static void
+take_pta(const struct mem *m, const struct mdev *d, struct pr_row_mem_device *r)
+{
+    const struct pr_mem_component *pta = pta_of(m->t->phases, d->name);
+    double a, v;
+
+    r->curve_allocator = m->t->phases ? m->t->phases->mem_curve : NULL;
+    r->peak_allocator = r->curve_allocator;
+    if (pta == NULL || r->curve_allocator == NULL)
+        return; /* a reader that does not say whose the curve is */
+    a = pta->peak_allocated >= 0 ? pta->peak_allocated : NAN;
+    v = pta->peak_reserved >= 0 ? pta->peak_reserved : NAN;
+    if (strcmp(r->curve_allocator, "PTA") == 0) {
+        /* one allocator: the higher of the sampled and the itemized */
+        if (a > r->peak_allocated_bytes)
+            r->peak_allocated_bytes = a;
+        if (v > r->peak_reserved_bytes)
+            r->peak_reserved_bytes = v;
+        return;
+    }
+    r->peak_allocated_bytes = a;
+    r->peak_reserved_bytes = v;
+    r->peak_allocator = "PTA";
+    r->live_at_peak_untraced_bytes = NAN;
+}
+
 static void
 emit_devices(struct mem *m, const struct pr_steps *steps, cJSON *arr, int *ok)
 {
@@ -990,6 +1042,7 @@ emit_devices(struct mem *m, const struct pr_steps *steps, cJSON *arr, int *ok)
 
         *ok = arr != NULL && tops != NULL;
         peak_step(m, steps, order[i], &r, tops, note, sizeof(note), ok);
+        take_pta(m, d, &r);
         if (*ok) {
             curve = curve_json(d);
             r.curve = curve;

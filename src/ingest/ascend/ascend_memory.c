@@ -11,14 +11,23 @@
  * each with its own totals.  The curve takes the totals of PTA rows, the
  * allocator PyTorch's own memory view shows, and those of GE rows only
  * when no PTA row is there (2023 data), so it never jumps between two
- * allocators.  memory_record.csv holds the same totals sampled, and is
- * not needed for the curve. */
+ * allocators; t->phases->mem_curve names the one taken.  memory_record.csv
+ * holds each component's totals sampled: the device's peaks come from its
+ * PTA rows (memory.c) where the curve is GE's.
+ *
+ * Rows more than an hour outside the span of the run's tasks are another
+ * capture's (torch_npu/old2023 rank 1: a ResNet's rows 134 days after the
+ * GPT run's tasks) and rows whose time is in E-notation ("1.69512E+15", a
+ * spreadsheet's rounding) have no usable time: both are left out, with a
+ * Data quality row, as the database path leaves out NPU_OP_MEM rows
+ * outside its session. */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../internal.h"
 #include "ascend.h"
@@ -57,6 +66,7 @@ struct mrow {
     double totals[4];                 /* bytes; NaN when empty */
     int32_t device;
     int ge;
+    double rounded_us; /* > 0: Allocation Time in E-notation, to this */
 };
 
 struct mtab {
@@ -64,6 +74,41 @@ struct mtab {
     size_t n, cap;
     int has_pta;
 };
+
+/* Rows left out: another capture's, or with no usable time. */
+struct mleft {
+    size_t outside, rounded;
+    int64_t far_ns;       /* the farthest outside row from the span */
+    int64_t far_at_ns;    /* its time */
+    int64_t lo_ns, hi_ns; /* the span of the run's tasks */
+    double rounded_us;    /* the coarsest E-notation time's resolution */
+    char rounded_text[32];
+};
+
+/* More than this outside the run's tasks, a row is another capture's. */
+#define OUTSIDE_NS ((int64_t)3600 * 1000000000)
+
+/* A time cell in E-notation ("1.69512E+15", as a spreadsheet saves a
+ * 16-digit number): its resolution in us, 10^(exponent - digits after
+ * the point); 0 when the cell is a plain number. */
+static double
+e_notation_us(const char *s, size_t n)
+{
+    char buf[40];
+    const char *e = NULL, *dot;
+    size_t i;
+
+    for (i = 0; i < n && e == NULL; i++)
+        if (s[i] == 'e' || s[i] == 'E')
+            e = s + i;
+    if (e == NULL || (size_t)(s + n - e) >= sizeof(buf))
+        return 0;
+    memcpy(buf, e + 1, (size_t)(s + n - e - 1));
+    buf[s + n - e - 1] = '\0';
+    dot = memchr(s, '.', (size_t)(e - s));
+    return pow(10.0,
+               strtod(buf, NULL) - (dot != NULL ? (double)(e - dot - 1) : 0));
+}
 
 /* A number cell as a double; NaN when empty or not one. */
 static double
@@ -152,6 +197,7 @@ read_row(const struct pr_csv *c, const int *col, struct pr_trace *t,
     memset(r, 0, sizeof(*r));
     r->name = pr_strtab_intern(t->strs, name, n);
     r->ge = strncmp(name, "cann::", 6) == 0;
+    r->rounded_us = e_notation_us(at, k);
     if (isnan(kb) || kb < 0 || kb > 1e15 || !pr_asc_us(at, k, &r->alloc_ns))
         return 0;
     r->bytes = (int64_t)llround(kb * 1024.0);
@@ -236,6 +282,101 @@ add_record(struct pr_trace *t, const struct pr_span *base, int64_t ts,
     return pr_trace_add_memory(t, &s, &d, NULL);
 }
 
+/* A day on the calendar ("2023-09-19") of a time since the epoch; ""
+ * when it is not one (a device's monotonic clock). */
+static void
+day_of(int64_t ns, char *out, size_t cap)
+{
+    time_t s = (time_t)(ns / 1000000000);
+    struct tm tm;
+
+    out[0] = '\0';
+    if (ns > (int64_t)946684800 * 1000000000 && gmtime_r(&s, &tm) != NULL)
+        strftime(out, cap, "%Y-%m-%d", &tm);
+}
+
+/* Leave out the rows of another capture (more than OUTSIDE_NS from the
+ * span of the run's tasks) and those whose time is in E-notation; into
+ * lf what was left out. */
+static void
+keep_in_span(const struct pr_trace *t, struct mtab *tb, struct mleft *lf)
+{
+    size_t i, k = 0;
+
+    memset(lf, 0, sizeof(*lf));
+    lf->lo_ns = INT64_MAX;
+    lf->hi_ns = INT64_MIN;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind == PR_KIND_MEMORY_RECORD)
+            continue;
+        if (e->ts_ns < lf->lo_ns)
+            lf->lo_ns = e->ts_ns;
+        if (e->ts_ns + e->dur_ns > lf->hi_ns)
+            lf->hi_ns = e->ts_ns + e->dur_ns;
+    }
+    for (i = 0; i < tb->n; i++) {
+        const struct mrow *r = &tb->v[i];
+        int64_t off = lf->lo_ns > lf->hi_ns     ? 0
+                      : r->alloc_ns < lf->lo_ns ? lf->lo_ns - r->alloc_ns
+                      : r->alloc_ns > lf->hi_ns ? r->alloc_ns - lf->hi_ns
+                                                : 0;
+
+        if (r->rounded_us > 0) {
+            lf->rounded++;
+            if (r->rounded_us > lf->rounded_us)
+                lf->rounded_us = r->rounded_us;
+        } else if (off > OUTSIDE_NS) {
+            if (off > lf->far_ns) {
+                lf->far_ns = off;
+                lf->far_at_ns = r->alloc_ns;
+            }
+            lf->outside++;
+        } else
+            tb->v[k++] = *r;
+    }
+    tb->n = k;
+    tb->has_pta = 0;
+    for (i = 0; i < tb->n; i++)
+        tb->has_pta |= !tb->v[i].ge;
+}
+
+/* The Data quality rows of what keep_in_span() left out. */
+static enum pr_status
+note_left_out(struct pr_trace *t, const struct mleft *lf)
+{
+    char text[400], a[16], b[16];
+    enum pr_status st = PR_OK;
+
+    if (lf->outside > 0) {
+        day_of(lf->far_at_ns, a, sizeof(a));
+        day_of(lf->far_at_ns < lf->lo_ns ? lf->lo_ns : lf->hi_ns, b, sizeof(b));
+        snprintf(text, sizeof(text),
+                 "operator_memory.csv rows outside the span of the run's "
+                 "tasks are left out: they are not of this capture (the "
+                 "farthest is %.1f days %s its tasks%s%s%s%s%s), and their "
+                 "curve would stand apart from every task",
+                 (double)lf->far_ns / 86400e9,
+                 lf->far_at_ns < lf->lo_ns ? "before" : "after",
+                 a[0] && b[0] ? ": " : "", a[0] && b[0] ? a : "",
+                 a[0] && b[0] ? " against the tasks' " : "",
+                 a[0] && b[0] ? b : "", "");
+        st = pr_trace_add_gap(t, "npu_op_mem_outside_session", lf->outside,
+                              text);
+    }
+    if (st == PR_OK && lf->rounded > 0) {
+        snprintf(text, sizeof(text),
+                 "operator_memory.csv rows whose Allocation Time(us) is in "
+                 "E-notation (rounded to %.0f s, as a spreadsheet saves a "
+                 "16-digit number) are left out: such a value is not a "
+                 "time",
+                 lf->rounded_us / 1e6);
+        st = pr_trace_add_gap(t, "memory_time_rounded", lf->rounded, text);
+    }
+    return st;
+}
+
 static enum pr_status
 emit(struct pr_trace *t, const struct mtab *tb)
 {
@@ -254,6 +395,13 @@ emit(struct pr_trace *t, const struct mtab *tb)
         s.tid = pr_trace_str(t, tid);
     }
     s.external_id = s.correlation = PR_NO_ID;
+    if (tb->n > 0) {
+        struct pr_phases *p = pr_phases_of(t);
+
+        if (p == NULL)
+            return PR_E_NOMEM;
+        p->mem_curve = tb->has_pta ? "PTA" : "GE";
+    }
     for (i = 0; i < tb->n && st == PR_OK; i++) {
         const struct mrow *r = &tb->v[i];
         int totals = r->ge == !tb->has_pta;
@@ -276,6 +424,9 @@ read_record(struct pr_asc *a, const char *path, struct pr_error *err)
     struct pr_csv *c = NULL;
     enum pr_status st = pr_csv_open(path, a->max, &c, err);
     int col[5], got = 1;
+    size_t rounded = 0;
+    double res = 0;
+    char text[320];
 
     if (st == PR_OK) {
         col[0] = pr_csv_col(c, "Component");
@@ -293,6 +444,7 @@ read_record(struct pr_asc *a, const char *path, struct pr_error *err)
         const char *name = pr_csv_field(c, col[0], &n);
         const char *ts = pr_csv_field(c, col[1], &k);
         double al = num(c, col[2]) * 1048576.0, re = num(c, col[3]) * 1048576.0;
+        double e = e_notation_us(ts, k);
         int64_t at;
         struct pr_mem_component *m;
 
@@ -309,6 +461,11 @@ read_record(struct pr_asc *a, const char *path, struct pr_error *err)
                               "more than 64 components, or out of memory");
             break;
         }
+        if (e > 0) { /* a total of a time not known */
+            rounded++;
+            res = e > res ? e : res;
+            at = -1;
+        }
         m->samples++;
         if (al >= 0 && al > m->peak_allocated) {
             m->peak_allocated = al;
@@ -319,6 +476,18 @@ read_record(struct pr_asc *a, const char *path, struct pr_error *err)
             m->peak_reserved = re;
             m->peak_ns = at;
         }
+    }
+    if (st == PR_OK && rounded > 0) {
+        snprintf(text, sizeof(text),
+                 "memory_record.csv's Timestamp(us) is in E-notation on "
+                 "%zu rows (rounded to %.0f s, as a spreadsheet saves a "
+                 "16-digit number): such a value is not a time, so their "
+                 "totals count in the components' peaks but when each "
+                 "peak came is not known",
+                 rounded, res / 1e6);
+        if (pr_trace_add_gap(a->t, "memory_time_rounded", rounded, text) !=
+            PR_OK)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
     a->t->bytes += pr_csv_bytes(c);
     return pr_csv_done(c, path, st, err);
@@ -342,12 +511,16 @@ pr_asc_memory(struct pr_asc *a, struct pr_error *err)
 {
     char path[4096];
     struct mtab tb = {0};
+    struct mleft lf;
     enum pr_status st;
 
     if (!pr_asc_path(a, "operator_memory.csv", path, sizeof(path)))
         return PR_OK;
     st = read_rows(path, a->max, a->t, &tb, err);
-    if (st == PR_OK && emit(a->t, &tb) != PR_OK)
+    if (st == PR_OK)
+        keep_in_span(a->t, &tb, &lf);
+    if (st == PR_OK &&
+        (note_left_out(a->t, &lf) != PR_OK || emit(a->t, &tb) != PR_OK))
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     free(tb.v);
     a->has_memory = st == PR_OK;
