@@ -78,24 +78,25 @@ struct mtab {
 /* Rows left out: another capture's, or with no usable time. */
 struct mleft {
     size_t outside, rounded;
-    int64_t far_ns;       /* the farthest outside row from the span */
+    double far_ns;        /* the farthest outside row from the span */
     int64_t far_at_ns;    /* its time */
     int64_t lo_ns, hi_ns; /* the span of the run's tasks */
     double rounded_us;    /* the coarsest E-notation time's resolution */
-    char rounded_text[32];
 };
 
 /* More than this outside the run's tasks, a row is another capture's. */
 #define OUTSIDE_NS ((int64_t)3600 * 1000000000)
 
 /* A time cell in E-notation ("1.69512E+15", as a spreadsheet saves a
- * 16-digit number): its resolution in us, 10^(exponent - digits after
- * the point); 0 when the cell is a plain number. */
+ * 16-digit number) coarser than a second: its resolution in us,
+ * 10^(exponent - digits after the point); 0 when the cell is a plain
+ * number or resolves a second. */
 static double
 e_notation_us(const char *s, size_t n)
 {
     char buf[40];
     const char *e = NULL, *dot;
+    double res;
     size_t i;
 
     for (i = 0; i < n && e == NULL; i++)
@@ -106,8 +107,9 @@ e_notation_us(const char *s, size_t n)
     memcpy(buf, e + 1, (size_t)(s + n - e - 1));
     buf[s + n - e - 1] = '\0';
     dot = memchr(s, '.', (size_t)(e - s));
-    return pow(10.0,
-               strtod(buf, NULL) - (dot != NULL ? (double)(e - dot - 1) : 0));
+    res = pow(10.0,
+              strtod(buf, NULL) - (dot != NULL ? (double)(e - dot - 1) : 0));
+    return res >= 1e6 && res < 1e18 ? res : 0;
 }
 
 /* A number cell as a double; NaN when empty or not one. */
@@ -318,16 +320,18 @@ keep_in_span(const struct pr_trace *t, struct mtab *tb, struct mleft *lf)
     }
     for (i = 0; i < tb->n; i++) {
         const struct mrow *r = &tb->v[i];
-        int64_t off = lf->lo_ns > lf->hi_ns     ? 0
-                      : r->alloc_ns < lf->lo_ns ? lf->lo_ns - r->alloc_ns
-                      : r->alloc_ns > lf->hi_ns ? r->alloc_ns - lf->hi_ns
-                                                : 0;
+        /* in double: two times far apart overflow an int64 */
+        double off =
+            lf->lo_ns > lf->hi_ns     ? 0
+            : r->alloc_ns < lf->lo_ns ? (double)lf->lo_ns - (double)r->alloc_ns
+            : r->alloc_ns > lf->hi_ns ? (double)r->alloc_ns - (double)lf->hi_ns
+                                      : 0;
 
         if (r->rounded_us > 0) {
             lf->rounded++;
             if (r->rounded_us > lf->rounded_us)
                 lf->rounded_us = r->rounded_us;
-        } else if (off > OUTSIDE_NS) {
+        } else if (off > (double)OUTSIDE_NS) {
             if (off > lf->far_ns) {
                 lf->far_ns = off;
                 lf->far_at_ns = r->alloc_ns;
@@ -357,7 +361,7 @@ note_left_out(struct pr_trace *t, const struct mleft *lf)
                  "tasks are left out: they are not of this capture (the "
                  "farthest is %.1f days %s its tasks%s%s%s%s%s), and their "
                  "curve would stand apart from every task",
-                 (double)lf->far_ns / 86400e9,
+                 lf->far_ns / 86400e9,
                  lf->far_at_ns < lf->lo_ns ? "before" : "after",
                  a[0] && b[0] ? ": " : "", a[0] && b[0] ? a : "",
                  a[0] && b[0] ? " against the tasks' " : "",
