@@ -161,4 +161,17 @@ void pr_producer_split_verdict(const cJSON *run, struct pr_verdict *v);
 void pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
                                  struct pr_verdict *v);
 
+/* A run without steps' start-up collective, by the trace alone (the
+ * verdict above adds the path's conditions): its name (t's string), its
+ * time and start from the capture's start in us, and its time no compute
+ * or copy task overlaps.  1 when there is one; 0 and *out zeroed when
+ * not.  The communication finding leaves it out of its share
+ * (review 22a #4). */
+struct pr_startup_coll {
+    const char *name;
+    double dur_us, at_us, alone_us;
+};
+int pr_producer_startup_coll(const struct pr_trace *t, const cJSON *run,
+                             struct pr_startup_coll *out);
+
 #endif

@@ -176,18 +176,17 @@ else
 fi
 
 # ../shared: torch_npu's kernel_details_910B_v1.csv (no step marks: one
-# 517 ms capture, most of it a start-up broadcast; its communication
-# finding, the accumulation replay, the overlap bound and the Distributed
-# part's split of each rank)
+# 517 ms capture, most of it a start-up broadcast; the accumulation
+# replay and the Distributed part's split of each rank)
 KD=msprof/torch_npu_ascend_profiler_output/kernel_details_910B_v1.csv
 if have_shared && [ -f "$PR_SHARED/traces/$KD" ]; then
     outputs kd "$PR_SHARED/traces/$KD"
-    check "kd_910B_v1: the communication finding over the capture" \
-        sh -c 'grep -q "66.8% of the capture is HCCL communication" "$1" &&
-               grep -q "runs 2 times in the capture for 309.0 ms" "$1" &&
-               grep -q "the capture is 25.6 ms shorter" "$1" &&
-               grep -q "per capture&#39;s worth of samples" "$1" &&
-               grep -q "Time over the capture by rank" "$1"' \
+    # no communication finding: without the start-up broadcast the rest
+    # is 7% of the capture (review 22a #4, startup_collective.sh)
+    check "kd_910B_v1: the replays' gain and the Distributed chart over the capture" \
+        sh -c 'grep -q "per capture&#39;s worth of samples" "$1" &&
+               grep -q "Time over the capture by rank" "$1" &&
+               ! grep -q "High communication time" "$1"' \
         _ "$T_DIR/kd.html"
     no_step_words kd "kd_910B_v1"
 else

@@ -1775,6 +1775,91 @@ startup_find(const struct pr_trace *t, struct startup *u)
     return u->first != NULL && u->comm_ns > 0;
 }
 
+/* Whether u's first collective is a start-up wait by the trace alone:
+ * early, long, most of the collectives' time, far the longest. */
+static int
+startup_is_wait(const struct startup *u, double cap_us)
+{
+    double f_us = (double)u->first->dur_ns / 1000.0;
+    double at_us = (double)(u->first->ts_ns - u->t0) / 1000.0;
+
+    return !(at_us > STARTUP_AT_PCT / 100.0 * cap_us ||
+             f_us < STARTUP_CAPTURE_PCT / 100.0 * cap_us ||
+             f_us < STARTUP_COMM_PCT / 100.0 * (double)u->comm_ns / 1000.0 ||
+             (double)u->first->dur_ns < STARTUP_OVER_NEXT * (double)u->next_ns);
+}
+
+static int
+cmp_span_ns(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* The part of [s, e) no device compute or copy task covers (ns); -1 when
+ * memory runs out. */
+static int64_t
+alone_ns(const struct pr_trace *t, int64_t s, int64_t e)
+{
+    struct pr_names nc;
+    int64_t *sp = malloc((t->n_events ? t->n_events : 1) * 2 * sizeof(*sp));
+    int64_t covered = 0, cs = 0, ce = INT64_MIN;
+    size_t i, n = 0;
+
+    if (sp == NULL)
+        return -1;
+    pr_names_init(&nc, t);
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *x = &t->events[i];
+        int64_t a = x->ts_ns > s ? x->ts_ns : s;
+        int64_t b = x->ts_ns + x->dur_ns < e ? x->ts_ns + x->dur_ns : e;
+
+        if ((x->kind != PR_KIND_DEVICE_TASK && x->kind != PR_KIND_COPY) ||
+            b <= a || pr_comm_kernel_cached(&nc, x))
+            continue;
+        sp[2 * n] = a;
+        sp[2 * n + 1] = b;
+        n++;
+    }
+    pr_names_free(&nc);
+    qsort(sp, n, 2 * sizeof(*sp), cmp_span_ns);
+    for (i = 0; i < n; i++) {
+        if (sp[2 * i] > ce) {
+            covered += ce > cs ? ce - cs : 0;
+            cs = sp[2 * i];
+            ce = sp[2 * i + 1];
+        } else if (sp[2 * i + 1] > ce) {
+            ce = sp[2 * i + 1];
+        }
+    }
+    covered += n > 0 && ce > cs ? ce - cs : 0;
+    free(sp);
+    return (e - s) - covered;
+}
+
+int
+pr_producer_startup_coll(const struct pr_trace *t, const cJSON *run,
+                         struct pr_startup_coll *out)
+{
+    double cap_us = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
+    struct startup u;
+    int64_t alone;
+
+    memset(out, 0, sizeof(*out));
+    if (t == NULL || !pr_sget_run_is_capture(run) || !(cap_us > 0) ||
+        !startup_find(t, &u) || !startup_is_wait(&u, cap_us))
+        return 0;
+    alone = alone_ns(t, u.first->ts_ns, u.first->ts_ns + u.first->dur_ns);
+    if (alone < 0)
+        return 0;
+    out->name = pr_trace_str(t, u.first->name);
+    out->dur_us = (double)u.first->dur_ns / 1000.0;
+    out->at_us = (double)(u.first->ts_ns - u.t0) / 1000.0;
+    out->alone_us = (double)alone / 1000.0;
+    return 1;
+}
+
 void
 pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
                             struct pr_verdict *v)
@@ -1795,11 +1880,7 @@ pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
         return;
     f_us = (double)u.first->dur_ns / 1000.0;
     at_us = (double)(u.first->ts_ns - u.t0) / 1000.0;
-    if (at_us > STARTUP_AT_PCT / 100.0 * cap_us ||
-        f_us < STARTUP_CAPTURE_PCT / 100.0 * cap_us ||
-        f_us < STARTUP_COMM_PCT / 100.0 * (double)u.comm_ns / 1000.0 ||
-        (double)u.first->dur_ns < STARTUP_OVER_NEXT * (double)u.next_ns ||
-        !(path_comm >= f_us))
+    if (!startup_is_wait(&u, cap_us) || !(path_comm >= f_us))
         return;
     /* the rest of the path without the wait */
     cJSON_ArrayForEach(k, kinds)
