@@ -2328,6 +2328,116 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
     }
 }
 
+/* A collective whose export holds none of its tasks (w_coll) waited,
+ * after the previous operation of its communicator, for its input: the
+ * task of another stream that ended last inside that gap (the gradient
+ * it reduces).  It starts after that task, not after the previous
+ * collective; the rest of the gap is its own streams' hand-off
+ * (HCCL_HANDOFF_NS) or, longer, a wait the trace gives no cause for
+ * (idle).  Only a gap in which nothing else ended stays the collective's
+ * own wait, communication (docs/critical-path.md).  On
+ * kernel_details_910B_v1.csv, hcom_allReduce__935_1 starts 23.3 ms after
+ * its communicator's previous operation and 589 us after Add163 on
+ * stream 16 ends: 23.3 ms read as communication before (review 22a #5). */
+/* The converse: a task idle after its stream's previous one, where the
+ * last work of another stream to end in that gap is such a collective,
+ * waited for that collective's result (kernel_details_910B_v1.csv:
+ * Cast66 on stream 16 starts 261 us after hcom_broadcast__445_1 ends,
+ * the stream's previous task 315 ms before; torch_npu's own Wait Time
+ * column measures its 261.56 us from that broadcast). */
+static void
+collective_output(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt,
+                  struct pr_cp_node *n)
+{
+    const struct pr_cp_graph *g = &c->g;
+    const struct pr_event *e = &c->t->events[n->ev];
+    size_t lo = 0, hi = nt, k, walked = 0;
+    int b;
+    int64_t ready = ready_of(g, n, &b);
+
+    while (lo < hi) { /* first with e > n->s */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (tasks[mid].e <= n->s)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (k = lo; k-- > 0 && walked < 4096; walked++) {
+        const struct pr_cp_node *x = &g->v[tasks[k].i];
+        const struct pr_event *xe;
+
+        if (x->e <= ready)
+            return;
+        if (x->ev == PR_CP_NONE || x->type != PR_CP_N_TASK)
+            continue;
+        xe = &c->t->events[x->ev];
+        if (pr_event_tid(c->t, xe) == pr_event_tid(c->t, e) &&
+            pr_event_pid(c->t, xe) == pr_event_pid(c->t, e))
+            continue;
+        if (x->kind != PR_CP_COMM || peers_inside(c, x))
+            return; /* other work ended last: not the collective's */
+        add_pred(n, tasks[k].i, 0, 0, PR_CP_SYNC, PR_STR_NONE);
+        n->w = n->s - x->e;
+        n->w_kind = n->w <= HCCL_HANDOFF_NS ? PR_CP_SYNC : PR_CP_IDLE;
+        return;
+    }
+}
+
+static void
+collective_inputs(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
+{
+    struct pr_cp_graph *g = &c->g;
+    size_t i;
+
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *n = &g->v[i];
+        const struct pr_event *e;
+        size_t lo = 0, hi = nt, k, walked = 0;
+        int b;
+        int64_t ready;
+
+        if (n->type != PR_CP_N_TASK || n->w <= 0 || n->n_pred >= PR_CP_MAX_PRED)
+            continue;
+        if (!n->w_coll) {
+            if (n->kind != PR_CP_COMM && n->w_kind == PR_CP_IDLE)
+                collective_output(c, tasks, nt, n);
+            continue;
+        }
+        ready = ready_of(g, n, &b);
+        e = &c->t->events[n->ev];
+        while (lo < hi) { /* first with e > n->s */
+            size_t mid = lo + (hi - lo) / 2;
+
+            if (tasks[mid].e <= n->s)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (k = lo; k-- > 0 && walked < 4096; walked++) {
+            const struct pr_cp_node *x = &g->v[tasks[k].i];
+            const struct pr_event *xe;
+
+            if (x->e <= ready)
+                break;
+            if (x->ev == PR_CP_NONE || x->type != PR_CP_N_TASK ||
+                tasks[k].i == i)
+                continue;
+            xe = &c->t->events[x->ev];
+            if (pr_event_tid(c->t, xe) == pr_event_tid(c->t, e) &&
+                pr_event_pid(c->t, xe) == pr_event_pid(c->t, e))
+                continue;
+            if (x->kind == PR_CP_COMM)
+                continue; /* another communicator's: not its input */
+            add_pred(n, tasks[k].i, 0, 0, PR_CP_SYNC, PR_STR_NONE);
+            n->w = n->s - x->e;
+            n->w_kind = n->w <= HCCL_HANDOFF_NS ? PR_CP_SYNC : PR_CP_IDLE;
+            n->w_coll = 0;
+            break;
+        }
+    }
+}
+
 static enum pr_status
 resolve_syncs(struct pr_cp_ctx *c)
 {
@@ -2376,6 +2486,7 @@ resolve_syncs(struct pr_cp_ctx *c)
     resolve_waits(c);
     residual_waits(c);
     infer_stream_waits(c, tasks, n);
+    collective_inputs(c, tasks, n);
     free(tasks);
     return compile_waits(c);
 }
@@ -2856,6 +2967,94 @@ sums_edge(const struct pr_cp_graph *g, struct sums *u, struct pr_error *err,
  * communication, named for what it is. */
 #define NAME_COLL_UNREC (PR_STR_NONE - 1)
 
+/* The path's communication is at most the time some collective of the
+ * step ran (the union of their spans in the window): a wait counted as
+ * communication beyond that (a collective's own, NAME_COLL_UNREC, then a
+ * wait after one) is no communication, and the excess goes to idle, the
+ * cause the trace does not give
+ * (review 22a #5: kernel_details_910B_v1.csv's path held 388.8 ms of
+ * communication where its 19 collectives ran 346.4 ms). */
+static int
+cmp_i64_pair(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+static int64_t
+collective_union(const struct pr_cp_graph *g)
+{
+    int64_t *sp = malloc((g->n ? g->n : 1) * 2 * sizeof(*sp));
+    int64_t total = 0, cur_s = 0, cur_e = INT64_MIN;
+    size_t i, n = 0;
+
+    if (sp == NULL)
+        return -1;
+    for (i = 0; i < g->n; i++) {
+        const struct pr_cp_node *v = &g->v[i];
+        int64_t a = v->s > g->ws ? v->s : g->ws,
+                b = v->e < g->we ? v->e : g->we;
+
+        if (v->type != PR_CP_N_TASK || v->kind != PR_CP_COMM || b <= a)
+            continue;
+        sp[2 * n] = a;
+        sp[2 * n + 1] = b;
+        n++;
+    }
+    qsort(sp, n, 2 * sizeof(*sp), cmp_i64_pair);
+    for (i = 0; i < n; i++) {
+        if (sp[2 * i] > cur_e) {
+            if (cur_e > cur_s)
+                total = pr_sat_add_i64(total, cur_e - cur_s);
+            cur_s = sp[2 * i];
+            cur_e = sp[2 * i + 1];
+        } else if (sp[2 * i + 1] > cur_e) {
+            cur_e = sp[2 * i + 1];
+        }
+    }
+    if (n > 0 && cur_e > cur_s)
+        total = pr_sat_add_i64(total, cur_e - cur_s);
+    free(sp);
+    return total;
+}
+
+static void
+comm_within_collectives(const struct pr_cp_graph *g, struct sums *u,
+                        struct pr_error *err)
+{
+    int64_t coll = collective_union(g), over, idle = 0;
+    size_t i;
+
+    if (coll < 0 || u->kind[PR_CP_COMM] <= coll)
+        return;
+    over = u->kind[PR_CP_COMM] - coll;
+    /* the collective's own waits first, then the waits after one */
+    for (i = 0; i < 2 * u->n_top && over > 0; i++) {
+        struct piece *p = &u->top[i % u->n_top];
+        int64_t take;
+
+        if (p->kind != PR_CP_COMM ||
+            p->name != (i < u->n_top ? NAME_COLL_UNREC : PR_STR_NONE))
+            continue;
+        take = p->ns < over ? p->ns : over;
+        p->ns -= take;
+        u->kind[PR_CP_COMM] -= take;
+        over -= take;
+        idle = pr_sat_add_i64(idle, take);
+    }
+    if (idle > 0) { /* after the walk: whatever it muted or trimmed */
+        int muted = u->muted;
+        int64_t trim = u->trim;
+
+        u->muted = 0;
+        u->trim = 0;
+        sums_add(u, err, PR_CP_IDLE, PR_STR_NONE, idle, -1);
+        u->muted = muted;
+        u->trim = trim;
+    }
+}
+
 /* Walk the replayed graph back from its end along the binding edges. */
 /* A node the walk passes through whole, into the chain's figures. */
 static void
@@ -3141,6 +3340,8 @@ emit_step(const struct pr_trace *t, const struct pr_step *st,
     row.kernel_family_us = f = families_row(u->fam);
     qsort(u->top, u->n_top, sizeof(*u->top), cmp_piece);
     for (i = 0; top != NULL && i < u->n_top && i < CP_TOP; i++) {
+        if (u->top[i].ns <= 0)
+            break; /* emptied by comm_within_collectives */
         p.name = piece_name(t, &u->top[i]);
         p.kind = kind_keys[u->top[i].kind];
         p.ns = u->top[i].ns;
@@ -4434,6 +4635,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
             break;
         sums_reset(&u);
         walk(&c.g, &u, err);
+        comm_within_collectives(&c.g, &u, err);
         ok = ok && !u.failed;
         note_waits(t, &c.g, &lw);
         note_idle(t, &c.g, &lw);

@@ -328,6 +328,21 @@ pr_ascend_collective(const char *name)
     return NULL;
 }
 
+const char *
+pr_ascend_hccl_row(const char *name, char *buf, size_t n)
+{
+    const char *g = name != NULL && strncmp(name, "hcom_", 5) == 0
+                        ? strstr(name + 5, "__")
+                        : NULL;
+    size_t len = g != NULL ? strspn(g + 2, "0123456789") : 0;
+
+    if (len > 0 && len < 12 && (g[2 + len] == '_' || g[2 + len] == '\0'))
+        snprintf(buf, n, "HCCL group %.*s", (int)len, g + 2);
+    else
+        snprintf(buf, n, "HCCL");
+    return buf;
+}
+
 /* CANN's API calls that put work on a stream, by the names AscendCL and
  * the runtime give them (acl.h, acl_rt.h, acl_op.h, aclnn_*.h; msprof's
  * node level): the single-operator and aclnn executions (aclnnXxx but

@@ -85,6 +85,15 @@ int pr_ascend_names(const char *s, size_t len, int torch_names,
  * NULL when `name` is not an hcom operation.  Static result. */
 const char *pr_ascend_collective(const char *name);
 
+/* The row of an HCCL operation whose export gives no stream (Stream ID
+ * "N/A": torch_npu's kernel_details.csv, msprof's op_summary): one per
+ * communicator, whose number the name carries after the double
+ * underscore ("hcom_allReduce__935_1" -> "HCCL group 935"), since one
+ * communicator's operations run in order on its own streams while
+ * another's do not wait for them; "HCCL" when the name has none.
+ * Written into buf (n bytes); returns buf. */
+const char *pr_ascend_hccl_row(const char *name, char *buf, size_t n);
+
 /* Keep an HCCL plane task that names a peer (a Notify_Wait, or a
  * transfer between two ranks: torch_npu's trace_view, msprof's hccl
  * timeline, COMMUNICATION_TASK_INFO) in t's HCCL table, at the trace's

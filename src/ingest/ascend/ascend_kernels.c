@@ -280,7 +280,7 @@ add_row(struct kd *k, int64_t ts, int64_t dur, int64_t task_id)
     const char *name = pr_csv_field(k->c, k->col[C_NAME], NULL);
     struct pr_task_desc d = pr_trace_task_desc();
     struct pr_span s;
-    char tid[32];
+    char tid[32], row[32];
     int comm = pr_ascend_unit(core) == PR_UNIT_COMM; /* HCCL, COMMUNICATION */
     enum pr_kind kind = comm ? PR_KIND_DEVICE_TASK
                              : pr_ascend_task_kind(pr_ascend_task_class(core));
@@ -293,7 +293,10 @@ add_row(struct kd *k, int64_t ts, int64_t dur, int64_t task_id)
     s.name = name;
     s.cat = core;
     s.pid = "Ascend Hardware";
-    s.tid = comm ? "HCCL" : tid;
+    s.tid = !comm ? tid
+            : stream >= 0
+                ? "HCCL"
+                : pr_ascend_hccl_row(name, row, sizeof(row)); /* N/A */
     s.ts_ns = ts;
     s.dur_ns = dur;
     s.external_id = s.correlation = PR_NO_ID;

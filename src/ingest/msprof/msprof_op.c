@@ -359,6 +359,7 @@ add_row(struct ops *o, int64_t ts, int64_t dur, int logical,
     struct pr_gpu_info *g;
     int64_t v;
     enum pr_status st;
+    char row[32];
 
     memset(&k, 0, sizeof(k));
     k.name = name;
@@ -374,7 +375,8 @@ add_row(struct ops *o, int64_t ts, int64_t dur, int logical,
         k.collective = pr_ascend_collective(name);
         if (k.collective == NULL)
             k.collective = pr_ascend_collective(type);
-        k.row = "HCCL";
+        k.row =
+            k.stream >= 0 ? "HCCL" : pr_ascend_hccl_row(name, row, sizeof(row));
         k.unit = PR_UNIT_COMM;
     } else if (c == PR_ASCEND_TASK_COMPUTE && logical) {
         k.shapes = o->dev_shapes.data;
