@@ -33,7 +33,9 @@ ALLOWED = [r"no steps?\b", r"not a step", r"no step mark(er)?s",
            r"have no steps", r"rank has steps", r"training step",
            r"optimizer step", r"prof\.step\(\)", r"named like a step",
            r'"step \d+"', r"step split", r"step_\w+", r"^\s*Steps\s*$",
-           r"\bSteps\s+Mean\b", r"\bStep time\b", r"^\s*step\(\)"]
+           r"\bSteps\s+Mean\b", r"\bStep time\b", r"^\s*step\(\)",
+           # the producer's Step Id column, named as the file names it
+           r"in step \d+ \(its Step Id column\)", r"Step Id"]
 # the summary's definitions (how a figure is measured, the change a replay
 # models) and enumerations (gain_basis "step") are the same for every run
 SKIP_KEYS = {"method", "change", "gain_basis", "basis"}
