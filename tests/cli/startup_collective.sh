@@ -99,6 +99,15 @@ assert 'hcom_broadcast__445_0 (308.9 ms from 3.4 ms in), is 60% of the capture' 
                "$1" -q --input "$2" --html "$3/v1.html" 2> /dev/null &&
                ! grep -q "High communication time\|bucket_cap_mb\|66.8% of the capture is" "$3/v1.term" "$3/v1.html"' \
         _ "$PR_BIN" "$PR_SHARED/traces/msprof/torch_npu_ascend_profiler_output/kernel_details_910B_v1.csv" "$T_DIR"
+    # review23a #7: "No finding" quoted twice the batch's 45.4%, the
+    # one-time broadcast spread over twice the samples
+    check "kernel_details_910B_v1: No finding quotes no replay gain that is the start-up wait spread thinner" \
+        python3 -c "
+import json, sys
+t = json.load(open(sys.argv[1]))['runs'][0]['verdict']['no_finding']
+assert 'worth of samples' not in t and '45.4%' not in t, t
+assert 'hcom_broadcast__445_0 included' in t, t
+" "$T_DIR/v1.json"
 else
     skip "kernel_details_910B_v1" "no ../shared"
 fi
