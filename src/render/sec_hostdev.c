@@ -112,6 +112,62 @@ window_note(struct pr_figs *f, const cJSON *dev)
     pr_figs_text(f, text);
 }
 
+/* A device whose compute and idle are not known (its tasks are HCCL's
+ * only, hostdev.c's note): what the export does hold, and the producer's
+ * computation_time with its source, never "sat idle" (review 22a #3). */
+static void
+blind_note(struct pr_figs *f, const cJSON *dev, const cJSON *run)
+{
+    const cJSON *ph = pr_sget(run, PR_K_STEP_PHASES), *st;
+    const char *src = pr_sget_str(ph, PR_K_SOURCE);
+    double mean = pr_sget_num(pr_sget(ph, PR_K_MEAN), PR_K_COMPUTING_US);
+    double n = pr_sget_num(dev, PR_K_WINDOW_STEPS), sum = 0;
+    size_t k = 0;
+    char a[48], b[48], c[48], table[160], of[200] = "";
+
+    cJSON_ArrayForEach(st, pr_sget(ph, PR_K_STEPS))
+    {
+        double v = pr_sget_num(st, PR_K_COMPUTING_US);
+
+        if (!isnan(v)) {
+            sum += v;
+            k++;
+        }
+    }
+    if (pr_sget_is(src, "ascend_cluster_analyse"))
+        snprintf(table, sizeof(table),
+                 "MindSpore's cluster table (ascend_cluster_analyse_*.csv, "
+                 "column computation_time)");
+    else
+        snprintf(table, sizeof(table),
+                 "the producer's step table (%s, its Computing)",
+                 src != NULL ? src : "step table");
+    if (k > 0 && over_steps(dev) && (double)k == n)
+        snprintf(of, sizeof(of), "%s over these %.0f steps",
+                 pr_chart_format(sum, PR_UNIT_US, b, sizeof(b)), n);
+    else if (!isnan(mean))
+        snprintf(of, sizeof(of), "%s a step (mean)",
+                 pr_chart_format(mean, PR_UNIT_US, c, sizeof(c)));
+    {
+        char text[640];
+
+        snprintf(text, sizeof(text),
+                 "Device %.0f %s (%s): compute and idle are not known. Its "
+                 "export holds HCCL tasks only (communication %.1f%% of the "
+                 "window), no compute task, while %s counts computation "
+                 "of %s: time without an HCCL task here is that "
+                 "computation or idle, which the export does not tell "
+                 "apart.",
+                 pr_sget_num(dev, PR_K_DEVICE),
+                 over_steps(dev) ? "over the steps" : "over its span",
+                 pr_chart_format(pr_sget_num(dev, PR_K_SPAN_US), PR_UNIT_US, a,
+                                 sizeof(a)),
+                 pr_sget_num(dev, PR_K_COMMUNICATION_PCT), table,
+                 of[0] != '\0' ? of : "some");
+        pr_figs_text(f, text);
+    }
+}
+
 /* One device's span as bars of its six parts, its length in the title. */
 static struct pr_fig_chart *
 span_bars(const cJSON *dev)
@@ -355,13 +411,18 @@ temporal(struct pr_figs *f, const cJSON *run)
     }
     cJSON_ArrayForEach(dev, tb)
     {
-        if (n < MAX_CHARTS)
+        /* no bars of compute and idle nobody measured */
+        if (n < MAX_CHARTS && pr_sget_str(dev, PR_K_NOTE) == NULL)
             pr_figs_chart(f, span_bars(dev), 0);
         n++;
     }
     n = 0;
     cJSON_ArrayForEach(dev, tb)
     {
+        if (pr_sget_str(dev, PR_K_NOTE) != NULL) {
+            blind_note(f, dev, run);
+            continue;
+        }
         if (n++ < MAX_CHARTS)
             window_note(f, dev);
         if (basis == NULL)

@@ -18,6 +18,7 @@
 #include "profreport/keys.h"
 #include "profreport/memtl.h"
 #include "profreport/peaks.h"
+#include "profreport/phases.h"
 #include "profreport/ranges.h"
 #include "profreport/rows.h"
 #include "profreport/syncs.h"
@@ -688,9 +689,34 @@ share_pct(int64_t part, int64_t whole)
     return whole > 0 ? 100.0 * (double)part / (double)whole : NAN;
 }
 
-/* One device's row (rows.def's pr_row_temporal). */
+static double
+us_of(int64_t ns)
+{
+    return (double)ns / 1000.0;
+}
+
+/* Whether the producer's step table counts computation in some step
+ * (MindSpore's computation_time, msprof-analyze's Computing). */
+static int
+table_computes(const struct pr_trace *t)
+{
+    size_t i;
+
+    for (i = 0; t->phases != NULL && i < t->phases->n_steps; i++)
+        if (t->phases->steps[i].computing_ns > 0)
+            return 1;
+    return 0;
+}
+
+/* One device's row (rows.def's pr_row_temporal).  `blind`: the device's
+ * tasks are communication only while the producer's step table counts
+ * computation (MindSpore's cluster export, HCCL tasks only): its compute
+ * and idle are not known, not 0 and the rest (review 22a #3: ms_cluster4
+ * rank 2's "Compute 0.0%, idle 21%" beside 123 ms of computation_time a
+ * step), and the note says where the computation is. */
 static void
-emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int extract, int *ok)
+emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int extract, int blind,
+        int *ok)
 {
     int64_t span = pr_sat_sub_i64(r->span_e, r->span_s);
     int64_t dspan = pr_sat_sub_i64(r->dev_e, r->dev_s);
@@ -699,25 +725,29 @@ emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int extract, int *ok)
         .window = r->windowed ? "steps" : "device_span",
         .window_steps = r->windowed ? (double)r->steps : NAN,
         .span_ns = span,
-        .compute_ns = r->compute,
+        .compute_us = blind ? NAN : us_of(r->compute),
         .communication_ns = r->comm,
         .memory_ns = r->memory,
-        .idle_ns = r->idle,
-        .compute_pct = share_pct(r->compute, span),
+        .idle_us = blind ? NAN : us_of(r->idle),
+        .compute_pct = blind ? NAN : share_pct(r->compute, span),
         .communication_pct = share_pct(r->comm, span),
         .memory_pct = share_pct(r->memory, span),
-        .idle_pct = share_pct(r->idle, span),
+        .idle_pct = blind ? NAN : share_pct(r->idle, span),
         .idle_host_wait_ns = r->host_wait,
         .idle_kernel_wait_ns = r->kernel_wait,
-        .idle_other_ns = r->other,
+        .idle_other_us = blind ? NAN : us_of(r->other),
         .idle_after_sync_ns = r->after_waits,
         .idle_dataloader_ns = r->in_loader,
         .idle_dataloader_pct = share_pct(r->in_loader, r->idle),
         .host_copy_ns = r->host_copy,
         .host_copy_pct = share_pct(r->host_copy, span),
         .device_span_ns = dspan,
-        .device_span_idle_ns = r->dev_idle,
-        .device_span_idle_pct = share_pct(r->dev_idle, dspan),
+        .device_span_idle_us = blind ? NAN : us_of(r->dev_idle),
+        .device_span_idle_pct = blind ? NAN : share_pct(r->dev_idle, dspan),
+        .note = blind ? "the export holds communication tasks only (HCCL), "
+                        "while the producer's step table counts "
+                        "computation: compute and idle are not known"
+                      : NULL,
     };
 
     if (extract) /* its gaps hold the tasks it left out (review22a #2) */
@@ -769,7 +799,8 @@ temporal_json(struct hd *h, cJSON *arr, struct pr_error *err)
         if (h->out != NULL && isfinite(copy_pct) &&
             !(copy_pct <= h->out->copy_busy_pct))
             h->out->copy_busy_pct = copy_pct;
-        emit_tb(arr, ids[i], &r, h->t->extract_rows > 0, &ok);
+        emit_tb(arr, ids[i], &r, h->t->extract_rows > 0,
+                r.compute == 0 && r.comm > 0 && table_computes(h->t), &ok);
     }
     if (h->out != NULL) {
         h->out->idle_host_share = share_pct(h->host_wait_ns, h->idle_ns) / 100;
