@@ -437,6 +437,18 @@ fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
     return st;
 }
 
+/* Every operator row's tensor-core (Cube) times unknown. */
+static void
+ops_tc_unknown(struct pr_ops *ops)
+{
+    size_t i;
+
+    for (i = 0; i < ops->by_name.n; i++)
+        ops->by_name.v[i].unknown |= PR_OP_ROW_NO_TC;
+    for (i = 0; i < ops->by_shape.n; i++)
+        ops->by_shape.v[i].unknown |= PR_OP_ROW_NO_TC;
+}
+
 /* The roofline pass over the rows, then the rows and its sections
  * written, each once. */
 static enum pr_status
@@ -472,6 +484,12 @@ fill_roofline(const struct pr_trace *t, const struct pr_tree *tree,
     rows.tc_kernel_pct = out.tc_kernel_pct;
     rows.eligible_op_pct = out.eligible_op_pct;
     st = pr_rec_tables_fill(f, &rows, err);
+    /* where the run's share on tensor cores (the Cube) is not known (an
+       NPU's tasks that do not name their unit, an MTIA run), no operator's
+       is either: null, not the 0% of time on units nobody named (review
+       22a #7: ms_run2's MatMul "Cube self 0.0%") */
+    if (!isfinite(out.tc_kernel_pct))
+        ops_tc_unknown(&tb->ops);
     if (st == PR_OK)
         st = pr_devices_emit(&tb->devs, &a, err);
     if (st == PR_OK)
