@@ -146,6 +146,13 @@ read_rank(const cJSON *run, size_t idx, struct rk *r)
             comm = alone;
         r->comm = r->mean > 0 && !isnan(comm) ? 100.0 * comm / r->mean : NAN;
     }
+    /* a rank whose trace holds no communication (no collective task or
+       kernel, no link: runs[].communication absent) and no producer's
+       table of it: its share is not known, not 0 (review 22a #10:
+       MindSpore's fixtures, whose rank10 is a step table of Other only
+       and rank1 ten operators' times, read "Communication 0.0%") */
+    if (!cJSON_IsObject(pr_sget(run, PR_K_COMMUNICATION)) && isnan(alone))
+        r->comm = NAN;
 }
 
 /* Two workers or more: a job, not one process's several spans. */
