@@ -918,6 +918,25 @@ table_by(struct pr_figs *f, const char *heading, const struct pr_fig_table *t,
     pr_figs_table_own(f, t, pr_fig_rows_by(t->rows, key), empty);
 }
 
+/* The by-shape rows of a trace that recorded no input shape (torch_npu's
+ * trace_view.json and Kineto traces without record_shapes: every row's
+ * shapes "[]", review 22a #13): a copy of the by-name table, so NULL, and
+ * the table says why instead; else the rows. */
+static const cJSON *
+shape_rows(const cJSON *rows)
+{
+    const cJSON *r;
+
+    cJSON_ArrayForEach(r, rows)
+    {
+        const char *s = pr_sget_str(r, PR_K_INPUT_SHAPES);
+
+        if (s != NULL && s[0] != '\0' && strcmp(s, "[]") != 0)
+            return rows;
+    }
+    return NULL;
+}
+
 /* A run on the host only: the same tables by host time, without the
  * device and tensor-core columns. */
 static void
@@ -936,7 +955,7 @@ host_operators(struct pr_figs *f, const cJSON *run)
     table_by(f, "By name", &t, PR_K_HOST_SELF_US,
              "No operator events in this trace.");
     t.cols = shape_cols;
-    t.rows = pr_sget(run, PR_K_OPERATORS_BY_SHAPE);
+    t.rows = shape_rows(pr_sget(run, PR_K_OPERATORS_BY_SHAPE));
     t.what = "operator shapes";
     t.view = by_shape;
     table_by(f, "By name and input shape", &t, PR_K_HOST_SELF_US,
@@ -994,7 +1013,7 @@ sec_operators(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     }
     pr_figs_table(f, "By name", &t, "No operator events in this trace.");
     t.cols = shape_cols;
-    t.rows = pr_sget(run, PR_K_OPERATORS_BY_SHAPE);
+    t.rows = shape_rows(pr_sget(run, PR_K_OPERATORS_BY_SHAPE));
     t.what = "operator shapes";
     pr_figs_table(f, "By name and input shape", &t,
                   "No input shapes in this trace (record_shapes=True "
@@ -1533,11 +1552,19 @@ npu_cube(struct pr_figs *f, const cJSON *tc, int no_ops, double eligible)
                 "of compute task time (HCCL tasks left out)");
     if (pr_sget_str(tc, PR_K_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(tc, PR_K_NOTE));
-    pr_figs_kpi(f, "Cube-eligible operator time", no_ops ? NAN : eligible,
-                PR_FMT_PCT,
-                no_ops ? "no operator events in this trace"
-                       : "device time of matrix operators (MatMul, "
-                         "FlashAttention, Conv)");
+    /* without operators the share is the tasks' own, by the operator
+       type each task names (cube.c), and the label says so: "–" beside
+       a measured "Eligible time on the Cube" read as 0/0 (review 22a
+       #12: kd_910B_v2's 98.9% of task time MatMul and FlashAttention) */
+    if (no_ops)
+        pr_figs_kpi(f, "Cube-eligible task time", eligible, PR_FMT_PCT,
+                    "compute task time whose operator type runs on the "
+                    "Cube (MatMul, FlashAttention, Conv; no operator events "
+                    "in this trace)");
+    else
+        pr_figs_kpi(f, "Cube-eligible operator time", eligible, PR_FMT_PCT,
+                    "device time of matrix operators (MatMul, "
+                    "FlashAttention, Conv)");
     pr_figs_kpi(f, "Eligible time on the Cube",
                 pr_sget_num(tc, PR_K_ELIGIBLE_ON_TC_PCT), PR_FMT_PCT,
                 "of that eligible time");
