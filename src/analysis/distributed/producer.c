@@ -758,7 +758,8 @@ p2p_rest(const cJSON *run, const cJSON *mean, char *text, size_t cap)
     }
     snprintf(text, cap,
              ", %.1f ms more in communication no computation overlaps "
-             "(communication_not_overlapped_exclude_receive; the export's "
+             "(collective_communication_alone_time, the cluster table's "
+             "column; the export's "
              "tasks hold Send to the other stage %.1f ms and collectives "
              "%.1f ms a step, over all its steps)",
              more / 1000.0, send / steps / 1000.0, coll / steps / 1000.0);

@@ -5,7 +5,11 @@
  * (other-producers.md §2.4) names them only as a reference to check
  * against; they hold no device task and no time line, so they are
  * recognised and turned away with a message naming the file and what to
- * give instead, rather than called "not a format profreport reads". */
+ * give instead, rather than called "not a format profreport reads".
+ * MindSpore's parallel strategy (parallel_strategy_<rank>.json: operator
+ * sharding, no timings) and its profiler metadata (profiler_info_<rank>.json)
+ * are turned away the same way: "no traceEvents", a Chrome trace's reason,
+ * is nothing an Ascend user can act on (review 22a #13). */
 #include "config.h"
 
 #include <string.h>
@@ -24,6 +28,37 @@ first_key_is(const char *s, size_t n, const char *key)
         i++;
     return i + m + 2 <= n && s[i] == '"' && memcmp(s + i + 1, key, m) == 0 &&
            s[i + 1 + m] == '"';
+}
+
+/* The head holds `"key"` somewhere: a strong enough mark with the first
+ * key (the files above are not Chrome traces, and a run folder that
+ * holds them is claimed whole by the mindspore format). */
+static int
+has_key(const char *s, size_t n, const char *key)
+{
+    size_t m = strlen(key), i;
+
+    for (i = 0; i + m + 2 <= n; i++)
+        if (s[i] == '"' && memcmp(s + i + 1, key, m) == 0 &&
+            s[i + 1 + m] == '"')
+            return 1;
+    return 0;
+}
+
+/* What a MindSpore side file is, in its own words; NULL for others. */
+static const char *
+mindspore_side(const char *s, size_t n)
+{
+    if (n < 2 || s[0] != '{')
+        return NULL;
+    if (first_key_is(s, n, "config") && has_key(s, n, "parallelType"))
+        return "MindSpore parallel strategy (the operators' sharding, no "
+               "timings)";
+    if ((first_key_is(s, n, "context_mode") || has_key(s, n, "rank_size")) &&
+        has_key(s, n, "parallel_mode") && has_key(s, n, "rank_id"))
+        return "MindSpore profiler metadata (rank, parallel mode, no "
+               "timings)";
+    return NULL;
 }
 
 /* cluster_step_trace_time.csv starts "Step,Type,Index,"; the JSON files
@@ -45,6 +80,8 @@ sniff(const struct pr_probe *p)
     if (s[0] == '{' &&
         (first_key_is(s, n, "p2p") || first_key_is(s, n, "collective")))
         return PR_CLAIM_SURE;
+    if (mindspore_side(s, n) != NULL)
+        return PR_CLAIM_SURE;
     return PR_CLAIM_NO;
 }
 
@@ -52,8 +89,22 @@ static enum pr_status
 load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
      struct pr_error *err)
 {
+    char head[4096];
+    size_t n = 0;
+    int whole = 0;
+    const char *side;
+
     (void)o;
     *out = NULL;
+    side = pr_source_head(path, head, sizeof(head), &n, &whole, err) == PR_OK
+               ? mindspore_side(head, n)
+               : NULL;
+    if (side != NULL)
+        return pr_error_set(err, PR_E_NOT_FORMAT,
+                            "%s: %s: not read; give the profiler's output "
+                            "folder (profiler/, its PROF_* or *_ascend_ms "
+                            "folders) instead",
+                            path, side);
     return pr_error_set(err, PR_E_NOT_FORMAT,
                         "%s: msprof-analyze cluster output (tables derived "
                         "from the ranks' profiles, no device tasks): not "
