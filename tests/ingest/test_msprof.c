@@ -730,6 +730,23 @@ test_cluster(void **state)
         PR_CLAIM_NO);
     assert_int_equal(sniff_text(&pr_format_msprof_op_summary, OP_NEW),
                      PR_CLAIM_SURE);
+    /* MindSpore's parallel strategy and profiler metadata (review 22a
+       #13): turned away by name, not as Chrome traces without events */
+    assert_int_equal(
+        sniff_text(&pr_format_msprof_cluster,
+                   "{\n  \"config\" :\n  {\n    \"rankId\" : 0,\n    "
+                   "\"parallelType\" : \"auto_parallel\"\n  }\n}"),
+        PR_CLAIM_SURE);
+    assert_int_equal(
+        sniff_text(&pr_format_msprof_cluster,
+                   "{\"context_mode\": \"graph\", \"rank_id\": \"0\", "
+                   "\"rank_size\": 2, \"parallel_mode\": \"auto_parallel\"}"),
+        PR_CLAIM_SURE);
+    /* a Chrome trace that names a rank is not one */
+    assert_int_equal(sniff_text(&pr_format_msprof_cluster,
+                                "{\"traceEvents\": [], \"rank_id\": 0, "
+                                "\"parallel_mode\": \"x\"}"),
+                     PR_CLAIM_NO);
     pr_error_clear(&err);
     assert_int_equal(pr_format_msprof_cluster.load("c.csv", NULL, &t, &err),
                      PR_E_NOT_FORMAT);

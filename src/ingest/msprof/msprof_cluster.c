@@ -49,7 +49,7 @@ has_key(const char *s, size_t n, const char *key)
 static const char *
 mindspore_side(const char *s, size_t n)
 {
-    if (n < 2 || s[0] != '{')
+    if (n < 2 || s[0] != '{' || has_key(s, n, "traceEvents"))
         return NULL;
     if (first_key_is(s, n, "config") && has_key(s, n, "parallelType"))
         return "MindSpore parallel strategy (the operators' sharding, no "
@@ -93,10 +93,12 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
     size_t n = 0;
     int whole = 0;
     const char *side;
+    struct pr_error herr; /* a head that cannot be read: the plain message */
 
     (void)o;
     *out = NULL;
-    side = pr_source_head(path, head, sizeof(head), &n, &whole, err) == PR_OK
+    pr_error_clear(&herr);
+    side = pr_source_head(path, head, sizeof(head), &n, &whole, &herr) == PR_OK
                ? mindspore_side(head, n)
                : NULL;
     if (side != NULL)
