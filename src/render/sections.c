@@ -937,6 +937,26 @@ shape_rows(const cJSON *rows)
     return NULL;
 }
 
+/* The by-shape table's note where no row has a shape: an Nsight Systems
+ * export records none, whatever the program asked; a PyTorch, torch_npu
+ * or MindSpore profiler records them with record_shapes=True. */
+static const char *
+no_shapes_note(const cJSON *summary, const cJSON *run)
+{
+    const char *w = pr_sget_str(run, PR_K_WORKER);
+    const cJSON *in;
+
+    cJSON_ArrayForEach(in, pr_sget(summary, PR_K_INPUTS))
+    {
+        if (w != NULL && pr_sget_is(pr_sget_str(in, PR_K_WORKER), w) &&
+            pr_sget_is(pr_sget_str(in, PR_K_FORMAT), "nsys"))
+            return "No input shapes in this trace (an Nsight Systems export "
+                   "records none).";
+    }
+    return "No input shapes in this trace (record_shapes=True records "
+           "them).";
+}
+
 /* A run on the host only: the same tables by host time, without the
  * device and tensor-core columns. */
 static void
@@ -1016,8 +1036,7 @@ sec_operators(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     t.rows = shape_rows(pr_sget(run, PR_K_OPERATORS_BY_SHAPE));
     t.what = "operator shapes";
     pr_figs_table(f, "By name and input shape", &t,
-                  "No input shapes in this trace (record_shapes=True "
-                  "records them).");
+                  no_shapes_note(summary, run));
     t.cols = type_cols;
     t.rows = pr_sget(run, PR_K_OPERATOR_TYPES);
     t.what = "operator types";
