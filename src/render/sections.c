@@ -2622,9 +2622,10 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
            (msprof_full_db: HCCL tasks to ranks 0 to 7, no rank, an empty
            COMMUNICATION_OP) */
         snprintf(text, sizeof(text),
-                 "No distributed view: no collective call or "
-                 "communication time was read from the trace, though its "
-                 "runs are ranks of a job (%s).",
+                 "No distributed view: no collective call was read from "
+                 "the trace (a producer's step table may give a "
+                 "communication total, not split by collective), though "
+                 "its runs are ranks of a job (%s).",
                  job);
         pr_figs_note(f, text);
         return;
