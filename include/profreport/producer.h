@@ -114,6 +114,13 @@ int pr_producer_table_note(const struct pr_trace *t, const cJSON *run,
 int pr_producer_task_note(const struct pr_trace *t, const cJSON *run,
                           char *text, size_t cap, size_t *tasks);
 
+/* 1 where pr_producer_task_note finds the task list incomplete (its
+ * tasks under half the step table's device time a step; a run of the
+ * table alone is not): the analysis then treats the tasks as an
+ * extract's, with no critical path and no utilization or idle (review23a
+ * #3).  0 otherwise. */
+int pr_producer_tasks_partial(const cJSON *run);
+
 /* Where pr_producer_task_note finds the task list incomplete: a clause
  * into text (cap bytes) saying the device's gaps between the export's
  * tasks are where its task list holds none, with the step table's own

@@ -917,6 +917,46 @@ verdict(const struct pr_trace *t, cJSON *run, const char *demoted,
     return pr_whatif_verdict_put(run, v, err);
 }
 
+/* A task list under half of the step table's device time (review23a #3:
+ * old2023 rank 1's 20 tasks span 16.4 ms of a 294.6 ms step and hold 5% of
+ * its device time, yet replayed a path with a 94.4% error and "idle
+ * 96.1%"): the same consequence as an extract's.  The trace says so to the
+ * passes after this one (critical path, temporal breakdown), and the
+ * gpu_metrics rows written before it lose their utilization. */
+static enum pr_status
+tasks_partial(const struct pr_trace *t, cJSON *run, struct pr_error *err)
+{
+    /* the analysis's own mark on the trace, as its name cache */
+    struct pr_trace *mut = (struct pr_trace *)(uintptr_t)t;
+    cJSON *dev;
+
+    mut->tasks_partial = 1;
+    if (t->extract_rows > 0) /* the extract's reason stands */
+        return PR_OK;
+    cJSON_ArrayForEach(dev, pr_sget(run, PR_K_GPU_METRICS))
+    {
+        static const char *const keys[] = {
+            PR_K_UTILIZATION_PCT, PR_K_EST_SM_EFFICIENCY_PCT,
+            PR_K_EST_ACHIEVED_OCCUPANCY_PCT, PR_K_COMPUTE_UTILIZATION_PCT,
+            PR_K_UTILIZATION_SERIES};
+        size_t k;
+        int ok = 1;
+
+        for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+            ok = ok && pr_sput(dev, keys[k], cJSON_CreateNull());
+        ok = ok &&
+             pr_sput(dev, PR_K_NOTE,
+                     cJSON_CreateString(
+                         "the task list is incomplete (its tasks hold under "
+                         "half of the device time the producer's step table "
+                         "records a step; see Data quality): utilization "
+                         "is not known"));
+        if (!ok)
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (gpu)");
+    }
+    return PR_OK;
+}
+
 /* The passes that read the trace and the steps only, once the tree, the
  * largest thing an analysis holds, is freed.  They stay on this thread:
  * the host/device and communication passes hold the most scratch after
@@ -941,6 +981,8 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
 
         if (pr_producer_task_note(t, run, text, sizeof(text), &tasks))
             pr_notes_row(notes, "tasks_incomplete", tasks, text);
+        if (pr_producer_tasks_partial(run))
+            st = tasks_partial(t, run, err);
         if (pr_producer_table_note(t, run, text, sizeof(text)))
             pr_notes_row(notes, "step_table_mismatch", 1, text);
         if (pr_host_cpu_note(t, text, sizeof(text)))

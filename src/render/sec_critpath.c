@@ -557,6 +557,11 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                    ? "No critical path: the task list is an extract of the "
                      "device's tasks (see Data quality), whose gaps hold the "
                      "tasks it left out, not idle time."
+               : pr_sget_is(why, "tasks_incomplete")
+                   ? "No critical path: the task list holds under half of "
+                     "the device time the producer's step table records a "
+                     "step (see Data quality), so its gaps hold tasks it "
+                     "left out, not idle time."
                : pr_sget_is(why, "kernel_replay")
                    ? "No critical path: the kernels were measured by "
                      "CUPTI's range profiler, whose ranges carry no timing."

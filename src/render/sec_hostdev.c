@@ -389,6 +389,8 @@ temporal(struct pr_figs *f, const cJSON *run)
     const char *basis = pr_sget_str(pr_sget(run, PR_K_VERDICT), PR_K_BASIS);
     char text[400];
     size_t n = 0;
+    const char *why =
+        pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_NO_PATH_REASON);
 
     pr_figs_heading(f, "Device time: busy and idle");
     if (pr_sget_len(tb) == 0) {
@@ -396,15 +398,22 @@ temporal(struct pr_figs *f, const cJSON *run)
                         "device time to break down.");
         return;
     }
-    if (pr_sget_is(
-            pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_NO_PATH_REASON),
-            "task_list_extract")) {
-        /* review22a #2: no idle to chart, no cause of it to name */
-        pr_figs_note(f, "The task list is an extract of the device's tasks "
-                        "(see Data quality): the time between its tasks "
-                        "holds tasks it left out, so the shares of the span "
-                        "and the idle time are not known; the table gives "
-                        "the listed tasks' time.");
+    if (pr_sget_is(why, "task_list_extract") ||
+        pr_sget_is(why, "tasks_incomplete")) {
+        /* review22a #2, review23a #3: no idle to chart, no cause of it to
+           name */
+        pr_figs_note(f, pr_sget_is(why, "task_list_extract")
+                            ? "The task list is an extract of the device's "
+                              "tasks (see Data quality): the time between "
+                              "its tasks holds tasks it left out, so the "
+                              "shares of the span and the idle time are not "
+                              "known; the table gives the listed tasks' time."
+                            : "The task list holds under half of the device "
+                              "time the producer's step table records a "
+                              "step (see Data quality): the time between its "
+                              "tasks holds tasks it left out, so the shares "
+                              "of the span and the idle time are not known; "
+                              "the table gives the listed tasks' time.");
         t.cols = extract_cols;
         pr_figs_table(f, NULL, &t, NULL);
         return;

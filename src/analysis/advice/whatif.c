@@ -3278,6 +3278,10 @@ no_replay(const cJSON *run, const cJSON *cp)
     if (pr_sget_is(pr_sget_str(cp, PR_K_NO_PATH_REASON), "task_list_extract"))
         return "not replayed: the task list is an extract, whose gaps hold "
                "the tasks it left out (see Data quality)";
+    if (pr_sget_is(pr_sget_str(cp, PR_K_NO_PATH_REASON), "tasks_incomplete"))
+        return "not replayed: the task list holds under half of the step "
+               "table's device time, whose gaps hold the tasks it left out "
+               "(see Data quality)";
     if (e > PR_WHATIF_MAX_ERROR_PCT)
         return "not replayed: the step graph does not reproduce the "
                "measured steps within 2% (see critical_path.steps[]"

@@ -1244,6 +1244,14 @@ pr_producer_table_comm_share(const cJSON *run)
 }
 
 int
+pr_producer_tasks_partial(const cJSON *run)
+{
+    double task_us, table_us, cover = task_cover(run, &task_us, &table_us);
+
+    return cover < TASK_COVER_MIN && !pr_producer_table_only(run);
+}
+
+int
 pr_producer_task_note(const struct pr_trace *t, const cJSON *run, char *text,
                       size_t cap, size_t *tasks)
 {
@@ -1266,11 +1274,8 @@ pr_producer_task_note(const struct pr_trace *t, const cJSON *run, char *text,
              pr_sget_num(m, PR_K_COMPUTING_US) / 1000.0,
              pr_sget_num(m, PR_K_COMMUNICATION_US) / 1000.0,
              pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US) / 1000.0,
-             /* an extract has no path (review22a #2) */
-             t->extract_rows > 0 ? "the kernel tables and the findings "
-                                   "built on tasks"
-                                 : "the critical path, the kernel tables "
-                                   "and the findings built on tasks");
+             /* no path through so partial a list (review23a #3) */
+             "the kernel tables and the findings built on tasks");
     return 1;
 }
 
@@ -1379,10 +1384,8 @@ pr_producer_verdict(const struct pr_trace *t, const cJSON *run,
             "table.",
             lead, device_tasks(t), task_us / 1000.0, 100.0 * cover,
             table_us / 1000.0,
-            /* an extract has no path (review22a #2) */
-            t->extract_rows > 0 ? "the findings built on tasks"
-                                : "the critical path and the findings built "
-                                  "on tasks");
+            /* no path through so partial a list (review23a #3) */
+            "the findings built on tasks");
     pr_whatif_verdict_set(v, text, bound, (double)same);
     /* bound in `same` of the table's rows: its steps are the count, not
        the critical path's (none where no task is in the files; review 21

@@ -4623,9 +4623,10 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
        ranges are spread evenly over the span, and kernel replay stalls the
        launches): a path through them would be made up, so there is none
        (issue #29).  Nor through an extract of the tasks (review22a #2):
-       its gaps hold the tasks it left out, not idle time */
-    for (i = 0; t->replayed_kernels == 0 && t->extract_rows == 0 && i < s->n &&
-                ok && st == PR_OK;
+       its gaps hold the tasks it left out, not idle time; nor through a
+       list under half the step table's device time (review23a #3) */
+    for (i = 0; t->replayed_kernels == 0 && t->extract_rows == 0 &&
+                !t->tasks_partial && i < s->n && ok && st == PR_OK;
          i++) {
         double e = 0.0, r = 0.0;
 
@@ -4668,6 +4669,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         emit_error_note(o, arr, n_paths, worst, worst_rec, worst_step);
         o->r.no_path_reason = t->replayed_kernels > 0 ? "kernel_replay"
                               : t->extract_rows > 0   ? "task_list_extract"
+                              : t->tasks_partial      ? "tasks_incomplete"
                                                       : NULL;
         /* one window without a name: the capture (issue #29) */
         lw.capture = s->n == 1 && s->v[0].name == PR_STR_NONE;

@@ -799,7 +799,7 @@ temporal_json(struct hd *h, cJSON *arr, struct pr_error *err)
         if (h->out != NULL && isfinite(copy_pct) &&
             !(copy_pct <= h->out->copy_busy_pct))
             h->out->copy_busy_pct = copy_pct;
-        emit_tb(arr, ids[i], &r, h->t->extract_rows > 0,
+        emit_tb(arr, ids[i], &r, h->t->extract_rows > 0 || h->t->tasks_partial,
                 r.compute == 0 && r.comm > 0 && table_computes(h->t), &ok);
     }
     if (h->out != NULL) {
