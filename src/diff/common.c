@@ -365,7 +365,13 @@ pr_dmethod_text(const cJSON *diff, char *before, size_t nb, char *after,
                  ? "mean device time per call (neither side has steps: each "
                    "run is one capture, whose length is the profiler's "
                    "window, so time per capture is no speed and the step "
-                   "and breakdown figures are not compared)"
+                   "and breakdown figures are not compared; a change under "
+                   "1% a call is not listed as a regression or improvement, "
+                   "a row whose kernel calls differ over 10x in length and "
+                   "whose change per call one call at a capture's edge can "
+                   "make is mix-sensitive, and a communication row whose "
+                   "calls rose on one run and fell on another is peer wait: "
+                   "neither is listed nor gated)"
                  : "device time per step",
              pr_sget_num(m, "min_share_pct"),
              pr_dno_steps(diff) ? "capture's" : "step");
@@ -393,6 +399,10 @@ pr_dshort_why(const char *why)
         return "different windows";
     if (strstr(why, "no steps: each run is one capture") != NULL)
         return "no steps";
+    if (strncmp(why, "peer wait", 9) == 0)
+        return "peer wait: one rank's calls rose, another's fell";
+    if (strncmp(why, "mix-sensitive", 13) == 0)
+        return "mix-sensitive: calls of very different lengths";
     if (strstr(why, "whole capture against a step") != NULL)
         return "steps against a whole capture";
     return "see Comparability";
@@ -468,6 +478,45 @@ partial_text(const cJSON *diff, char *buf, size_t n)
              m + (double)(fresh + gone), why, unpaired);
 }
 
+/* For a diff of captures without steps, whose default gate compares
+ * nothing: "; largest GPU change gpu.utilization GPU 0 -11.0 pp (90.3% ->
+ * 79.4%): gate it with --fail-on 'gpu.utilization<-5pp'", the gpu.*
+ * figure of the runs that moved most, or "" (review 23g #2). */
+static void
+gpu_largest(const cJSON *diff, char *buf, size_t n)
+{
+    const cJSON *pair, *row, *best = NULL;
+    double best_d = 0;
+    char dev[32] = "";
+
+    buf[0] = '\0';
+    cJSON_ArrayForEach(pair, pr_sget(diff, PR_K_RUNS))
+    {
+        cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
+        {
+            const char *m = pr_dj_str(row, "metric");
+            double d = pr_dj_num(row, "delta");
+            if (m == NULL || strncmp(m, "gpu.", 4) != 0 ||
+                !pr_sget_is(pr_dj_str(row, "unit"), "pct") || !isfinite(d) ||
+                fabs(d) <= fabs(best_d))
+                continue;
+            best = row;
+            best_d = d;
+        }
+    }
+    if (best == NULL)
+        return;
+    if (isfinite(pr_dj_num(best, PR_K_DEVICE)))
+        snprintf(dev, sizeof(dev), " GPU %.0f", pr_dj_num(best, PR_K_DEVICE));
+    /* gpu.* shares are better higher: the gate a fall trips */
+    snprintf(buf, n,
+             "; largest GPU change %s%s %+.1f pp (%.1f%% -> %.1f%%): "
+             "gate a capture with --fail-on '%s<-5pp'",
+             pr_dj_str(best, "metric"), dev, best_d,
+             pr_dj_num(best, "baseline"), pr_dj_num(best, "current"),
+             pr_dj_str(best, "metric"));
+}
+
 void
 pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
 {
@@ -486,9 +535,12 @@ pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
                  "; the runs may not be comparable: %zu warning%s", v->warnings,
                  v->warnings == 1 ? "" : "s");
     if (verdict_words(pr_sget(diff, "gates"), verdict, v)) {
+        char gpu[200] = "";
+        if (pr_dno_steps(diff))
+            gpu_largest(diff, gpu, sizeof(gpu));
         snprintf(v->counts, sizeof(v->counts),
-                 "no gate compared anything: %zu of %zu skipped%s", v->skipped,
-                 v->total, marked);
+                 "no gate compared anything: %zu of %zu skipped%s%s",
+                 v->skipped, v->total, marked, gpu);
         return;
     }
     if (v->skipped > 0)

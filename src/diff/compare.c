@@ -667,6 +667,10 @@ struct side {
     double step_mean_us; /* mean over runs of the mean step time */
     int capture;         /* every run has no steps: its one "step" is the
                             profiler's window (step_summary.basis) */
+    cJSON *comm;         /* owned, captures only: {"k:"/"o:" name: [{run, calls,
+                            us}] of each run in order}: communication rows */
+    cJSON *mix;          /* owned, captures only: {"k:" kernel or "o:" operator:
+                            the largest max/min of a call's time over its kernels} */
 };
 
 static void
@@ -700,6 +704,106 @@ side_free(struct side *s)
 
     for (k = 0; k < N_TABLES; k++)
         pr_match_fold_free(s->fold[k]);
+    cJSON_Delete(s->mix);
+    cJSON_Delete(s->comm);
+}
+
+/* A communication kernel or operator (NCCL/HCCL collectives, c10d): its
+ * calls last until the peer arrives (review 23g #5). */
+static int
+is_comm(const char *name)
+{
+    return name != NULL &&
+           (strstr(name, "nccl") != NULL || strstr(name, "NCCL") != NULL ||
+            strstr(name, "hccl") != NULL || strstr(name, "HCCL") != NULL ||
+            strncmp(name, "c10d::", 6) == 0);
+}
+
+/* One run's calls and time of a communication row, appended to
+ * s->comm[prefix name]. */
+static int
+comm_put(struct side *s, const char *prefix, const char *name,
+         const char *worker, double calls, double us)
+{
+    char key[1100];
+    cJSON *arr, *o;
+
+    snprintf(key, sizeof(key), "%s%.1000s", prefix, name);
+    arr = cJSON_GetObjectItemCaseSensitive(s->comm, key);
+    if (arr == NULL && (arr = cJSON_AddArrayToObject(s->comm, key)) == NULL)
+        return 0;
+    o = cJSON_CreateObject();
+    if (o == NULL || !cJSON_AddItemToArray(arr, o))
+        return 0;
+    return cJSON_AddStringToObject(o, PR_K_RUN, worker ? worker : "?") !=
+               NULL &&
+           pr_dj_add_num(o, PR_K_CALLS, calls) && pr_dj_add_num(o, PR_K_US, us);
+}
+
+/* Calls of one kernel this many times apart (its longest over its
+ * shortest) are of different kinds: the mean per call of a capture moves
+ * with which calls the window's edges cut (review 23g #1). */
+#define MIX_RATIO 10.0
+
+static int
+mix_put(cJSON *mix, const char *prefix, const char *name, double ratio)
+{
+    char key[1100];
+    cJSON *had;
+
+    snprintf(key, sizeof(key), "%s%.1000s", prefix, name);
+    had = cJSON_GetObjectItemCaseSensitive(mix, key);
+    if (had != NULL) {
+        if (ratio > had->valuedouble)
+            cJSON_SetNumberValue(had, ratio);
+        return 1;
+    }
+    return cJSON_AddNumberToObject(mix, key, ratio) != NULL;
+}
+
+/* The spread of the calls of run's kernels, each kernel's and the
+ * largest of an operator's kernels, into s->mix. */
+static enum pr_status
+mix_run(struct side *s, const cJSON *run, struct pr_error *err)
+{
+    const cJSON *k;
+
+    const char *worker = pr_sget_str(run, PR_K_WORKER);
+
+    if (s->mix == NULL && (s->mix = cJSON_CreateObject()) == NULL)
+        return NOMEM(err);
+    if (s->comm == NULL && (s->comm = cJSON_CreateObject()) == NULL)
+        return NOMEM(err);
+    cJSON_ArrayForEach(k, pr_sget(run, PR_K_OPERATORS))
+    {
+        const char *name = pr_sget_str(k, PR_K_NAME);
+        if (is_comm(name) &&
+            !comm_put(s, "o:", name, worker, pr_sget_num(k, PR_K_CALLS),
+                      pr_sget_num(k, PR_K_DEVICE_SELF_US)))
+            return NOMEM(err);
+    }
+    cJSON_ArrayForEach(k, pr_sget(run, PR_K_KERNELS))
+    {
+        double lo = pr_sget_num(k, PR_K_MIN_US),
+               hi = pr_sget_num(k, PR_K_MAX_US);
+        const char *name = pr_sget_str(k, PR_K_NAME);
+        const char *op = pr_sget_str(k, PR_K_OPERATOR);
+        double ratio;
+
+        if (name == NULL || !(lo > 0) || !isfinite(hi))
+            continue;
+        if (is_comm(name) &&
+            !comm_put(s, "k:", name, worker, pr_sget_num(k, PR_K_CALLS),
+                      pr_sget_num(k, PR_K_TOTAL_US)))
+            return NOMEM(err);
+        ratio = hi / lo;
+        if (!mix_put(s->mix, "k:", name, ratio) ||
+            (op != NULL && !mix_put(s->mix, "o:", op, ratio)) ||
+            !mix_put(s->mix, "K:", name, hi - lo) ||
+            (op != NULL && !mix_put(s->mix, "O:", op, hi - lo)))
+            return NOMEM(err);
+    }
+    return PR_OK;
 }
 
 /* Table k of one run into fold f: its typed rows, or its rows by key. */
@@ -747,6 +851,8 @@ side_fold(struct side *s, struct pr_error *err)
         st = whole_run(s->m, r, &full, err);
         for (k = 0; k < N_TABLES && st == PR_OK; k++)
             st = fold_table(s->fold[k], k, full, err);
+        if (st == PR_OK && s->capture)
+            st = mix_run(s, full, err);
         if (st != PR_OK)
             return st;
     }
@@ -816,9 +922,92 @@ cmp_row_call(const void *pa, const void *pb)
  * sides without steps, its mean time per call (per: "call"), with the
  * time per capture beside it (baseline_total_us, current_total_us); a
  * row with time but no call count is then not compared. */
+/* The larger spread of row name's calls (mix_run) on either side; 0
+ * when neither side has it. */
+static double
+mix_of(const struct side *b, const struct side *c, const char *prefix,
+       const char *name)
+{
+    char key[1100];
+    double x = 0, y = 0;
+
+    if (prefix == NULL)
+        return 0;
+    snprintf(key, sizeof(key), "%s%.1000s", prefix, name);
+    x = pr_dj_num(b->mix, key);
+    y = pr_dj_num(c->mix, key);
+    return fmax(isfinite(x) ? x : 0, isfinite(y) ? y : 0);
+}
+
+/* A communication row of two captures: each run pair's change per call
+ * (the runs paired in order) as o["per_run"], and into why, when one
+ * run's time per call rose by 10% or more while another's fell as much,
+ * the words for it: the kernel waits for its peer, so this is the late
+ * rank moving, not the link (review 23g #5).  0 on out-of-memory. */
+static int
+comm_runs(cJSON *o, const struct side *b, const struct side *c,
+          const char *prefix, const char *name, char *why, size_t n)
+{
+    char key[1100], part[200];
+    const cJSON *ab, *ac;
+    cJSON *arr;
+    int i, len, up = 0, down = 0;
+    size_t at = 0;
+
+    why[0] = '\0';
+    if (prefix == NULL || !is_comm(name))
+        return 1;
+    snprintf(key, sizeof(key), "%s%.1000s", prefix, name);
+    ab = cJSON_GetObjectItemCaseSensitive(b->comm, key);
+    ac = cJSON_GetObjectItemCaseSensitive(c->comm, key);
+    len = cJSON_GetArraySize(ab);
+    if (len < 2 || len != cJSON_GetArraySize(ac))
+        return 1;
+    arr = cJSON_AddArrayToObject(o, "per_run");
+    if (arr == NULL)
+        return 0;
+    at = (size_t)snprintf(why, n, "peer wait: per call by run (in order),");
+    for (i = 0; i < len; i++) {
+        const cJSON *x = cJSON_GetArrayItem(ab, i),
+                    *y = cJSON_GetArrayItem(ac, i);
+        double xc = pr_dj_num(x, PR_K_CALLS), yc = pr_dj_num(y, PR_K_CALLS);
+        double xu = xc > 0 ? pr_dj_num(x, PR_K_US) / xc : NAN;
+        double yu = yc > 0 ? pr_dj_num(y, PR_K_US) / yc : NAN;
+        double pct = xu > 0 ? 100.0 * (yu / xu - 1.0) : NAN;
+        cJSON *e = cJSON_CreateObject();
+        if (e == NULL || !cJSON_AddItemToArray(arr, e) ||
+            cJSON_AddStringToObject(e, "baseline", pr_dj_str(x, PR_K_RUN)) ==
+                NULL ||
+            cJSON_AddStringToObject(e, "current", pr_dj_str(y, PR_K_RUN)) ==
+                NULL ||
+            !pr_dj_add_num(e, "calls_baseline", xc) ||
+            !pr_dj_add_num(e, "calls_current", yc) ||
+            !pr_dj_add_num(e, "baseline_us", xu) ||
+            !pr_dj_add_num(e, "current_us", yu) ||
+            !pr_dj_add_num(e, "delta_pct", pct))
+            return 0;
+        up += pct >= 10;
+        down += pct <= -10;
+        snprintf(part, sizeof(part), "%s %s %.0f -> %.0f µs (%+.0f%%)",
+                 i > 0 ? ";" : "", pr_dj_str(y, PR_K_RUN), xu, yu, pct);
+        if (at < n)
+            at += (size_t)snprintf(why + at, n - at, "%s", part);
+    }
+    if (!(up > 0 && down > 0)) {
+        why[0] = '\0';
+        return 1;
+    }
+    if (at < n)
+        snprintf(why + at, n - at,
+                 ": a communication call lasts until its peer arrives, so a "
+                 "rise on one rank with a fall on another is imbalance (the "
+                 "late rank moved), not bandwidth");
+    return 1;
+}
+
 static cJSON *
 table_row(const struct pr_match_row *r, const struct side *b,
-          const struct side *c, int by_call)
+          const struct side *c, int by_call, const char *mix_prefix)
 {
     cJSON *o = cJSON_CreateObject();
     const char *status = r->in_base && r->in_cur ? "both"
@@ -841,6 +1030,17 @@ table_row(const struct pr_match_row *r, const struct side *b,
         ok = cJSON_AddStringToObject(o, "per", "call") != NULL &&
              pr_dj_add_num(o, "baseline_total_us", r->base) &&
              pr_dj_add_num(o, "current_total_us", r->cur);
+        double mix = mix_of(b, c, mix_prefix, r->name);
+        /* one call at an edge: the span of a kernel's calls over the
+           fewer calls of a run */
+        double edge = mix_of(b, c,
+                             mix_prefix == NULL     ? NULL
+                             : mix_prefix[0] == 'k' ? "K:"
+                                                    : "O:",
+                             r->name) /
+                      fmax(1.0, fmin(r->calls_base, r->calls_cur));
+        char wait[700];
+        ok = ok && comm_runs(o, b, c, mix_prefix, r->name, wait, sizeof(wait));
         if (ok && (isnan(x) || isnan(y)))
             ok = cJSON_AddFalseToObject(o, "comparable") != NULL &&
                  cJSON_AddStringToObject(
@@ -848,6 +1048,25 @@ table_row(const struct pr_match_row *r, const struct side *b,
                      "no steps: each run is one capture, the profiler's "
                      "window, and this row has no call count to compare "
                      "its time per call") != NULL;
+        else if (ok && r->in_base && r->in_cur && wait[0] != '\0')
+            ok = cJSON_AddFalseToObject(o, "comparable") != NULL &&
+                 cJSON_AddStringToObject(o, "not_comparable", wait) != NULL;
+        else if (ok && r->in_base && r->in_cur && mix > MIX_RATIO &&
+                 fabs(y - x) <= edge) {
+            /* review 23g #1: calls of 7.9 ms and 0.16 ms alternate; the
+               mean moves with the calls the window's edges cut: a change
+               per call that one call more or less of the other kind
+               makes is no change */
+            char why[400];
+            snprintf(why, sizeof(why),
+                     "mix-sensitive: its calls differ up to %.0fx in length "
+                     "(longest over shortest of a kernel), and one call more "
+                     "or less of either kind at the capture's edge moves its "
+                     "mean per call by up to %.3g µs, at least this change",
+                     mix, edge);
+            ok = cJSON_AddFalseToObject(o, "comparable") != NULL &&
+                 cJSON_AddStringToObject(o, "not_comparable", why) != NULL;
+        }
     }
     ok = ok && pr_dj_add_num(o, "calls_baseline", r->calls_base);
     ok = ok && pr_dj_add_num(o, "calls_current", r->calls_cur);
@@ -882,7 +1101,10 @@ add_table(cJSON *diff, size_t k, const struct side *b, const struct side *c,
         cJSON *row;
         if (t.rows[i].base == 0 && t.rows[i].cur == 0)
             continue; /* host-only operators: no device time to compare */
-        row = table_row(&t.rows[i], b, c, by_call);
+        row = table_row(&t.rows[i], b, c, by_call,
+                        k == 2   ? "k:"
+                        : k <= 1 ? "o:"
+                                 : NULL);
         if (row == NULL)
             st = NOMEM(err);
         else

@@ -400,6 +400,27 @@ check_devices(cJSON *warnings, cJSON *notes, const char *run, const cJSON *rb,
     return add_warning(warnings, text);
 }
 
+/* Two runs of jobs of different world sizes (review 23g #4: rank 3 of 8
+ * against rank 1 of 2): every collective changes size, algorithm (a ring
+ * of 8 against one of 2) and bus-bandwidth factor, so the communication
+ * and step times are not the code's change alone. */
+static int
+check_world(cJSON *warnings, const char *run, const cJSON *rb, const cJSON *rc)
+{
+    double wb = pr_sget_num(rb, PR_K_WORLD_SIZE);
+    double wc = pr_sget_num(rc, PR_K_WORLD_SIZE);
+    char text[400];
+
+    if (!isfinite(wb) || !isfinite(wc) || wb == wc)
+        return 1;
+    snprintf(text, sizeof(text),
+             "run %s: world size differs: %.0f (baseline), %.0f (current): "
+             "collectives change size and algorithm, so the communication "
+             "and step times are not the code's change alone",
+             run, wb, wc);
+    return add_warning(warnings, text);
+}
+
 /* "GPU 3" or the device's own name (a string id). */
 static void
 device_id_text(const cJSON *dev, char *buf, size_t n)
@@ -493,6 +514,8 @@ pr_dcompat_pair(cJSON *diff, cJSON *pair, const cJSON *rb, const cJSON *rc,
                        rc) ||
         !check_device_ids(cJSON_GetObjectItemCaseSensitive(c, "notes"), run, rb,
                           rc) ||
+        !check_world(cJSON_GetObjectItemCaseSensitive(c, "warnings"), run, rb,
+                     rc) ||
         !check_older(cJSON_GetObjectItemCaseSensitive(c, "notes"), run, rb, rc))
         return NOMEM(err);
     return PR_OK;

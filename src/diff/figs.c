@@ -235,7 +235,7 @@ changes(struct pr_figs *f, const cJSON *diff, const struct pr_dchange *c,
 static void
 method(struct pr_figs *f, const cJSON *diff, size_t top)
 {
-    char before[200], after[1600], intervals[400], text[1900];
+    char before[200], after[2000], intervals[400], text[2300];
 
     (void)top;
     pr_dmethod_text(diff, before, sizeof(before), after, sizeof(after),

@@ -195,20 +195,58 @@ eval_metric(struct gate *g, const cJSON *diff)
     }
 }
 
+/* A kernel's name as a reader says it (review 23g #2): without "void "
+ * and the namespaces before its own identifier, and, where it takes no
+ * template list, without its arguments: "void flash::flash_fwd_kernel<
+ * ...>(flash::Flash_fwd_params)" -> "flash_fwd_kernel<...>(flash::...)",
+ * "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<...>)" ->
+ * "ncclDevKernel_SendRecv".  "" when it is the name itself. */
+static void
+bare_name(const char *name, char *buf, size_t n)
+{
+    const char *p = name, *end, *at;
+    size_t len;
+
+    buf[0] = '\0';
+    if (strncmp(p, "void ", 5) == 0)
+        p += 5;
+    end = p + strcspn(p, "<(");
+    for (at = p; at + 1 < end; at++)
+        if (at[0] == ':' && at[1] == ':')
+            p = at + 2;
+    len = *end == '(' ? (size_t)(end - p) : strlen(p);
+    if (p == name && len == strlen(name))
+        return;
+    snprintf(buf, n, "%.*s", (int)len, p);
+}
+
+/* Whether the rule names the row: its full name, the short name the
+ * reports print (short_name) or its bare name (bare_name). */
+static int
+name_is(const struct gate *g, const char *name)
+{
+    if (!g->rule->wildcard)
+        return strcmp(name, g->rule->name) == 0;
+    return fnmatch(g->rule->name, name, FNM_NOESCAPE) == 0;
+}
+
 static int
 name_matches(const struct gate *g, const cJSON *row)
 {
     const char *name = pr_dj_str(row, PR_K_NAME);
+    const char *short_name = pr_dj_str(row, "short_name");
     double share = pr_dj_num(row, PR_K_SHARE_PCT);
+    char bare[1024];
 
     if (name == NULL)
         return 0;
-    if (!g->rule->wildcard)
-        return strcmp(name, g->rule->name) == 0;
     /* a glob over hundreds of rows would flag noise in tiny ones */
-    if (share < g->opts->min_share_pct)
+    if (g->rule->wildcard && share < g->opts->min_share_pct)
         return 0;
-    return fnmatch(g->rule->name, name, FNM_NOESCAPE) == 0;
+    if (name_is(g, name) || (short_name != NULL && name_is(g, short_name)))
+        return 1;
+    bare_name(name, bare, sizeof(bare));
+    return bare[0] != '\0' && name_is(g, bare);
 }
 
 static void
@@ -227,7 +265,8 @@ eval_table(struct gate *g, const cJSON *diff)
 }
 
 static enum pr_status
-gate_detail(cJSON *gate, const struct gate *g, struct pr_error *err)
+gate_detail(cJSON *gate, const struct gate *g, int capture,
+            struct pr_error *err)
 {
     struct pr_buf b;
     int n_off = cJSON_GetArraySize(g->offenders);
@@ -249,6 +288,11 @@ gate_detail(cJSON *gate, const struct gate *g, struct pr_error *err)
         st = pr_ddescribe(&b, g->worst);
     } else if (g->not_comparable != NULL) {
         st = pr_buf_printf(&b, "nothing compared: %s", g->not_comparable);
+        /* review 23g #2: the remedy beside the reason */
+        if (st == PR_OK && capture)
+            st = pr_buf_adds(&b, "; gate a diff of captures without steps "
+                                 "with --fail-on 'gpu.utilization<-5pp' or "
+                                 "--fail-on 'kernel:*>+10%' (per call)");
     } else {
         st = pr_buf_adds(&b, "nothing compared: no figure of these runs "
                              "matches the rule");
@@ -341,7 +385,8 @@ eval_rule(cJSON *gates, const cJSON *diff, const struct pr_rule *r,
        cannot be compared) must not pass as if it had looked */
     skipped = g.checked == 0 && !*failed;
     *compared = !skipped;
-    st = gate_detail(gate, &g, err);
+    st = gate_detail(gate, &g, r->kind == PR_RULE_METRIC && pr_dno_steps(diff),
+                     err);
     gate_fields(gate, &g, is_default, *failed, skipped);
     if (st == PR_OK && g.oom)
         st = NOMEM(err);

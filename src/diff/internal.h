@@ -305,7 +305,7 @@ struct pr_dtable {
     const cJSON *names_from; /* borrowed: the change list whose "name"s
                                 the table's names are told apart from
                                 (its other tables too), or NULL */
-    char note[240];          /* shown under the table, or "": the rows a
+    char note[400];          /* shown under the table, or "": the rows a
                                 top list left out as not compared */
 };
 
@@ -361,6 +361,10 @@ const char *pr_dchange_measure(const struct pr_dchange *c, const cJSON *diff);
 /* 1 when neither side of diff has steps: every run of each is one capture
  * (the sides' "no_steps"), and the change lists compare time per call. */
 int pr_dno_steps(const cJSON *diff);
+
+/* Rows compared per call (two captures) are listed as regressions or
+ * improvements only from this change per call on (review 23g #7). */
+#define PR_DCALL_FLOOR_PCT 1.0
 
 /* One side of the diff in words: "runs: 1, steps: 8", or "runs: 2, no
  * steps" when each of its runs is one capture. */

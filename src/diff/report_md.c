@@ -187,7 +187,7 @@ change_head(struct pr_buf *b, const struct pr_dchange *c,
 static void
 method(struct pr_buf *b, const cJSON *diff)
 {
-    char before[200], after[1600], intervals[400];
+    char before[200], after[2000], intervals[400];
 
     pr_dmethod_text(diff, before, sizeof(before), after, sizeof(after),
                     intervals, sizeof(intervals));

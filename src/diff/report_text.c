@@ -273,7 +273,7 @@ change_head(struct pr_buf *b, const struct pr_dchange *c,
 static void
 method(struct text *t, const cJSON *diff)
 {
-    char before[200], after[1600], intervals[400], s[2000];
+    char before[200], after[2000], intervals[400], s[2400];
 
     pr_dmethod_text(diff, before, sizeof(before), after, sizeof(after),
                     intervals, sizeof(intervals));

@@ -48,7 +48,7 @@ static const struct pr_col change_cols[] = {
  * the calls in each capture beside the mean time per call. */
 static const struct pr_col call_cols[] = {
     {"name", PR_K_NAME, "Name", PR_FMT_NAME, 4.4, NULL, PR_COL_BOTH},
-    {"calls", PR_K_CALLS, "Calls", PR_FMT_TEXT, 1.1, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls per run", PR_FMT_TEXT, 1.1, NULL, PR_COL_BOTH},
     {"base", "base", "Baseline", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
     {"cur", "cur", "Current", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
     {"delta", "delta", "Change", PR_FMT_CHANGE, 1.1, NULL, PR_COL_BOTH},
@@ -57,7 +57,7 @@ static const struct pr_col call_cols[] = {
 
 static const struct pr_col call_status_cols[] = {
     {"name", PR_K_NAME, "Name", PR_FMT_NAME, 4.4, NULL, PR_COL_BOTH},
-    {"calls", PR_K_CALLS, "Calls", PR_FMT_TEXT, 1.1, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls per run", PR_FMT_TEXT, 1.1, NULL, PR_COL_BOTH},
     {"base", "base", "Baseline", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
     {"cur", "cur", "Current", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
     {"delta", "delta", "Change", PR_FMT_CHANGE, 1.1, NULL, PR_COL_BOTH},
@@ -334,7 +334,20 @@ pr_dtable_figures(struct pr_dtable *t, const cJSON *pair)
     return 0;
 }
 
-/* "34 -> 30", "- -> 12" (a side without the row), per capture. */
+/* One side's calls, a mean per run (per capture): a count where it is
+ * whole, else with its half ("16.5": the runs differ), never rounded to
+ * a count no run had (review 23g #7). */
+static void
+calls_one(double v, char *buf, size_t n)
+{
+    if (isfinite(v) && v != floor(v) && v < 1e6)
+        snprintf(buf, n, "%.1f", v);
+    else
+        pr_fig_format_x(v, PR_FMT_COUNT, 0, buf, n);
+}
+
+/* "34 -> 30", "16.5 -> 15", "- -> 12" (a side without the row), mean
+ * calls per capture. */
 static void
 calls_text(const cJSON *row, char *buf, size_t n)
 {
@@ -343,10 +356,8 @@ calls_text(const cJSON *row, char *buf, size_t n)
     double x = pr_sget_num(row, "calls_baseline");
     double y = pr_sget_num(row, "calls_current");
 
-    pr_fig_format_x(pr_sget_is(st, "new") ? NAN : x, PR_FMT_COUNT, 0, a,
-                    sizeof(a));
-    pr_fig_format_x(pr_sget_is(st, "vanished") ? NAN : y, PR_FMT_COUNT, 0, b,
-                    sizeof(b));
+    calls_one(pr_sget_is(st, "new") ? NAN : x, a, sizeof(a));
+    calls_one(pr_sget_is(st, "vanished") ? NAN : y, b, sizeof(b));
     snprintf(buf, n, "%s -> %s", a, b);
 }
 
@@ -464,7 +475,8 @@ pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
 {
     const cJSON *row;
     const char *why = NULL;
-    size_t n = 0, left = 0;
+    size_t n = 0, left = 0, below = 0, other = 0;
+    size_t at;
 
     int by_call =
         pr_sget_is(pr_sget_str(cJSON_GetArrayItem(arr, 0), "per"), "call");
@@ -484,9 +496,20 @@ pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
            step, different windows) is no top regression or improvement:
            counted, not listed (review 20) */
         if (want != 0 && cJSON_IsFalse(pr_sget(row, "comparable"))) {
+            const char *w = pr_sget_str(row, "not_comparable");
             if (why == NULL)
-                why = pr_sget_str(row, "not_comparable");
+                why = w;
+            else if (strcmp(pr_dshort_why(why), pr_dshort_why(w)) != 0)
+                other++; /* another reason than the first row's */
             left++;
+            continue;
+        }
+        /* per call, a change under the floor is no regression nor
+           improvement (review 23g #7: +0.1% on a kernel whose calls vary
+           more) */
+        if (by_call && want != 0 &&
+            !(fabs(pr_sget_num(row, "delta_pct")) >= PR_DCALL_FLOOR_PCT)) {
+            below++;
             continue;
         }
         if (n == top)
@@ -495,12 +518,27 @@ pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
             return -1;
         n++;
     }
-    if (left > 0)
-        snprintf(t->note, sizeof(t->note),
-                 "%zu row%s not compared (%s) left out of this list; the JSON "
-                 "diff keeps %s.",
-                 left, left == 1 ? "" : "s", pr_dshort_why(why),
-                 left == 1 ? "it" : "them");
+    at = 0;
+    if (left > 0) {
+        char more[140] = "";
+        int w;
+        /* rows left out for several reasons: how many for the first's */
+        if (other > 0)
+            snprintf(more, sizeof(more), "%zu %s; %zu for other reasons",
+                     left - other, pr_dshort_why(why), other);
+        w = snprintf(t->note, sizeof(t->note),
+                     "%zu row%s not compared (%s) left out of this list; the "
+                     "JSON diff keeps %s.",
+                     left, left == 1 ? "" : "s",
+                     other > 0 ? more : pr_dshort_why(why),
+                     left == 1 ? "it" : "them");
+        at = w > 0 && (size_t)w < sizeof(t->note) ? (size_t)w : 0;
+    }
+    if (below > 0)
+        snprintf(t->note + at, sizeof(t->note) - at,
+                 "%s%zu row%s changed under %g%% a call (not listed).",
+                 at > 0 ? " " : "", below, below == 1 ? "" : "s",
+                 PR_DCALL_FLOOR_PCT);
     return 0;
 }
 
