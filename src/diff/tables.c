@@ -475,7 +475,8 @@ pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
 {
     const cJSON *row;
     const char *why = NULL;
-    size_t n = 0, left = 0, below = 0, other = 0;
+    size_t n = 0, left = 0, below = 0, other = 0, same2 = 0;
+    const char *why2 = NULL;
     size_t at;
 
     int by_call =
@@ -499,8 +500,12 @@ pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
             const char *w = pr_sget_str(row, "not_comparable");
             if (why == NULL)
                 why = w;
-            else if (strcmp(pr_dshort_why(why), pr_dshort_why(w)) != 0)
+            else if (strcmp(pr_dshort_why(why), pr_dshort_why(w)) != 0) {
                 other++; /* another reason than the first row's */
+                if (why2 == NULL)
+                    why2 = w;
+                same2 += strcmp(pr_dshort_why(why2), pr_dshort_why(w)) == 0;
+            }
             left++;
             continue;
         }
@@ -520,10 +525,13 @@ pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
     }
     at = 0;
     if (left > 0) {
-        char more[140] = "";
+        char more[200] = "";
         int w;
         /* rows left out for several reasons: how many for the first's */
-        if (other > 0)
+        if (other > 0 && same2 == other)
+            snprintf(more, sizeof(more), "%zu %s; %zu %s", left - other,
+                     pr_dshort_why(why), other, pr_dshort_why(why2));
+        else if (other > 0)
             snprintf(more, sizeof(more), "%zu %s; %zu for other reasons",
                      left - other, pr_dshort_why(why), other);
         w = snprintf(t->note, sizeof(t->note),

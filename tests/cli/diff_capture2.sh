@@ -129,4 +129,26 @@ WORLD=2 cap "$T_DIR/w2b.pt.trace.json" 400 400
 "$PR_BIN" diff "$T_DIR/w2b.pt.trace.json" "$T_DIR/w2.pt.trace.json" \
     --json "$T_DIR/w.json" > /dev/null 2>&1
 check "  none for 2 against 2" sh -c "! grep -q 'world size differs' '$T_DIR/w.json'"
+
+# --- the real pair the review measured (nsys mfu_2gpu before/after)
+N=${PR_SHARED:-/nonexistent}/traces/nsys
+if [ -f "$N/mfu_2gpu_before.sqlite" ]; then
+    COLUMNS=160 "$PR_BIN" diff -b "$N/mfu_2gpu_before.sqlite" \
+        -i "$N/mfu_2gpu_after.sqlite" > "$T_DIR/n.txt" 2> /dev/null
+    "$PR_BIN" diff -q -b "$N/mfu_2gpu_before.sqlite" \
+        -i "$N/mfu_2gpu_after.sqlite" --json "$T_DIR/n.json" > /dev/null 2>&1
+    check "nsys: flash_attn's +4.8% a call (the window's edges) is no regression" \
+        sh -c "! grep -q '^flash_attn::_flash_attn_forward ' '$T_DIR/n.txt'"
+    check "  SendRecv: each GPU's change (GPU 0 520 -> 322, GPU 1 249 -> 766 µs)" \
+        grep -q 'peer wait: per call by run (in order), gpu0 pid 148 520 -> 322 µs (-38%); gpu1 pid 149 249 -> 766 µs (+207%)' \
+        "$T_DIR/n.json"
+    check "  the kernels list names both reasons it left rows out for" \
+        grep -q '^8 rows not compared (1 peer wait: .*; 7 mix-sensitive' \
+        "$T_DIR/n.txt"
+    check "  the headline names GPU 0's utilization fall" \
+        grep -q 'largest GPU change gpu.utilization GPU 0 -11.0 pp (90.3% -> 79.4%)' \
+        "$T_DIR/n.txt"
+else
+    skip "nsys mfu_2gpu pair" "no $N"
+fi
 echo "1..$T_N"
