@@ -105,6 +105,7 @@ strip_signature(char *s)
     int has_space = 0;
 
     remove_all(s, "(anonymous namespace)::");
+    remove_all(s, "<unnamed>::"); /* EDG's (nvcc's) anonymous namespace */
     for (i = 0; s[i]; i++) {
         if (s[i] == '<')
             depth++;
@@ -181,22 +182,115 @@ closing(const char *s, size_t open)
     return i;
 }
 
-/* Replace the arguments of templates nested `keep` levels deep with an
- * ellipsis: keep 1 gives "k<4, F<…>, A<…>>", keep 0 gives "k<…>".
- * Arguments of three bytes or fewer stay ("k<T>"). */
-static void
-fold_templates(char *s, int keep)
+/* The name that tells a template argument list s[from, to) apart: the
+ * deepest of the functions that own a lambda ("log_kernel_cuda" of
+ * "log_kernel_cuda{lambda(float)}") and of the functors ("MulFunctor<float>"
+ * of "BinaryFunctor<float, MulFunctor<float>>"), the first of the deepest;
+ * its offset and length in *at, *len; 0 when there is none. */
+static int
+key_name(const char *s, size_t from, size_t to, size_t *at, size_t *len)
 {
-    size_t r, w = 0, end;
+    size_t i = from, b, e;
+    int depth = 0, best = -1;
+
+    while (i < to) {
+        if ((s[i] == '{' || s[i] == '[') && i > from &&
+            strncmp(s + i + 1, "lambda(", 7) == 0) {
+            int d = 0;
+            e = i; /* the owner: "f{lambda", "f<T>{lambda" */
+            while (e > from && s[e - 1] == '>') {
+                for (e--; e > from; e--) {
+                    d += s[e] == '>' ? 1 : s[e] == '<' ? -1 : 0;
+                    if (d == 0)
+                        break;
+                }
+            }
+            for (b = e; b > from && is_ident(s[b - 1]); b--)
+                ;
+            while (e - b >= 3 && strncmp(s + b, ELLIPSIS, 3) == 0)
+                b += 3;
+            if (e - b >= 4 && depth > best &&
+                strncmp(s + b, "lambda", 6) != 0 &&
+                strncmp(s + b, "operator", 8) != 0) {
+                *at = b;
+                *len = e - b;
+                best = depth;
+            }
+            i++;
+            continue;
+        }
+        if (!is_ident(s[i])) {
+            depth += s[i] == '<' ? 1 : (s[i] == '>' && depth > 0) ? -1 : 0;
+            i++;
+            continue;
+        }
+        for (b = i; i < to && is_ident(s[i]); i++)
+            ;
+        e = i;
+        while (e - b >= 3 && strncmp(s + b, ELLIPSIS, 3) == 0)
+            b += 3; /* "…AddFunctor": a fold's ellipsis is no part */
+        if (e - b >= 3 && strncmp(s + e - 3, ELLIPSIS, 3) == 0) {
+            /* "…name…": a name an inner fold kept; "name…": a cut one */
+            if (b > from + 2 && strncmp(s + b - 3, ELLIPSIS, 3) == 0 &&
+                e - b >= 7 && depth > best) {
+                *at = b;
+                *len = e - b - 3;
+                best = depth;
+            }
+            continue;
+        }
+        if (i - b >= 7 && depth > best) {
+            size_t k;
+            for (k = b; k + 7 <= i; k++)
+                if (strncmp(s + k, "Functor", 7) == 0 ||
+                    strncmp(s + k, "functor", 7) == 0)
+                    break;
+            if (k + 7 <= i) {
+                *at = b;
+                *len = i - b;
+                best = depth;
+                if (i < to && s[i] == '<') { /* "MulFunctor<float>" */
+                    e = i + 1;
+                    while (e < to && e - i < 12 && s[e] != '>' && s[e] != '<')
+                        e++;
+                    if (e < to && s[e] == '>' && e - i > 1 &&
+                        ((unsigned char)s[i + 1] & 0x80) == 0)
+                        *len = e + 1 - b;
+                }
+            }
+        }
+    }
+    return best >= 0;
+}
+
+/* Replace the arguments of templates nested `keep` levels deep with an
+ * ellipsis: keep 1 gives "k<4, F<…>, A<…>>", keep 0 gives "k<…>"; with
+ * `named`, the name that tells the arguments apart stays between two
+ * ellipses ("k<…log_kernel_cuda…>", key_name).  Arguments of three bytes
+ * or fewer stay ("k<T>"). */
+static void
+fold_templates(char *s, int keep, int named)
+{
+    size_t r, w = 0, end, at, len;
     int depth = 0;
 
     for (r = 0; s[r]; r++) {
         if (s[r] == '<' && depth == keep) {
             end = closing(s, r);
             if (end - r - 1 > 3) {
-                memcpy(s + w, "<" ELLIPSIS, 4);
-                w += 4;
-                if (s[end] == '>')
+                char endc = s[end];
+                if (named && key_name(s, r + 1, end, &at, &len) &&
+                    len + 6 <= end - r) { /* "<…name…" within "<...>" */
+                    memmove(s + w + 4, s + at, len); /* before "<…" */
+                    memcpy(s + w, "<" ELLIPSIS, 4);
+                    w += 4 + len;
+                    memcpy(s + w, ELLIPSIS, 3);
+                    w += 3;
+                } else {
+                    memcpy(s + w, "<" ELLIPSIS, 4);
+                    w += 4;
+                }
+                if (endc == '>')
                     s[w++] = '>';
                 r = s[end] ? end : end - 1;
                 continue;
@@ -204,6 +298,86 @@ fold_templates(char *s, int keep)
         }
         depth += s[r] == '<' ? 1 : (s[r] == '>' && depth > 0) ? -1 : 0;
         s[w++] = s[r];
+    }
+    s[w] = '\0';
+}
+
+/* Inside template arguments, drop EDG's casts of numbers ("(int)128" ->
+ * "128") and the chains of lambdas that only call
+ * the next ("{lambda()#2}operator()() ", EDG's "[lambda() (instance 3)]
+ * operator ()() "), the instance number of the lambda left ("#1",
+ * " (instance 1)") and the parameter list of the function that owns it:
+ * "direct_copy_kernel_cuda(TensorIteratorBase&){lambda()#2}operator()()
+ * {lambda()#14}operator()() {lambda(float)#1}" ->
+ * "direct_copy_kernel_cuda{lambda(float)}". */
+static void
+strip_lambdas(char *s)
+{
+    size_t r = 0, w = 0, e;
+    int depth = 0;
+
+    while (s[r]) {
+        char c = s[r];
+        size_t k;
+        for (k = 0; depth > 0 && c == '(' && k < 4; k++) {
+            static const char *const casts[] = {"(int)", "(unsigned int)",
+                                                "(unsigned long)", "(long)"};
+            size_t n = strlen(casts[k]);
+            if (strncmp(s + r, casts[k], n) == 0 &&
+                ((s[r + n] >= '0' && s[r + n] <= '9') || s[r + n] == '-'))
+                break;
+        }
+        if (depth > 0 && strncmp(s + r, "void ", 5) == 0 && w > 0 &&
+            (s[w - 1] == ' ' || s[w - 1] == '<')) {
+            r += 5; /* a function template's return type */
+            continue;
+        }
+        if (depth > 0 && c == '(' && k < 4) { /* "(int)128" -> "128" */
+            r = strchr(s + r, ')') - s + 1;
+            continue;
+        }
+        if (depth > 0 && (c == '{' || c == '[') &&
+            strncmp(s + r + 1, "lambda(", 7) == 0) {
+            char close = c == '{' ? '}' : ']';
+            size_t p = r + 8, q;
+            int pd = 1;
+            for (; s[p] && pd > 0; p++) /* the lambda's parameters */
+                pd += s[p] == '(' ? 1 : s[p] == ')' ? -1 : 0;
+            for (e = p; s[e] && s[e] != close && s[e] != '<' && s[e] != '>';
+                 e++)
+                ;
+            if (s[e] == close) {
+                /* the owner's parameter list: "f(…){lambda" -> "f{lambda" */
+                if (w > 0 && s[w - 1] == ')') {
+                    size_t b = w - 1;
+                    int d = 0;
+                    for (;; b--) {
+                        d += s[b] == ')' ? 1 : s[b] == '(' ? -1 : 0;
+                        if (d == 0 || b == 0)
+                            break;
+                    }
+                    if (d == 0 && b > 0 &&
+                        (is_ident(s[b - 1]) || s[b - 1] == '>'))
+                        w = b;
+                }
+                q = e + 1;
+                if (p == r + 9 && /* "lambda()": a chain link? */
+                    (strncmp(s + q, "operator()() ", 13) == 0 ||
+                     strncmp(s + q, "operator ()() ", 14) == 0)) {
+                    r = q + (s[q + 8] == ' ' ? 14 : 13);
+                    continue;
+                }
+                s[w++] = c; /* "{lambda(float)" and its close */
+                memmove(s + w, s + r + 1, p - r - 1);
+                w += p - r - 1;
+                s[w++] = close;
+                r = e + 1;
+                continue;
+            }
+        }
+        depth += c == '<' ? 1 : (c == '>' && depth > 0) ? -1 : 0;
+        s[w++] = c;
+        r++;
     }
     s[w] = '\0';
 }
@@ -219,7 +393,9 @@ base_width(const char *s)
     return n;
 }
 
-/* Step `step` (0-4) of the display form, in place. */
+#define N_STEPS 7
+
+/* Step `step` (0 to N_STEPS - 1) of the display form, in place. */
 static void
 apply_step(char *s, int step)
 {
@@ -228,11 +404,13 @@ apply_step(char *s, int step)
     else if (step == 1)
         strip_inner_namespaces(s);
     else if (step == 2)
-        strip_outer_namespace(s);
+        strip_lambdas(s);
     else if (step == 3)
-        fold_templates(s, 1);
-    else if (base_width(s) >= 16) /* a short base ("Kernel<...>") */
-        fold_templates(s, 0);     /* needs its arguments to tell */
+        strip_outer_namespace(s);
+    else if (step == 4)
+        fold_templates(s, 1, 1);
+    else if (base_width(s) >= 16)        /* a short base ("Kernel<...>") */
+        fold_templates(s, 0, step == 5); /* needs its arguments to tell */
 }
 
 static int
@@ -240,6 +418,8 @@ fits(const char *s, size_t max_chars, size_t cap)
 {
     return pr_shorten_width(s) <= max_chars && strlen(s) < cap;
 }
+
+static void token_cut(const char *s, size_t len, size_t *hb, size_t *tb);
 
 char *
 pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
@@ -262,9 +442,23 @@ pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
         s = memcpy(work, name, len + 1);
     else if ((s = strdup(name)) == NULL)
         return pr_shorten_middle(name, max_chars, out, cap);
-    for (step = 0; step < 5 && !fits(s, max_chars, cap); step++)
+    for (step = 0; step < N_STEPS && !fits(s, max_chars, cap); step++)
         apply_step(s, step);
-    pr_shorten_middle(s[0] ? s : name, max_chars, out, cap);
+    if (s[0] == '\0' || fits(s, max_chars, cap)) {
+        pr_shorten_middle(s[0] ? s : name, max_chars, out, cap);
+    } else { /* the middle cut, at token boundaries */
+        size_t w = pr_shorten_width(s), head, hb, tb, m = max_chars;
+        len = strlen(s);
+        if (m > (cap - 8) / 4)
+            m = (cap - 8) / 4; /* what the buffer holds */
+        head = (m - 1) / 2;
+        hb = prefix_bytes(s, head);
+        tb = len - prefix_bytes(s, w - (m - 1 - head));
+        token_cut(s, len, &hb, &tb);
+        memcpy(out, s, hb);
+        memcpy(out + hb, ELLIPSIS, 3);
+        memcpy(out + hb + 3, s + len - tb, tb + 1);
+    }
     if (s != work)
         free(s);
     return out;
@@ -342,7 +536,34 @@ same_tail(const char *a, const char *b, size_t upto)
     return n;
 }
 
-/* "head…tail": the first h and last t code points of s. */
+/* A cut of name s after hb bytes and before its last tb bytes, moved to
+ * token boundaries: the head ends before an identifier it would split
+ * (where that keeps half of it) and never on an opening bracket, space
+ * or comma ("k<…f(T&)[…" -> "k<…f(T&)…"); the tail starts after one. */
+static void
+token_cut(const char *s, size_t len, size_t *hb, size_t *tb)
+{
+    size_t h = *hb, t = len - *tb;
+
+    if (h > 0 && h < len && is_ident(s[h - 1]) && is_ident(s[h])) {
+        size_t b = h;
+        while (b > 0 && is_ident(s[b - 1]))
+            b--;
+        if (h - b < 4 && b > 0) /* a piece of a name too short to read */
+            h = b;
+    }
+    while (h > 0 && strchr(" ,([{", s[h - 1]) != NULL)
+        h--;
+    while (*tb > 0 && t < len && (s[t] == ' ' || s[t] == ','))
+        t++;
+    if (h == 0 && t == len) /* nothing would be left: the plain cut */
+        return;
+    *hb = h;
+    *tb = len - t;
+}
+
+/* "head…tail": the first h and last t code points of s, cut at token
+ * boundaries (token_cut). */
 static char *
 head_tail(const char *s, size_t h, size_t t)
 {
@@ -353,6 +574,7 @@ head_tail(const char *s, size_t h, size_t t)
         return strdup(s);
     hb = prefix_bytes(s, h);
     tb = len - prefix_bytes(s, w - t);
+    token_cut(s, len, &hb, &tb);
     out = malloc(hb + tb + 4);
     if (out == NULL)
         return NULL;
@@ -374,7 +596,7 @@ window(const char *s, size_t h, size_t at, size_t max)
 
     if (h + 2 >= max)
         h = max / 3;
-    while (from > h && at - from < 12) { /* back to the argument's start */
+    while (from > h && at - from < 40) { /* back to the argument's start */
         size_t b = prefix_bytes(s, from - 1);
         if (s[b] == '<' || s[b] == ',' || s[b] == ' ')
             break;
@@ -393,6 +615,12 @@ window(const char *s, size_t h, size_t at, size_t max)
     hb = prefix_bytes(s, h);
     fb = prefix_bytes(s, from);
     eb = prefix_bytes(s, from + room < w ? from + room : w);
+    if (eb < len) { /* end it at a token boundary too */
+        size_t tb = 0;
+        token_cut(s, len, &eb, &tb);
+        if (eb <= fb)
+            eb = prefix_bytes(s, from + room);
+    }
     out = malloc(hb + (eb - fb) + 8);
     if (out == NULL)
         return NULL;
@@ -452,7 +680,7 @@ tell_apart(struct named *v, size_t i, size_t j, size_t max, int depth)
     rw = calloc(g, sizeof(*rw));
     if (r == NULL || bad == NULL || ord == NULL || at == NULL || rw == NULL)
         goto nomem;
-    for (steps = 5; steps >= 0 && !ok; steps--) {
+    for (steps = N_STEPS; steps >= 0 && !ok; steps--) {
         for (k = 0; k < g; k++) {
             free(r[k]);
             if ((r[k] = detail_form(v[i + k].name, steps)) == NULL)
