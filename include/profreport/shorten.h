@@ -68,6 +68,16 @@ int pr_shorten_names(const char *const *names, size_t n, size_t n_keep,
 int pr_shorten_labels(const char *const *names, size_t n, size_t n_keep,
                       size_t max_chars, char **forms, size_t stride);
 
+/* The line a table prints once under it when one of its names reads
+ * numbered (pr_shorten_numbered), so that " [2]" is explained where it
+ * shows. */
+#define PR_SHORTEN_LEGEND                                                      \
+    "[n]: the n-th name of that short form; --json has the full names"
+
+/* Whether a display form ends in a number pr_shorten_names gave it to
+ * tell it from names that read alike (" [2]"). */
+int pr_shorten_numbered(const char *form);
+
 /* Code points of UTF-8 text (continuation bytes not counted). */
 size_t pr_shorten_width(const char *s);
 

@@ -1116,6 +1116,18 @@ pr_shorten_labels(const char *const *names, size_t n, size_t n_keep,
     return rc;
 }
 
+int
+pr_shorten_numbered(const char *form)
+{
+    size_t n = form != NULL ? strlen(form) : 0, i;
+
+    if (n < 4 || form[n - 1] != ']')
+        return 0;
+    for (i = n - 1; i > 0 && form[i - 1] >= '0' && form[i - 1] <= '9'; i--)
+        ;
+    return i + 1 < n && i >= 2 && form[i - 1] == '[' && form[i - 2] == ' ';
+}
+
 void
 pr_shorten_free(char **forms, size_t n)
 {

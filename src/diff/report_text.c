@@ -176,6 +176,23 @@ distinct_names(const struct pr_dtable *tb, cJSON *rows, size_t width)
     return ok;
 }
 
+/* Whether a name cell of rows reads numbered (" [2]"). */
+static int
+numbered(const struct pr_dtable *tb, const cJSON *rows)
+{
+    const cJSON *row;
+    size_t c;
+
+    cJSON_ArrayForEach(row, rows)
+    {
+        for (c = 0; c < tb->n_cols; c++)
+            if (tb->cols[c].fmt == PR_FMT_NAME &&
+                pr_shorten_numbered(pr_sget_str(row, tb->cols[c].key)))
+                return 1;
+    }
+    return 0;
+}
+
 /* A copy of the table's rows whose name cells carry their PR_DTABLE_SUB
  * text after them (an operator's input shapes, "(default)" after a
  * gate), as the Markdown shows it, and a change table's names told apart
@@ -232,6 +249,8 @@ table(struct pr_buf *b, const struct pr_dtable *tb)
         if (rows == NULL || pr_table_render_cells(rows, tb->cols, tb->n_cols, 0,
                                                   b, &err) != PR_OK)
             b->failed = 1;
+        else if (numbered(tb, rows))
+            pr_dadd(b, PR_SHORTEN_LEGEND "\n");
         cJSON_Delete(rows);
     }
     if (tb->note[0] != '\0') {

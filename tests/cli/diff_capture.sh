@@ -106,8 +106,8 @@ COLUMNS=120 "$PR_BIN" diff "$T_DIR/e1.pt.trace.json" \
     "$T_DIR/e2.pt.trace.json" > "$T_DIR/e.txt" 2> /dev/null
 check "terminal: the slower kernel is named by its copy functor" \
     sh -c "sed -n '/^Top regressions: kernels/,/^\$/p' '$T_DIR/e.txt' | grep -q '^elementwise_kernel<…direct_copy_kernel_cuda'"
-check "  the faster one by its binary functor" \
-    sh -c "sed -n '/^Top improvements: kernels/,/^\$/p' '$T_DIR/e.txt' | grep -q '^elementwise_kernel<….*BinaryFunctor'"
+check "  the faster one by its multiply functor" \
+    sh -c "sed -n '/^Top improvements: kernels/,/^\$/p' '$T_DIR/e.txt' | grep -q '^elementwise_kernel<.*MulFunctor'"
 check "  no kernel reads as a bare 'elementwise_kernel<…>'" \
     sh -c "! grep -q '^elementwise_kernel<…> ' '$T_DIR/e.txt'"
 
