@@ -552,8 +552,15 @@ token_cut(const char *s, size_t len, size_t *hb, size_t *tb)
         if (h - b < 4 && b > 0) /* a piece of a name too short to read */
             h = b;
     }
-    while (h > 0 && strchr(" ,([{", s[h - 1]) != NULL)
-        h--;
+    for (;;) { /* "f(T&)[", "k<4, ": an opened part or a separator */
+        if (h > 0 && (s[h - 1] == ' ' || s[h - 1] == ','))
+            h--;
+        else if (h > 1 && strchr("([{", s[h - 1]) != NULL &&
+                 (is_ident(s[h - 2]) || s[h - 2] == ')' || s[h - 2] == '>'))
+            h--; /* (a list's own "[" stays: "[1, 2], […]") */
+        else
+            break;
+    }
     while (*tb > 0 && t < len && (s[t] == ' ' || s[t] == ','))
         t++;
     if (h == 0 && t == len) /* nothing would be left: the plain cut */
