@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "profreport/diff.h"
 #include "profreport/sget.h"
+#include "profreport/shorten.h"
 
 #define NAME_MAX_CHARS 80
 
@@ -108,6 +109,7 @@ pr_dtable_md(struct pr_buf *b, const struct pr_dtable *t)
     const cJSON *row;
     size_t i, r = 0, sub = pr_dtable_sub_col(t);
     char **forms = pr_dnames(t, NAME_MAX_CHARS);
+    int numbered = 0;
 
     if (forms == NULL && pr_sget_len(t->rows) > 0)
         b->failed = 1; /* out of memory */
@@ -123,14 +125,19 @@ pr_dtable_md(struct pr_buf *b, const struct pr_dtable *t)
     pr_dadd(b, "|\n");
     cJSON_ArrayForEach(row, t->rows)
     {
-        for (i = 0; i < t->n_cols; i++)
+        for (i = 0; i < t->n_cols; i++) {
             md_cell(b, &t->cols[i], pr_sget_str_or(row, t->cols[i].key, ""),
                     forms ? forms[r * t->n_cols + i] : NULL,
                     i == sub ? pr_sget_str(row, PR_DTABLE_SUB) : NULL);
+            numbered |=
+                forms != NULL && pr_shorten_numbered(forms[r * t->n_cols + i]);
+        }
         pr_dadd(b, "|\n");
         r++;
     }
     pr_dnames_free(forms, t);
+    if (numbered)
+        pr_dadd(b, "\n" PR_SHORTEN_LEGEND "\n");
     if (pr_sget_len(t->rows) == 0) {
         pr_dadd(b, "| (none) ");
         for (i = 1; i < t->n_cols; i++)

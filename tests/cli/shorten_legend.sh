@@ -41,6 +41,10 @@ check "two find_long_segments kernels in 70 columns: one is numbered" \
     grep -q '… \[2\] ' "$T_DIR/k.txt"
 check "  the table says once what [n] is" \
     sh -c "[ \$(grep -c '^\\[n\\]: the n-th name of that short form; --json has the full names' '$T_DIR/k.txt') -eq 1 ]"
+"$PR_BIN" diff "$T_DIR/a.pt.trace.json" "$T_DIR/b.pt.trace.json" \
+    --markdown "$T_DIR/n.md" > /dev/null 2>&1
+check "the Markdown's kernel table (80 code points) explains its [2] once" \
+    sh -c "grep -q '… \[2\]\`' '$T_DIR/n.md' && [ \$(grep -c '^\[n\]: the n-th name' '$T_DIR/n.md') -eq 1 ]"
 COLUMNS=200 "$PR_BIN" diff "$T_DIR/a.pt.trace.json" \
     "$T_DIR/b.pt.trace.json" > "$T_DIR/w.txt" 2> /dev/null
 check "in 200 columns nothing is numbered, and no legend" \
