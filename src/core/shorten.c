@@ -280,7 +280,8 @@ fold_templates(char *s, int keep, int named)
             if (end - r - 1 > 3) {
                 char endc = s[end];
                 if (named && key_name(s, r + 1, end, &at, &len) &&
-                    len + 6 <= end - r) { /* "<…name…" within "<...>" */
+                    len + 7 <= end - r) { /* "<…name…" within "<...": */
+                    /* the NUL of an unclosed list is never written */
                     memmove(s + w + 4, s + at, len); /* before "<…" */
                     memcpy(s + w, "<" ELLIPSIS, 4);
                     w += 4 + len;
@@ -292,7 +293,7 @@ fold_templates(char *s, int keep, int named)
                 }
                 if (endc == '>')
                     s[w++] = '>';
-                r = s[end] ? end : end - 1;
+                r = endc ? end : end - 1;
                 continue;
             }
         }
