@@ -65,6 +65,13 @@ int pr_sget_is(const char *s, const char *want);
  * window the whole capture (steps.h's PR_STEPS_CAPTURE_NAME). */
 int pr_sget_run_is_capture(const cJSON *run);
 
+/* 1 for a host-only run whose device side was not recorded (review23g
+ * item 3): the trace names its GPUs (devices listed though host_only) or
+ * holds NCCL collectives (communication.ops[].backend "nccl", which run
+ * as GPU kernels), yet records no device activity; 2 where the NCCL
+ * collectives are the evidence; 0 otherwise (a CPU-only run). */
+int pr_sget_run_device_unrecorded(const cJSON *run);
+
 /* 1 when a run's world_size is only a lower bound: world_size_bound
  * "at_least", or, in a summary older than that key, world_size_source
  * "communication groups" (the ranks its groups name, issue #30); 0 when

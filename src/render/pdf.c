@@ -70,7 +70,10 @@ worker_device_row(const cJSON *run, const cJSON *dev)
         return NULL;
     if (dev == NULL)
         snprintf(name, sizeof(name), "%s",
-                 pr_fig_run_host_only(run) ? "CPU only" : PR_PDF_DASH);
+                 pr_sget_run_device_unrecorded(run) == 2
+                     ? "GPU, not recorded (NCCL calls)" /* review23g #3 */
+                 : pr_fig_run_host_only(run) ? "CPU only"
+                                             : PR_PDF_DASH);
     else
         snprintf(name, sizeof(name), "%.0f: %s",
                  isnan(pr_sget_num(dev, PR_K_ID)) ? -1

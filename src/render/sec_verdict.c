@@ -253,10 +253,9 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
               "not a graph edit): each finding's evidence names its "
               "model, or the work it rests on and its finding the "
               "model."
-        : cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY)) &&
-                pr_sget_len(pr_sget(run, PR_K_DEVICES)) > 0
+        : pr_sget_run_device_unrecorded(run)
             ? "Gains are predictions: the host's path replayed with the "
-              "change applied (a run with no device work recorded has no "
+              "change applied (a run whose device side was not recorded has no "
               "Critical path part; Recommendations holds each finding's "
               "advice)."
         : cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY))

@@ -335,6 +335,21 @@ pr_sget_run_is_capture(const cJSON *run)
 }
 
 int
+pr_sget_run_device_unrecorded(const cJSON *run)
+{
+    const cJSON *o;
+
+    if (!cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY)))
+        return 0;
+    cJSON_ArrayForEach(o, pr_sget(pr_sget(run, PR_K_COMMUNICATION), PR_K_OPS))
+    {
+        if (pr_sget_is(pr_sget_str(o, PR_K_BACKEND), "nccl"))
+            return 2;
+    }
+    return pr_sget_len(pr_sget(run, PR_K_DEVICES)) > 0;
+}
+
+int
 pr_sget_run_world_floor(const cJSON *run)
 {
     const char *b = pr_sget_str(run, PR_K_WORLD_SIZE_BOUND);

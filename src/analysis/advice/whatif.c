@@ -3266,9 +3266,10 @@ no_replay(const cJSON *run, const cJSON *cp)
     double e = pr_sget_num(cp, PR_K_REPLAY_ERROR_PCT);
     char named[160];
 
-    if (unused_devices(run, named, sizeof(named)))
-        return "not replayed: the trace records no device work for a "
-               "change to act on";
+    if (pr_sget_run_device_unrecorded(run) ||
+        unused_devices(run, named, sizeof(named)))
+        return "not replayed: the device side was not recorded, so no "
+               "change to it can be replayed";
     if (cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY)))
         return "not replayed: a CPU-only run, the trace records no device "
                "work for a change to act on";
@@ -5162,6 +5163,183 @@ pr_whatif_verdict_put(cJSON *run, struct pr_verdict *v, struct pr_error *err)
               : pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
 }
 
+/* The first dimension list of a shape text ("[[123], [123], []]"): the
+ * product of its sizes, or -1 where it holds none. */
+static double
+first_shape_elems(const char *shapes)
+{
+    const char *p = shapes != NULL ? strstr(shapes, "[[") : NULL;
+    double e = 1;
+    int any = 0;
+
+    if (p == NULL)
+        return -1;
+    p += 2;
+    while (*p != '\0' && *p != ']') {
+        char *end;
+        double d = strtod(p, &end);
+
+        if (end == p)
+            return -1;
+        e *= d;
+        any = 1;
+        p = end;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    return any ? e : -1;
+}
+
+/* Host calls that take microseconds unless they wait for the device: a
+ * scalar read (.item(): aten::_local_scalar_dense) or a copy of at most
+ * DEVICE_WAIT_MAX_BYTES per call, each taking DEVICE_WAIT_MIN_US or more
+ * per call (review23g item 3: dist_unavail's 123-element aten::copy_ of
+ * 4.9 ms, its .item() calls 4.8 ms).  Their names and times into buf, up
+ * to three, largest first; their host time in *us; 0 where none. */
+#define DEVICE_WAIT_MIN_US 100.0
+#define DEVICE_WAIT_MAX_BYTES 65536.0
+static size_t
+device_waits(const cJSON *run, char *buf, size_t cap, double *us)
+{
+    const cJSON *o, *top[3] = {NULL, NULL, NULL};
+    size_t n = 0, len = 0, i, j;
+
+    *us = 0;
+    if (cap > 0)
+        buf[0] = '\0';
+    cJSON_ArrayForEach(o, pr_sget(run, PR_K_OPERATORS_BY_SHAPE))
+    {
+        const char *name = pr_sget_str(o, PR_K_NAME);
+        double calls = pr_sget_num(o, PR_K_CALLS),
+               t = pr_sget_num(o, PR_K_HOST_SELF_US),
+               b = pr_sget_num(o, PR_K_BYTES);
+        int scalar = pr_sget_is(name, "aten::_local_scalar_dense"),
+            copy = pr_sget_is(name, "aten::copy_");
+
+        if (!(scalar || copy) || !(calls > 0) ||
+            !(t / calls >= DEVICE_WAIT_MIN_US))
+            continue;
+        if (copy && !(b > 0 && b / calls <= DEVICE_WAIT_MAX_BYTES))
+            continue;
+        *us += t;
+        n++;
+        for (i = 0; i < 3; i++)
+            if (top[i] == NULL || t > pr_sget_num(top[i], PR_K_HOST_SELF_US)) {
+                for (j = 2; j > i; j--)
+                    top[j] = top[j - 1];
+                top[i] = o;
+                break;
+            }
+    }
+    for (i = 0; i < 3 && top[i] != NULL && len < cap; i++) {
+        const char *name = pr_sget_str(top[i], PR_K_NAME);
+        double calls = pr_sget_num(top[i], PR_K_CALLS),
+               e = first_shape_elems(pr_sget_str(top[i], PR_K_INPUT_SHAPES));
+        char t[64], what[120];
+
+        fmt_us(pr_sget_num(top[i], PR_K_HOST_SELF_US), t, sizeof(t));
+        if (pr_sget_is(name, "aten::copy_") && e >= 0)
+            snprintf(what, sizeof(what), "aten::copy_ of %.0f element%s", e,
+                     e == 1 ? "" : "s");
+        else if (pr_sget_is(name, "aten::copy_"))
+            snprintf(what, sizeof(what), "aten::copy_ of %.0f bytes",
+                     pr_sget_num(top[i], PR_K_BYTES) / calls);
+        else
+            snprintf(what, sizeof(what), "aten::_local_scalar_dense (.item())");
+        if (calls > 1)
+            len +=
+                (size_t)snprintf(buf + len, cap - len, "%s%s %s in %.0f calls",
+                                 i ? ", " : "", what, t, calls);
+        else
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s %s",
+                                    i ? ", " : "", what, t);
+    }
+    return n;
+}
+
+/* The verdict of a host-only run whose device side was not recorded
+ * (pr_sget_run_device_unrecorded): what names the device, that no bound is
+ * named, and the host calls that waited on the unseen device. */
+static void
+device_unrecorded_words(const cJSON *run, int capture, size_t n,
+                        const char *mean, char *text, size_t cap)
+{
+    int nccl = pr_sget_run_device_unrecorded(run) == 2;
+    char named[160], coll[200] = "", waits[600], wt[64], what[400];
+    const cJSON *o;
+    double wus, calls = 0;
+    size_t nw, kinds = 0, len;
+
+    if (!unused_devices(run, named, sizeof(named)))
+        named[0] = '\0';
+    cJSON_ArrayForEach(o, pr_sget(pr_sget(run, PR_K_COMMUNICATION), PR_K_OPS))
+    {
+        if (!pr_sget_is(pr_sget_str(o, PR_K_BACKEND), "nccl"))
+            continue;
+        calls += pr_sget_num(o, PR_K_CALLS);
+        if (kinds++ == 0)
+            snprintf(coll, sizeof(coll), "%.120s",
+                     pr_sget_str(o, PR_K_NAME) ? pr_sget_str(o, PR_K_NAME)
+                                               : "nccl");
+    }
+    if (kinds > 1) {
+        len = strlen(coll);
+        snprintf(coll + len, sizeof(coll) - len, " and %zu other kind%s",
+                 kinds - 1, kinds == 2 ? "" : "s");
+    }
+    if (named[0] && nccl)
+        snprintf(what, sizeof(what),
+                 "the trace names %s and holds %.0f NCCL collective "
+                 "call%s (%s), which run as GPU kernels, but records no "
+                 "device activity (no kernel, copy or runtime call: CUDA "
+                 "activity off in the profiler)",
+                 named, calls, calls == 1 ? "" : "s", coll);
+    else if (nccl)
+        snprintf(what, sizeof(what),
+                 "the trace holds %.0f NCCL collective call%s (%s), which "
+                 "run as GPU kernels, but records no device activity (no "
+                 "kernel, copy or runtime call: CUDA activity off in the "
+                 "profiler)",
+                 calls, calls == 1 ? "" : "s", coll);
+    else
+        snprintf(what, sizeof(what),
+                 "the trace names %s but records no device activity (no "
+                 "kernel, copy or runtime call: CUDA activity off in the "
+                 "profiler, or a process that launched none)",
+                 named);
+    if (capture)
+        len = (size_t)snprintf(
+            text, cap,
+            "The device side was not recorded (no steps; the capture, %s): "
+            "%s, so what bounds the capture is not known: the host's time "
+            "may hold waits on device work the trace does not show.",
+            mean, what);
+    else
+        len = (size_t)snprintf(
+            text, cap,
+            "The device side was not recorded (%zu step%s, mean step %s): "
+            "%s, so what bounds the step is not known: the host's time may "
+            "hold waits on device work the trace does not show.",
+            n, n == 1 ? "" : "s", mean, what);
+    nw = device_waits(run, waits, sizeof(waits), &wus);
+    if (nw > 0 && len < cap) {
+        double m = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
+
+        fmt_us(wus, wt, sizeof(wt));
+        if (m > 0 && !capture)
+            snprintf(text + len, cap - len,
+                     " Host calls that take microseconds unless they wait "
+                     "for the GPU took %s here (%.0f%% of the mean step): "
+                     "%s.",
+                     wt, 100.0 * wus / m, waits);
+        else
+            snprintf(text + len, cap - len,
+                     " Host calls that take microseconds unless they wait "
+                     "for the GPU took %s here: %s.",
+                     wt, waits);
+    }
+}
+
 struct pr_verdict *
 pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
 {
@@ -5177,7 +5355,6 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
         capture = pr_sget_run_is_capture(run);
     double idle, miss = 0, cold;
     char text[2000], split[200], mean[128], pipe[600], coldtxt[300];
-    char named[160];
 
     cJSON_ArrayForEach(s, steps)
     {
@@ -5210,32 +5387,14 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
            sizeof(mean));
     warmup_words(run, mean, sizeof(mean));
     if (host_only && bound != NULL && n > 0 &&
-        unused_devices(run, named, sizeof(named))) {
-        /* the trace names its GPUs but records none of their work: not a
-           CPU-only run, and not a trace without its device (review22g
-           item 9) */
-        vb = bound;
-        vsteps = (double)same;
-        if (capture)
-            snprintf(text, sizeof(text),
-                     "No device work recorded (no steps; the capture, %s): "
-                     "the trace names %s but records no device work (no "
-                     "kernel, copy or runtime call: CUDA activity not "
-                     "profiled, or a process that launched none), so its "
-                     "time is the host's. Bound by %s over the capture (on "
-                     "the host's path: %s).",
-                     mean, named, bound_words(bound),
-                     split[0] ? split : "nothing");
-        else
-            snprintf(text, sizeof(text),
-                     "No device work recorded (%zu step%s, mean step %s): "
-                     "the trace names %s but records no device work (no "
-                     "kernel, copy or runtime call: CUDA activity not "
-                     "profiled, or a process that launched none), so its "
-                     "steps are the host's. Bound by %s in %zu of %zu "
-                     "step%s (on the host's path: %s).",
-                     n, n == 1 ? "" : "s", mean, named, bound_words(bound),
-                     same, n, n == 1 ? "" : "s", split[0] ? split : "nothing");
+        pr_sget_run_device_unrecorded(run)) {
+        /* the trace names its GPUs or holds NCCL collectives but records
+           none of their work: not a CPU-only run, and the host's time
+           holds waits on a device the trace does not show, so no bound is
+           named (review22g item 9, review23g item 3) */
+        vb = "unexplained";
+        vsteps = (double)n;
+        device_unrecorded_words(run, capture, n, mean, text, sizeof(text));
     } else if (host_only && bound != NULL && n > 0) {
         /* no device to weigh the host against: the path is the host's */
         vb = bound;
