@@ -167,20 +167,22 @@ alone_word(const cJSON *summary, const char *w)
            pr_sget_num(ss, PR_K_RANKS_WITH_STEPS) == 1;
 }
 
-/* "slowest" or "median" where the job names none (by_mean): the words of
- * what the rank is, into buf; NULL where the job names it. */
+/* "slowest" or "median" where the job names none (no steps, or a spread
+ * under the noise floor): no words, "" into buf; NULL where the job names
+ * it. */
 static const char *
 why_word(const cJSON *summary, const char *w, char *buf, size_t n)
 {
     const cJSON *job = pr_sget(summary, PR_K_JOB);
-    int capture =
-        pr_sget_num(pr_sget(job, PR_K_STEP_US), PR_K_RANKS_WITH_STEPS) == 0;
 
     if ((strcmp(w, "slowest") != 0 && strcmp(w, "median") != 0) ||
         cJSON_IsObject(pr_sget(job, w)))
         return NULL;
-    snprintf(buf, n, "%s %s", strcmp(w, "slowest") == 0 ? "longest" : "median",
-             capture ? "capture" : "mean step");
+    /* no label: a rank the job does not name slowest or median is not
+       ranked here either, its lead may be noise (review23g item 8: nsys's
+       "longest capture" was 7.7 us, 0.0026%, longer) */
+    if (n > 0)
+        buf[0] = '\0';
     return buf;
 }
 
@@ -196,10 +198,11 @@ note_run(cJSON *list, const cJSON *runs, long idx, const char *why)
     {
         if (pr_sget_num(e, PR_K_RUN) != (double)idx)
             continue;
-        if (strstr(pr_sget_str_or(e, "why", ""), why) != NULL)
+        if (why[0] == '\0' || strstr(pr_sget_str_or(e, "why", ""), why) != NULL)
             return 1; /* said already ("the only rank with steps") */
         o = (cJSON *)(uintptr_t)e;
-        snprintf(buf, sizeof(buf), "%s, %s", pr_sget_str_or(o, "why", ""), why);
+        snprintf(buf, sizeof(buf), "%s%s%s", pr_sget_str_or(o, "why", ""),
+                 pr_sget_str_or(o, "why", "")[0] ? ", " : "", why);
         {
             cJSON *s = cJSON_CreateString(buf);
 
@@ -435,10 +438,15 @@ pr_detail_describe(const cJSON *view, char *buf, size_t n)
                  pr_sget_len(pr_sget(d, PR_K_RUNS)), pr_sget_num(d, "of"));
     cJSON_ArrayForEach(e, pr_sget(d, PR_K_RUNS))
     {
+        const char *why = pr_sget_str_or(e, "why", "");
+
         len = strlen(buf);
-        snprintf(buf + len, n - len, "%s %s (%s)", k++ ? "," : "",
-                 pr_sget_str_or(e, PR_K_WORKER, "?"),
-                 pr_sget_str_or(e, "why", ""));
+        if (why[0] != '\0')
+            snprintf(buf + len, n - len, "%s %s (%s)", k++ ? "," : "",
+                     pr_sget_str_or(e, PR_K_WORKER, "?"), why);
+        else
+            snprintf(buf + len, n - len, "%s %s", k++ ? "," : "",
+                     pr_sget_str_or(e, PR_K_WORKER, "?"));
     }
     k = 0;
     cJSON_ArrayForEach(e, pr_sget(d, "missing"))

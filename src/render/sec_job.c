@@ -627,6 +627,11 @@ job_kpis(struct pr_figs *f, const cJSON *job, int capture)
     if (isnan(spread))
         snprintf(sub, sizeof(sub), "needs 2 ranks with step markers; %.0f here",
                  with);
+    else if (capture && !cJSON_IsObject(pr_sget(job, PR_K_SLOWEST)))
+        /* no steps: the spread is of the captures' lengths, and no rank
+           is the slowest (review23g item 8) */
+        snprintf(sub, sizeof(sub), "(longest - shortest capture) / median%s",
+                 of);
     else if (warm > 0)
         snprintf(sub, sizeof(sub),
                  "(slowest - fastest) / median%s; the warm-up first step "
