@@ -2700,7 +2700,10 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 /* ---- recommendations, data quality ------------------------------------ */
 
 /* 1 when a diagnostic of the run says the trace lacks something a check
- * needs (kinds "no_...": no GPU info, no shapes, no steps ...). */
+ * needs (kinds "no_...": no GPU info, no shapes, no steps ...), or that
+ * the tasks it lists are not all the run's: an extract of the task list
+ * (utilization, idle and the path not known), a task list that covers
+ * part of the step table's device time, a record left unread. */
 static int
 lacks_data(const cJSON *run)
 {
@@ -2709,7 +2712,11 @@ lacks_data(const cJSON *run)
     int lacks = 0;
 
     for (i = 0; i < n && !lacks; i++)
-        lacks = d[i].kind != NULL && strncmp(d[i].kind, "no_", 3) == 0;
+        lacks =
+            d[i].kind != NULL && (strncmp(d[i].kind, "no_", 3) == 0 ||
+                                  strcmp(d[i].kind, "task_list_extract") == 0 ||
+                                  strcmp(d[i].kind, "tasks_incomplete") == 0 ||
+                                  strcmp(d[i].kind, "csv_ragged_rows") == 0);
     free(d);
     return lacks;
 }
