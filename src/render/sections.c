@@ -517,6 +517,16 @@ npu_compute_kpi(struct pr_figs *f, const cJSON *run, const char *win,
     return 1;
 }
 
+/* 1 when the run's task list is an extract (critpath.c: no path, its
+ * utilization and idle not known). */
+static int
+run_is_extract(const cJSON *run)
+{
+    return pr_sget_is(
+        pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_NO_PATH_REASON),
+        "task_list_extract");
+}
+
 /* Under the breakdown of an incomplete task list: what it rests on and
  * the step table's split of the same step (issue #30 finding 1: the
  * charts' "Other 87%" of old2023's 21 tasks beside a table that finds
@@ -528,16 +538,23 @@ table_split_note(struct pr_figs *f, const cJSON *run)
     const cJSON *m = pr_sget(pr_sget(run, PR_K_STEP_PHASES), PR_K_MEAN);
     char text[500], a[32], b[32], c[32];
 
-    if (basis == NULL || !cJSON_IsObject(m))
+    if (basis == NULL || !cJSON_IsObject(m)) {
+        if (run_is_extract(run))
+            pr_figs_note(f, "The file is an extract of the task list (see "
+                            "Data quality): the breakdown above holds only "
+                            "the tasks it lists, and \"Not covered\" is "
+                            "time they do not cover, not idle: its shares "
+                            "are not the run's.");
         return;
+    }
     snprintf(
         text, sizeof(text),
         "The breakdown above holds only the export's recorded tasks, "
-        "an incomplete list (see Data quality): its Other is time they "
+        "an incomplete list (see Data quality): its %s is time they "
         "do not cover, not idle. The producer's step table (%s) splits "
         "the mean step into Computing %s, Communication(Not "
         "Overlapped) %s and Free %s (see Distributed).",
-        basis,
+        run_is_extract(run) ? "\"Not covered\"" : "Other", basis,
         pr_fig_format(pr_sget_num(m, PR_K_COMPUTING_US), PR_FMT_US, a,
                       sizeof(a)),
         pr_fig_format(pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US),
@@ -684,6 +701,11 @@ breakdown_cats(const cJSON *run, struct pr_category *cats)
         cats[n] = pr_keys_breakdown[k];
         if (pr_fig_run_is_mindspore(run)) /* its step interval */
             cats[n].label = pr_fig_label_mindspore(key, cats[n].label);
+        /* an extract's Other is the time its listed tasks do not
+           cover, not idle (review23a #1: "Other 99.7%" beside
+           "utilization not known") */
+        if (run_is_extract(run) && strcmp(key, PR_K_OTHER) == 0)
+            cats[n].label = "Not covered";
         n++;
     }
     return n;
