@@ -1907,7 +1907,7 @@ print_brief(const cJSON *sum, int quiet)
         const cJSON *jr = job_rank_of(sum, idx);
 
         double n = cJSON_IsNumber(c) ? c->valuedouble : 0;
-        char mean[32];
+        char mean[32], rows[64];
         int n_gain = 0;
 
         run_label(sum, runs, run, idx++, name, sizeof(name));
@@ -1920,6 +1920,13 @@ print_brief(const cJSON *sum, int quiet)
         if (!(n > 0) || !cJSON_IsNumber(m))
             pr_term_printf(stdout, "%s: no step time (no steps were found)\n",
                            name);
+        else if (pr_sget_run_is_capture(run) &&
+                 pr_fig_row_step_words(run, rows, sizeof(rows)))
+            pr_term_printf(stdout,
+                           "%s: no step bounds (%s, whose bounds the file "
+                           "does not give); the whole capture, %s, is one "
+                           "window, not a step\n",
+                           name, rows, mean);
         else if (pr_sget_run_is_capture(run))
             pr_term_printf(stdout,
                            "%s: no step markers; the whole capture, %s, is "

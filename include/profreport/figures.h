@@ -100,6 +100,11 @@ int pr_fig_summary_is_capture(const cJSON *summary);
 int pr_fig_summary_is_mixed(const cJSON *summary);
 int pr_fig_summary_is_mindspore(const cJSON *summary);
 
+/* Where a run was stepped by a Step Id column whose steps' bounds the
+ * file does not give (its no_steps row): that row's words up to the
+ * column ("every task row is in step 19") into buf, and 1; else 0. */
+int pr_fig_row_step_words(const cJSON *run, char *buf, size_t size);
+
 /* Whether a run ran on an NPU (a device of kind "npu"), and whether every
  * run of a summary did (and there is one). */
 int pr_fig_run_is_npu(const cJSON *run);

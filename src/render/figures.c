@@ -495,6 +495,30 @@ pr_fig_summary_is_mindspore(const cJSON *summary)
     return any;
 }
 
+/* Where the run was stepped by a Step Id column whose steps' bounds the
+ * file does not give (analysis.c's no_steps row): that row's words up to
+ * the column ("every task row is in step 19") into buf, and 1; else 0
+ * (review23a #5: "no step marks" beside "every row is in step 19"). */
+int
+pr_fig_row_step_words(const cJSON *run, char *buf, size_t size)
+{
+    const cJSON *d;
+
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
+    {
+        const char *text = pr_sget_str(d, PR_K_TEXT);
+        const char *end;
+
+        if (!pr_sget_is(pr_sget_str(d, PR_K_KIND), "no_steps") ||
+            text == NULL || strstr(text, "Step Id column") == NULL ||
+            (end = strstr(text, " (")) == NULL)
+            continue;
+        snprintf(buf, size, "%.*s", (int)(end - text), text);
+        return buf[0] != '\0';
+    }
+    return 0;
+}
+
 int
 pr_fig_run_is_npu(const cJSON *run)
 {

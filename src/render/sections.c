@@ -639,7 +639,14 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
     const cJSON *tc = pr_sget(run, PR_K_TENSOR_CORES);
     char a[48], b[48], sub[160];
 
-    if (no_steps(ss)) {
+    if (no_steps(ss) && pr_fig_row_step_words(run, a, sizeof(a))) {
+        snprintf(sub, sizeof(sub),
+                 "%s, whose bounds the file does not give: the whole "
+                 "capture is one window",
+                 a);
+        pr_figs_kpi(f, "No step bounds", pr_sget_num(ss, PR_K_MEAN_US),
+                    PR_FMT_US, sub);
+    } else if (no_steps(ss)) {
         pr_figs_kpi(f, "No steps", pr_sget_num(ss, PR_K_MEAN_US), PR_FMT_US,
                     no_profiler_steps(f, run)
                         ? "no step marks: the whole capture is one window"
@@ -801,7 +808,16 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                               "events and no events to count as one "
                               "step.");
     } else {
-        if (no_steps(ss))
+        char rows[64], text[240];
+
+        if (no_steps(ss) && pr_fig_row_step_words(run, rows, sizeof(rows))) {
+            snprintf(text, sizeof(text),
+                     "No step bounds in this trace (%s, whose bounds the "
+                     "file does not give): the figures below are the "
+                     "whole capture's, one window, not a step.",
+                     rows);
+            pr_figs_note(f, text);
+        } else if (no_steps(ss))
             pr_figs_note(f, no_profiler_steps(f, run)
                                 ? "No steps in this trace (no step marks): "
                                   "the figures below are the whole "
