@@ -584,10 +584,15 @@ util_kpi(struct pr_figs *f, const cJSON *run, const cJSON *gm, int capture)
     if (table_util_kpi(f, run, util))
         return;
     if (isnan(util) && pr_sget_str(gm, PR_K_NOTE) != NULL) {
-        /* not known, and why (an extract, a range profiler's kernels) */
+        /* not known, and why (an extract, a range profiler's kernels);
+           an extract's counts are Data quality's, a card cuts them
+           before the reason (review23a #6) */
         pr_figs_kpi(
             f, pr_fig_run_is_npu(run) ? "NPU utilization" : "GPU utilization",
-            util, PR_FMT_PCT, pr_sget_str(gm, PR_K_NOTE));
+            util, PR_FMT_PCT,
+            run_is_extract(run) ? "not known: the task list is an extract "
+                                  "(see Data quality)"
+                                : pr_sget_str(gm, PR_K_NOTE));
         return;
     }
     if (pr_fig_run_is_npu(run) &&
