@@ -902,9 +902,9 @@ verdict(const struct pr_trace *t, cJSON *run, const char *demoted,
                  "What bounds the device is not known: the file is an "
                  "extract of its tasks, not a timeline (its streams ran at "
                  "least %zu tasks by their Task IDs, of which it lists "
-                 "%zu), so utilization, idle time and the critical path "
-                 "are not known. The Kernels table holds the tasks it "
-                 "lists.",
+                 "%zu with a Stream ID), so utilization, idle time and the "
+                 "critical path are not known. The kernel tables hold the "
+                 "tasks it lists.",
                  t->extract_min, t->extract_rows);
         pr_whatif_verdict_set(v, text, NULL, 0);
     }

@@ -532,7 +532,7 @@ pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
     enum pr_status st = device_ids(t, &ids, &n, err);
     struct pr_names nc;
     const char *untimed = NULL;
-    char extract[200];
+    char extract[240];
 
     *out = cJSON_CreateArray();
     rows->v = calloc(n ? n : 1, sizeof(*rows->v));
@@ -546,8 +546,8 @@ pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
         /* an extract's gaps hold the tasks it left out (review22a #2) */
         snprintf(extract, sizeof(extract),
                  "the task list is an extract (its streams ran at least %zu "
-                 "tasks by their Task IDs, of which it lists %zu; see Data "
-                 "quality): utilization is not known",
+                 "tasks by their Task IDs, of which it lists %zu with a "
+                 "Stream ID; see Data quality): utilization is not known",
                  t->extract_min, t->extract_rows);
         untimed = extract;
     }
