@@ -164,7 +164,7 @@ import sys
 h = open(sys.argv[1]).read()
 assert 'sat idle' not in h, 'sat idle'
 assert 'the shares of the span and the idle time are not known' in h
-assert 'utilization is not known' in h
+assert 'not known: the task list is an extract (see Data quality)' in h
 " "$T_DIR/extract.html"
 check "whole list: no extract, utilization and a critical path" python3 -c "
 import json, sys

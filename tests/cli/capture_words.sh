@@ -19,6 +19,9 @@
 # step"; and a job whose ranks mix a run with steps and one without put
 # the capture in the heatmap as ProfilerStep#0, ranked it by "mean step",
 # and led its sections with "What bounds the step", "Times are per step".
+# A file whose rows carry a Step Id it does not bound says so ("every task
+# row is in step 1", "No step bounds"): that the run was stepped, not a
+# step of its own.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -34,8 +37,10 @@ ALLOWED = [r"no steps?\b", r"not a step", r"no step mark(er)?s",
            r"optimizer step", r"prof\.step\(\)", r"named like a step",
            r'"step \d+"', r"step split", r"step_\w+", r"^\s*Steps\s*$",
            r"\bSteps\s+Mean\b", r"\bStep time\b", r"^\s*step\(\)",
-           # the producer's Step Id column, named as the file names it
-           r"in step \d+ \(its Step Id column\)", r"Step Id"]
+           # a Step Id column's label, whose steps the file does not bound
+           # (review22a #2, review23a #5): "every task row is in step 1",
+           # "No step bounds"
+           r"\bin steps? \d+( to \d+)?", r"no step bounds", r"Step Id"]
 # the summary's definitions (how a figure is measured, the change a replay
 # models) and enumerations (gain_basis "step") are the same for every run
 SKIP_KEYS = {"method", "change", "gain_basis", "basis"}
