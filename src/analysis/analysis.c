@@ -869,6 +869,29 @@ whatif_in(const struct pr_rec_tables *tb, struct pr_whatif_in *in)
         in->tf32_ratio = d->fp32_tflops / d->tf32_tflops;
 }
 
+/* A run whose device side was not recorded (pr_sget_run_device_unrecorded)
+ * names no bound in its verdict ("unexplained"): its critical path, the
+ * host's only, names none either (review24 #2: critical_path.bound "host"
+ * beside verdict.bound "unexplained").  The steps' rows keep theirs: they
+ * say which steps have a path. */
+static enum pr_status
+unrecorded_bound(cJSON *run, struct pr_error *err)
+{
+    cJSON *cp = cJSON_GetObjectItemCaseSensitive(run, PR_K_CRITICAL_PATH);
+    cJSON *nul;
+
+    if (!cJSON_IsObject(cp) || !pr_sget_run_device_unrecorded(run) ||
+        pr_sget_str(cp, PR_K_BOUND) == NULL ||
+        !pr_sget_is(pr_sget_str(pr_sget(run, PR_K_VERDICT), PR_K_BOUND),
+                    "unexplained"))
+        return PR_OK;
+    nul = cJSON_CreateNull();
+    if (nul != NULL && pr_sput(cp, PR_K_BOUND, nul))
+        return PR_OK;
+    cJSON_Delete(nul);
+    return pr_error_set(err, PR_E_NOMEM, "out of memory (critical path)");
+}
+
 /* The run's verdict: made from the path and the ranked findings
  * (pr_whatif_verdict), amended by what knows more, and written once.  A
  * run of a totals table laid end to end (pr_trace.laid_out) has no
@@ -1031,6 +1054,8 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (recommend)");
     if (st == PR_OK)
         st = verdict(t, run, demoted, err);
+    if (st == PR_OK)
+        st = unrecorded_bound(run, err);
     return st;
 }
 

@@ -8,6 +8,12 @@
 # that launched none", and points at the host calls that waited on the
 # unseen GPU (a 123-element aten::copy_ of 3 ms, .item() 2 ms).  The same
 # trace without the collective stays "A CPU-only run" bound by the host.
+# review24 #2: every part of such a run's report agrees with that verdict:
+# critical_path.bound null (not "host"), the cause worded as what the trace
+# shows ("CUDA activity not recorded: off in the profiler, or removed from
+# the file"), the No-finding line "the device side is not in the trace",
+# and the host_unrecorded note (a 20 ms step, 71% in no operator) without
+# "the host-bound reading"; the CPU-only twin keeps all three.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -15,7 +21,8 @@ if ! command -v python3 >/dev/null 2>&1; then
     echo "1..$T_N"
     exit 0
 fi
-python3 - "$T_DIR/nccl.json" "$T_DIR/cpu.json" <<'PY'
+python3 - "$T_DIR/nccl.json" "$T_DIR/cpu.json" "$T_DIR/nccl20.json" \
+    "$T_DIR/cpu20.json" <<'PY'
 import json, sys
 def X(cat, name, ts, dur, **args):
     return {"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": 1,
@@ -32,8 +39,11 @@ coll = X("user_annotation", "nccl:all_reduce", 8000, 300,
          **{"Input Dims": [[262144]], "Input type": ["float"]})
 json.dump({"traceEvents": base + [coll]}, open(sys.argv[1], "w"))
 json.dump({"traceEvents": base}, open(sys.argv[2], "w"))
+base[0] = X("user_annotation", "ProfilerStep#1", 0, 20000)
+json.dump({"traceEvents": base + [coll]}, open(sys.argv[3], "w"))
+json.dump({"traceEvents": base}, open(sys.argv[4], "w"))
 PY
-for c in nccl cpu; do
+for c in nccl cpu nccl20 cpu20; do
     if ! "$PR_BIN" --quiet --input "$T_DIR/$c.json" --json "$T_DIR/$c.s.json" \
             --html "$T_DIR/$c.html" > "$T_DIR/$c.term" 2> "$T_DIR/err"; then
         not_ok "run $c: $(head -c 200 "$T_DIR/err")"
@@ -62,7 +72,16 @@ for w in ("what bounds the step is not known",
           "took 5.0 ms here (50% of the mean step)"):
     if w not in t:
         bad.append("missing %r in %s" % (w, t))
-for w in ("CPU-only", "Bound by", "launched none", "aten::add"):
+if ("CUDA activity not recorded: off in the profiler, or removed from the "
+        "file)") not in t:
+    bad.append("cause not worded as what the trace shows: %s" % t)
+nf = v.get("no_finding") or ""
+if "the device side is not in the trace" not in nf or "shortens" in nf:
+    bad.append("no_finding %r" % nf)
+if r["critical_path"].get("bound") is not None:
+    bad.append("critical_path.bound %r" % r["critical_path"].get("bound"))
+for w in ("CPU-only", "Bound by", "launched none", "aten::add",
+          "CUDA activity off"):
     if w in t:
         bad.append("says %r: %s" % (w, t))
 print("; ".join(bad))
@@ -81,4 +100,27 @@ v = json.load(open(sys.argv[1]))['runs'][0]['verdict']
 assert v['bound'] == 'host', v
 assert v['text'].startswith('A CPU-only run (1 step'), v['text']
 " "$T_DIR/cpu.s.json"
+check "no collective: the path is the host's, no-finding line unchanged" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+assert r['critical_path']['bound'] == 'host', r['critical_path']['bound']
+nf = r['verdict'].get('no_finding') or ''
+assert 'device side' not in nf, nf
+" "$T_DIR/cpu.s.json"
+check "NCCL, 71% of the step in no operator: the note gives no host-bound reading" \
+    python3 -c "
+import json, sys
+n = json.load(open(sys.argv[1]))['runs'][0]['host_coverage']['note']
+assert 'host-bound reading' not in n, n
+assert 'rest on time it does not explain' in n, n
+assert 'waits on the GPU, whose activity the trace does not record' in n, n
+" "$T_DIR/nccl20.s.json"
+check "CPU-only, 71% in no operator: the note keeps the host-bound reading" \
+    python3 -c "
+import json, sys
+n = json.load(open(sys.argv[1]))['runs'][0]['host_coverage']['note']
+assert 'the host-bound reading and the host findings rest on' in n, n
+assert 'waits on the GPU' not in n, n
+" "$T_DIR/cpu20.s.json"
 echo "1..$T_N"

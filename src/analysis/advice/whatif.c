@@ -5292,20 +5292,22 @@ device_unrecorded_words(const cJSON *run, int capture, size_t n,
                  "the trace names %s and holds %.0f NCCL collective "
                  "call%s (%s), which run as GPU kernels, but records no "
                  "device activity (no kernel, copy or runtime call: CUDA "
-                 "activity off in the profiler)",
+                 "activity not recorded: off in the profiler, or removed "
+                 "from the file)",
                  named, calls, calls == 1 ? "" : "s", coll);
     else if (nccl)
         snprintf(what, sizeof(what),
                  "the trace holds %.0f NCCL collective call%s (%s), which "
                  "run as GPU kernels, but records no device activity (no "
-                 "kernel, copy or runtime call: CUDA activity off in the "
-                 "profiler)",
+                 "kernel, copy or runtime call: CUDA activity not recorded: "
+                 "off in the profiler, or removed from the file)",
                  calls, calls == 1 ? "" : "s", coll);
     else
         snprintf(what, sizeof(what),
                  "the trace names %s but records no device activity (no "
-                 "kernel, copy or runtime call: CUDA activity off in the "
-                 "profiler, or a process that launched none)",
+                 "kernel, copy or runtime call: CUDA activity not recorded: "
+                 "off in the profiler, removed from the file, or a process "
+                 "that launched none)",
                  named);
     if (capture)
         len = (size_t)snprintf(
@@ -5577,6 +5579,13 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
                      "No finding: no rule's advice fits what this trace "
                      "shows, and without a critical path no change could "
                      "be replayed.");
+        else if (big == NULL && pr_sget_run_device_unrecorded(run))
+            /* the path is the host's only: it cannot say what a change
+               would save (review24 #2) */
+            snprintf(text, sizeof(text),
+                     "No finding: the device side is not in the trace, so "
+                     "no change's effect on the %s can be replayed.",
+                     capture ? "capture" : "step");
         else if (big == NULL)
             snprintf(text, sizeof(text),
                      "No finding: no rule's change shortens the critical "

@@ -36,6 +36,7 @@
 #include "profreport/buf.h"
 #include "profreport/keys.h"
 #include "profreport/rows.h"
+#include "profreport/sget.h"
 #include "profreport/steps.h"
 #include "profreport/trace.h"
 
@@ -239,8 +240,8 @@ grouped(long long v, char *buf, size_t cap)
 static void
 note_text(const struct pr_trace *t, const struct pr_steps *s, double pct,
           double mean_ns, double step_ns, double lead_ns, double tail_ns,
-          double kept_pct, const struct range *r, size_t nr, char *text,
-          size_t cap)
+          double kept_pct, const struct range *r, size_t nr, int no_dev,
+          char *text, size_t cap)
 {
     int capture = s->basis == PR_STEPS_BASIS_CAPTURE;
     char a[32], b[32];
@@ -294,9 +295,14 @@ note_text(const struct pr_trace *t, const struct pr_steps *s, double pct,
         len = pr_append(text, cap, len,
                         ". The trace cannot say what the host did there "
                         "(Python, operators it did not keep, or a thread "
-                        "held by a lock, the GIL or the OS), so the "
-                        "host-bound reading and the host findings rest on "
-                        "time it does not explain");
+                        "held by a lock, the GIL or the OS%s), so %s "
+                        "rest on time it does not explain",
+                        no_dev ? "; or waits on the GPU, whose activity the "
+                                 "trace does not record"
+                               : "",
+                        no_dev ? "the host findings"
+                               : "the host-bound reading and the host "
+                                 "findings");
     else
         len = pr_append(text, cap, len,
                         ". The operator tables and host times count only the "
@@ -369,7 +375,8 @@ pr_hostcov_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
         st = ranges(t, s, v, n, &r, &nr, err);
         if (st == PR_OK)
             note_text(t, s, pct, un / (double)s->n, len / (double)s->n, lead,
-                      tail, kept_pct, r, nr, text, sizeof(text));
+                      tail, kept_pct, r, nr, pr_sget_run_device_unrecorded(run),
+                      text, sizeof(text));
         free(r);
     }
     free(v);
