@@ -5291,7 +5291,7 @@ device_unrecorded_words(const cJSON *run, int capture, size_t n,
         snprintf(what, sizeof(what),
                  "the trace names %s and holds %.0f NCCL collective "
                  "call%s (%s), which run as GPU kernels, but records no "
-                 "device activity (no kernel, copy or runtime call: CUDA "
+                 "device activity (no kernel, copy or runtime call; CUDA "
                  "activity not recorded: off in the profiler, or removed "
                  "from the file)",
                  named, calls, calls == 1 ? "" : "s", coll);
@@ -5299,13 +5299,13 @@ device_unrecorded_words(const cJSON *run, int capture, size_t n,
         snprintf(what, sizeof(what),
                  "the trace holds %.0f NCCL collective call%s (%s), which "
                  "run as GPU kernels, but records no device activity (no "
-                 "kernel, copy or runtime call: CUDA activity not recorded: "
+                 "kernel, copy or runtime call; CUDA activity not recorded: "
                  "off in the profiler, or removed from the file)",
                  calls, calls == 1 ? "" : "s", coll);
     else
         snprintf(what, sizeof(what),
                  "the trace names %s but records no device activity (no "
-                 "kernel, copy or runtime call: CUDA activity not recorded: "
+                 "kernel, copy or runtime call; CUDA activity not recorded: "
                  "off in the profiler, removed from the file, or a process "
                  "that launched none)",
                  named);
