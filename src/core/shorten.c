@@ -245,6 +245,8 @@ key_name(const char *s, size_t from, size_t to, size_t *at, size_t *len)
                 if (strncmp(s + k, "Functor", 7) == 0 ||
                     strncmp(s + k, "functor", 7) == 0)
                     break;
+            if (k + 7 > i && strncmp(s + i - 3, "Ops", 3) == 0)
+                k = b; /* a reduction's op: "WelfordOps", "MeanOps" */
             if (k + 7 <= i) {
                 *at = b;
                 *len = i - b;
@@ -263,6 +265,52 @@ key_name(const char *s, size_t from, size_t to, size_t *at, size_t *len)
     return best >= 0;
 }
 
+/* The element type of the Binary/Unary functor that holds the key name
+ * s[at, at + len) ("BinaryFunctor<BFloat16, " of "BinaryFunctor<BFloat16,
+ * BFloat16, BFloat16, MulFunctor<float>>"), where it is not the key's own
+ * argument ("MulFunctor<float>" of a float BinaryFunctor says it): its
+ * offset and length in *pat, *plen; 0 when there is none. */
+static int
+element_type(const char *s, size_t from, size_t at, size_t len, size_t *pat,
+             size_t *plen)
+{
+    static const char *const holders[] = {"BinaryFunctor", "UnaryFunctor"};
+    size_t i = at, b, e, k, n;
+    int d = 0;
+
+    while (i > from) { /* the '<' of the list that holds the key */
+        i--;
+        d += s[i] == '>' ? 1 : s[i] == '<' ? -1 : 0;
+        if (d < 0)
+            break;
+    }
+    if (d >= 0 || i <= from)
+        return 0;
+    for (b = i; b > from && is_ident(s[b - 1]); b--)
+        ;
+    while (i - b >= 3 && strncmp(s + b, ELLIPSIS, 3) == 0)
+        b += 3; /* "…BinaryFunctor": a fold's ellipsis is no part */
+    for (k = 0; k < 2; k++) {
+        n = strlen(holders[k]);
+        if (i - b >= n && strncmp(s + i - n, holders[k], n) == 0)
+            break;
+    }
+    if (k == 2)
+        return 0;
+    for (e = i + 1; e < at && is_ident(s[e]); e++)
+        ;
+    if (e == i + 1 || e + 2 > at || s[e] != ',' || s[e + 1] != ' ')
+        return 0;
+    /* "MulFunctor<float>" of a float functor: the key says the type */
+    n = e - i - 1;
+    if (len > n + 2 && s[at + len - 1] == '>' && s[at + len - n - 2] == '<' &&
+        strncmp(s + at + len - n - 1, s + i + 1, n) == 0)
+        return 0;
+    *pat = b;
+    *plen = e + 2 - b;
+    return 1;
+}
+
 /* Replace the arguments of templates nested `keep` levels deep with an
  * ellipsis: keep 1 gives "k<4, F<…>, A<…>>", keep 0 gives "k<…>"; with
  * `named`, the name that tells the arguments apart stays between two
@@ -271,7 +319,7 @@ key_name(const char *s, size_t from, size_t to, size_t *at, size_t *len)
 static void
 fold_templates(char *s, int keep, int named)
 {
-    size_t r, w = 0, end, at, len;
+    size_t r, w = 0, end, at = 0, len = 0;
     int depth = 0;
 
     for (r = 0; s[r]; r++) {
@@ -279,10 +327,34 @@ fold_templates(char *s, int keep, int named)
             end = closing(s, r);
             if (end - r - 1 > 3) {
                 char endc = s[end];
+                size_t pat = 0, plen = 0;
+                char tmp[256];
                 if (named && key_name(s, r + 1, end, &at, &len) &&
                     len + 7 <= end - r) { /* "<…name…" within "<...": */
-                    /* the NUL of an unclosed list is never written */
-                    memmove(s + w + 4, s + at, len); /* before "<…" */
+                    /* the element type of the functor that holds it:
+                       "<…BinaryFunctor<BFloat16, …MulFunctor<float>>…" */
+                    if (element_type(s, r + 1, at, len, &pat, &plen) &&
+                        named == 2) { /* "<…BFloat16…MulFunctor<float>…" */
+                        size_t q = pat; /* "BFloat16" */
+                        while (s[q] != '<')
+                            q++;
+                        plen = pat + plen - 2 - (q + 1);
+                        pat = q + 1;
+                    }
+                    if (plen > 0 && plen + len + 11 <= end - r &&
+                        plen + len < 200) {
+                        size_t x = 0;
+                        memcpy(tmp, s + pat, plen);
+                        memcpy(tmp + plen, ELLIPSIS, 3);
+                        memcpy(tmp + plen + 3, s + at, len);
+                        if (named != 2)
+                            tmp[plen + 3 + len] = '>', x = 1;
+                        len += plen + 3 + x;
+                        memcpy(s + w + 4, tmp, len); /* before "<…" */
+                    } else { /* the NUL of an unclosed list is never
+                                written */
+                        memmove(s + w + 4, s + at, len); /* before "<…" */
+                    }
                     memcpy(s + w, "<" ELLIPSIS, 4);
                     w += 4 + len;
                     memcpy(s + w, ELLIPSIS, 3);
@@ -394,7 +466,7 @@ base_width(const char *s)
     return n;
 }
 
-#define N_STEPS 7
+#define N_STEPS 8
 
 /* Step `step` (0 to N_STEPS - 1) of the display form, in place. */
 static void
@@ -410,8 +482,12 @@ apply_step(char *s, int step)
         strip_outer_namespace(s);
     else if (step == 4)
         fold_templates(s, 1, 1);
-    else if (base_width(s) >= 16)        /* a short base ("Kernel<...>") */
-        fold_templates(s, 0, step == 5); /* needs its arguments to tell */
+    else if (base_width(s) >= 16) /* a short base ("Kernel<...>") */
+        fold_templates(s, 0,
+                       step == 5   ? 1
+                       : step == 6 ? 2
+                                   : 0); /* needs
+               its arguments to tell */
 }
 
 static int
