@@ -632,14 +632,18 @@ token_cut(const char *s, size_t len, size_t *hb, size_t *tb)
     for (;;) { /* "f(T&)[", "k<4, ": an opened part or a separator */
         if (h > 0 && (s[h - 1] == ' ' || s[h - 1] == ','))
             h--;
+        else if (h >= 3 && strncmp(s + h - 3, ELLIPSIS, 3) == 0)
+            h -= 3; /* a fold's "…" at the cut: one "…", not "……" */
         else if (h > 1 && strchr("([{", s[h - 1]) != NULL &&
                  (is_ident(s[h - 2]) || s[h - 2] == ')' || s[h - 2] == '>'))
             h--; /* (a list's own "[" stays: "[1, 2], […]") */
         else
             break;
     }
-    while (*tb > 0 && t < len && (s[t] == ' ' || s[t] == ','))
-        t++;
+    while (*tb > 0 && t < len &&
+           (s[t] == ' ' || s[t] == ',' ||
+            (t + 3 <= len && strncmp(s + t, ELLIPSIS, 3) == 0)))
+        t += s[t] == ' ' || s[t] == ',' ? 1 : 3;
     if (h == 0 && t == len) /* nothing would be left: the plain cut */
         return;
     *hb = h;
@@ -705,6 +709,8 @@ window(const char *s, size_t h, size_t at, size_t max)
         if (eb <= fb)
             eb = prefix_bytes(s, from + room);
     }
+    while (eb >= fb + 6 && strncmp(s + fb, ELLIPSIS, 3) == 0)
+        fb += 3; /* a fold's "…" at the window's start: one "…" */
     out = malloc(hb + (eb - fb) + 8);
     if (out == NULL)
         return NULL;
