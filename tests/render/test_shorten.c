@@ -224,6 +224,39 @@ test_distinct_forms(void **state)
     pr_shorten_free(forms, 7);
 }
 
+/* A cut next to a fold's ellipsis writes one "…" (event_sync's PDF chart
+ * read "vectorized_ele……FillFunctor…>", review24 #3/#4). */
+static void
+test_distinct_one_ellipsis(void **state)
+{
+    const char *names[] = {
+        "void at::native::vectorized_elementwise_kernel<4, "
+        "at::native::FillFunctor<c10::Half>, at::detail::Array<char*, 1> "
+        ">(int, at::native::FillFunctor<c10::Half>, at::detail::Array<char*, "
+        "1>)",
+        "void at::native::vectorized_elementwise_kernel<4, "
+        "at::native::compare_scalar_kernel<c10::Half>(at::TensorIteratorBase&, "
+        "at::native::(anonymous namespace)::OpType, "
+        "c10::Half)::{lambda(c10::Half)#1}, at::detail::Array<char*, 2> "
+        ">(int, at::native::compare_scalar_kernel<c10::Half>(at::"
+        "TensorIteratorBase&, at::native::(anonymous namespace)::OpType, "
+        "c10::Half)::{lambda(c10::Half)#1}, at::detail::Array<char*, 2>)"};
+    char *forms[2];
+    size_t w, i;
+    (void)state;
+
+    for (w = 20; w <= 60; w++) {
+        assert_int_equal(pr_shorten_distinct(names, 2, w, forms), 0);
+        for (i = 0; i < 2; i++) {
+            if (strstr(forms[i], "……") != NULL)
+                print_error("%zu: \"%s\"\n", w, forms[i]);
+            assert_null(strstr(forms[i], "……"));
+        }
+        assert_string_not_equal(forms[0], forms[1]);
+        pr_shorten_free(forms, 2);
+    }
+}
+
 /* CPU seconds since `t0` (clock()): a bound that a busy machine does not
  * break, unlike wall time. */
 static double
@@ -343,6 +376,7 @@ main(void)
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_distinct_real_names),
         cmocka_unit_test(test_distinct_forms),
+        cmocka_unit_test(test_distinct_one_ellipsis),
         cmocka_unit_test(test_hostile_nesting),
         cmocka_unit_test(test_distinct_deep_groups),
     };
