@@ -239,15 +239,14 @@ key_name(const char *s, size_t from, size_t to, size_t *at, size_t *len)
             }
             continue;
         }
-        if (i - b >= 7 && depth > best) {
+        if (i - b >= 6 && depth > best) { /* "MinOps", "MulFunctor" */
             size_t k;
             for (k = b; k + 7 <= i; k++)
                 if (strncmp(s + k, "Functor", 7) == 0 ||
                     strncmp(s + k, "functor", 7) == 0)
                     break;
-            if (k + 7 > i && strncmp(s + i - 3, "Ops", 3) == 0)
-                k = b; /* a reduction's op: "WelfordOps", "MeanOps" */
-            if (k + 7 <= i) {
+            if (k + 7 <= i || /* a reduction's op: "WelfordOps", "MinOps" */
+                strncmp(s + i - 3, "Ops", 3) == 0) {
                 *at = b;
                 *len = i - b;
                 best = depth;
