@@ -264,17 +264,54 @@ key_name(const char *s, size_t from, size_t to, size_t *at, size_t *len)
     return best >= 0;
 }
 
-/* The element type of the Binary/Unary functor that holds the key name
- * s[at, at + len) ("BinaryFunctor<BFloat16, " of "BinaryFunctor<BFloat16,
- * BFloat16, BFloat16, MulFunctor<float>>"), where it is not the key's own
- * argument ("MulFunctor<float>" of a float BinaryFunctor says it): its
+/* Whether the identifier that ends at s[end] is a Binary or Unary functor
+ * (BinaryFunctor, AUnaryFunctor, BUnaryFunctor, UnaryFunctor). */
+static int
+is_holder(const char *s, size_t end)
+{
+    static const char *const holders[] = {"BinaryFunctor", "UnaryFunctor"};
+    size_t k, n;
+
+    for (k = 0; k < 2; k++) {
+        n = strlen(holders[k]);
+        if (end >= n && strncmp(s + end - n, holders[k], n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The length of the first argument of the list that opens at s[lt]
+ * ("BFloat16" of "<BFloat16, BFloat16, ...") where it is one identifier
+ * before the key s[at, at + len), a functor whose own argument would
+ * read as the type ("MulFunctor<float>" of a BFloat16 functor), and that
+ * argument is another; 0 when not. */
+static size_t
+first_type(const char *s, size_t lt, size_t at, size_t len)
+{
+    size_t e, n;
+
+    for (e = lt + 1; e < at && is_ident(s[e]); e++)
+        ;
+    if (e == lt + 1 || e + 2 > at || s[e] != ',' || s[e + 1] != ' ')
+        return 0;
+    n = e - lt - 1;
+    if (len < 3 || s[at + len - 1] != '>') /* "threshold_kernel_impl": */
+        return 0;                          /* no type read for it */
+    if (len > n + 2 && s[at + len - n - 2] == '<' &&
+        strncmp(s + at + len - n - 1, s + lt + 1, n) == 0)
+        return 0;
+    return n;
+}
+
+/* The element type of the Binary/Unary functor nested in s[from, at)
+ * that holds the key name s[at, at + len) ("BinaryFunctor<BFloat16, " of
+ * "BinaryFunctor<BFloat16, BFloat16, BFloat16, MulFunctor<float>>"): its
  * offset and length in *pat, *plen; 0 when there is none. */
 static int
 element_type(const char *s, size_t from, size_t at, size_t len, size_t *pat,
              size_t *plen)
 {
-    static const char *const holders[] = {"BinaryFunctor", "UnaryFunctor"};
-    size_t i = at, b, e, k, n;
+    size_t i = at, b, n;
     int d = 0;
 
     while (i > from) { /* the '<' of the list that holds the key */
@@ -289,24 +326,10 @@ element_type(const char *s, size_t from, size_t at, size_t len, size_t *pat,
         ;
     while (i - b >= 3 && strncmp(s + b, ELLIPSIS, 3) == 0)
         b += 3; /* "…BinaryFunctor": a fold's ellipsis is no part */
-    for (k = 0; k < 2; k++) {
-        n = strlen(holders[k]);
-        if (i - b >= n && strncmp(s + i - n, holders[k], n) == 0)
-            break;
-    }
-    if (k == 2)
-        return 0;
-    for (e = i + 1; e < at && is_ident(s[e]); e++)
-        ;
-    if (e == i + 1 || e + 2 > at || s[e] != ',' || s[e + 1] != ' ')
-        return 0;
-    /* "MulFunctor<float>" of a float functor: the key says the type */
-    n = e - i - 1;
-    if (len > n + 2 && s[at + len - 1] == '>' && s[at + len - n - 2] == '<' &&
-        strncmp(s + at + len - n - 1, s + i + 1, n) == 0)
+    if (!is_holder(s + b, i - b) || (n = first_type(s, i, at, len)) == 0)
         return 0;
     *pat = b;
-    *plen = e + 2 - b;
+    *plen = i + 1 + n + 2 - b;
     return 1;
 }
 
@@ -339,6 +362,25 @@ fold_templates(char *s, int keep, int named)
                             q++;
                         plen = pat + plen - 2 - (q + 1);
                         pat = q + 1;
+                    }
+                    if (plen == 0 && w > 0 && is_holder(s, w) &&
+                        (plen = first_type(s, r, at, len)) > 0 &&
+                        plen + len + 9 <= end - r && plen + len < 200) {
+                        /* the list is the functor's own: "BUnaryFunctor<
+                           BFloat16, …MulFunctor<float>…>" */
+                        memcpy(tmp, s + r + 1, plen);
+                        memcpy(tmp + plen, ", " ELLIPSIS, 5);
+                        memcpy(tmp + plen + 5, s + at, len);
+                        len += plen + 5;
+                        memcpy(s + w + 1, tmp, len);
+                        s[w] = '<';
+                        w += 1 + len;
+                        memcpy(s + w, ELLIPSIS, 3);
+                        w += 3;
+                        if (endc == '>')
+                            s[w++] = '>';
+                        r = endc ? end : end - 1;
+                        continue;
                     }
                     if (plen > 0 && plen + len + 11 <= end - r &&
                         plen + len < 200) {
