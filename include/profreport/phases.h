@@ -142,6 +142,11 @@ double pr_comm_stat_bytes(const struct pr_comm_stat *c);
 struct pr_mem_component *pr_phases_mem(struct pr_trace *t, const char *name,
                                        int64_t device);
 
+/* Whether the producer's step table counts computation in some step
+ * (MindSpore's computation_time, msprof-analyze's Computing): 0 without
+ * a table. */
+int pr_phases_computes(const struct pr_trace *t);
+
 /* t->phases, created on first use; NULL on out-of-memory. */
 struct pr_phases *pr_phases_of(struct pr_trace *t);
 

@@ -23,6 +23,17 @@ pr_phases_of(struct pr_trace *t)
     return phases_of(t);
 }
 
+int
+pr_phases_computes(const struct pr_trace *t)
+{
+    size_t i;
+
+    for (i = 0; t->phases != NULL && i < t->phases->n_steps; i++)
+        if (t->phases->steps[i].computing_ns > 0)
+            return 1;
+    return 0;
+}
+
 struct pr_phase_step *
 pr_phases_add_step(struct pr_trace *t)
 {

@@ -327,6 +327,24 @@ struct byend {
     uint32_t i;
 };
 
+/* The index of the first of `tasks` (sorted by end) to end after `t`:
+ * those before it had ended by then. */
+static size_t
+ended_by(const struct byend *tasks, size_t n, int64_t t)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (tasks[mid].e <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 struct pr_cp_ctx {
     const struct pr_trace *t;
     struct pr_names names;
@@ -1826,16 +1844,9 @@ static uint32_t
 waited_for(const struct pr_cp_graph *g, const struct byend *tasks, size_t n,
            const struct pr_cp_node *call)
 {
-    size_t lo = 0, hi = n, k, walked = 0;
+    size_t lo, k, walked = 0;
 
-    while (lo < hi) { /* first with e > call->e */
-        size_t mid = lo + (hi - lo) / 2;
-
-        if (tasks[mid].e <= call->e)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    lo = ended_by(tasks, n, call->e); /* first with e > call->e */
     for (k = lo; k-- > 0 && walked < 4096; walked++) {
         const struct pr_cp_node *x = &g->v[tasks[k].i];
         int launched_before = 1;
@@ -2194,17 +2205,11 @@ held_by(const struct pr_cp_ctx *c, const struct byend *tasks, size_t nt,
 {
     const struct pr_cp_graph *g = &c->g;
     const struct pr_event *e = &c->t->events[n->ev];
-    size_t lo = 0, hi = nt, k;
+    size_t lo, k;
     uint32_t best = PR_CP_NONE;
 
-    while (lo < hi) { /* first ending at n->s - COINCIDE_NS or later */
-        size_t mid = lo + (hi - lo) / 2;
-
-        if (tasks[mid].e < n->s - COINCIDE_NS)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    /* first ending at n->s - COINCIDE_NS or later */
+    lo = ended_by(tasks, nt, n->s - COINCIDE_NS - 1);
     for (k = lo; k < nt && tasks[k].e <= n->s + HELD_TAIL_NS; k++) {
         const struct pr_cp_node *x = &g->v[tasks[k].i];
         const struct pr_event *xe;
@@ -2240,7 +2245,7 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
         const struct pr_event *e;
         int b;
         int64_t ready;
-        size_t lo = 0, hi = nt, k, walked = 0;
+        size_t lo, k, walked = 0;
 
         int after_launch, after_idle, hccl_tasks;
 
@@ -2261,14 +2266,7 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
            tasks it may wait for are on "Ascend Hardware" */
         hccl_tasks = after_idle && n->kind == PR_CP_COMM &&
                      !named(c, n, "nccl") && own_notify(c, n);
-        while (lo < hi) { /* first with e > n->s */
-            size_t mid = lo + (hi - lo) / 2;
-
-            if (tasks[mid].e <= n->s)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        lo = ended_by(tasks, nt, n->s); /* first with e > n->s */
         for (k = lo; k-- > 0 && walked < 256; walked++) {
             const struct pr_cp_node *x = &g->v[tasks[k].i];
             const struct pr_event *xe;
@@ -2351,18 +2349,11 @@ collective_output(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt,
 {
     const struct pr_cp_graph *g = &c->g;
     const struct pr_event *e = &c->t->events[n->ev];
-    size_t lo = 0, hi = nt, k, walked = 0;
+    size_t lo, k, walked = 0;
     int b;
     int64_t ready = ready_of(g, n, &b);
 
-    while (lo < hi) { /* first with e > n->s */
-        size_t mid = lo + (hi - lo) / 2;
-
-        if (tasks[mid].e <= n->s)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    lo = ended_by(tasks, nt, n->s); /* first with e > n->s */
     for (k = lo; k-- > 0 && walked < 4096; walked++) {
         const struct pr_cp_node *x = &g->v[tasks[k].i];
         const struct pr_event *xe;
@@ -2393,7 +2384,7 @@ collective_inputs(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
     for (i = 0; i < g->n; i++) {
         struct pr_cp_node *n = &g->v[i];
         const struct pr_event *e;
-        size_t lo = 0, hi = nt, k, walked = 0;
+        size_t lo, k, walked = 0;
         int b;
         int64_t ready;
 
@@ -2406,14 +2397,7 @@ collective_inputs(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
         }
         ready = ready_of(g, n, &b);
         e = &c->t->events[n->ev];
-        while (lo < hi) { /* first with e > n->s */
-            size_t mid = lo + (hi - lo) / 2;
-
-            if (tasks[mid].e <= n->s)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        lo = ended_by(tasks, nt, n->s); /* first with e > n->s */
         for (k = lo; k-- > 0 && walked < 4096; walked++) {
             const struct pr_cp_node *x = &g->v[tasks[k].i];
             const struct pr_event *xe;

@@ -509,19 +509,6 @@ pr_gpu_rows_free(struct pr_gpu_rows *r)
     r->n = 0;
 }
 
-/* Whether the producer's step table counts computation in some step
- * (MindSpore's computation_time). */
-static int
-table_computes(const struct pr_trace *t)
-{
-    size_t i;
-
-    for (i = 0; t->phases != NULL && i < t->phases->n_steps; i++)
-        if (t->phases->steps[i].computing_ns > 0)
-            return 1;
-    return 0;
-}
-
 enum pr_status
 pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
                   cJSON **out, struct pr_gpu_rows *rows, struct pr_error *err)
@@ -557,7 +544,7 @@ pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
         st = accumulate(t, &nc, ids[i], w, &a, err);
         if (st == PR_OK)
             emit_gpu(*out, ids[i], &a, w, untimed, &rows->v[rows->n++],
-                     pr_trace_is_npu(t), table_computes(t), &ok);
+                     pr_trace_is_npu(t), pr_phases_computes(t), &ok);
         acc_free(&a);
         if (st == PR_OK && !ok)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory (gpu)");

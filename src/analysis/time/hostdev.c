@@ -695,19 +695,6 @@ us_of(int64_t ns)
     return (double)ns / 1000.0;
 }
 
-/* Whether the producer's step table counts computation in some step
- * (MindSpore's computation_time, msprof-analyze's Computing). */
-static int
-table_computes(const struct pr_trace *t)
-{
-    size_t i;
-
-    for (i = 0; t->phases != NULL && i < t->phases->n_steps; i++)
-        if (t->phases->steps[i].computing_ns > 0)
-            return 1;
-    return 0;
-}
-
 /* One device's row (rows.def's pr_row_temporal).  `blind`: the device's
  * tasks are communication only while the producer's step table counts
  * computation (MindSpore's cluster export, HCCL tasks only): its compute
@@ -800,7 +787,7 @@ temporal_json(struct hd *h, cJSON *arr, struct pr_error *err)
             !(copy_pct <= h->out->copy_busy_pct))
             h->out->copy_busy_pct = copy_pct;
         emit_tb(arr, ids[i], &r, h->t->extract_rows > 0 || h->t->tasks_partial,
-                r.compute == 0 && r.comm > 0 && table_computes(h->t), &ok);
+                r.compute == 0 && r.comm > 0 && pr_phases_computes(h->t), &ok);
     }
     if (h->out != NULL) {
         h->out->idle_host_share = share_pct(h->host_wait_ns, h->idle_ns) / 100;
