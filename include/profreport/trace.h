@@ -644,12 +644,6 @@ struct pr_trace {
      * stepped (prof.step()), though no step's window is known. */
     int64_t row_step_lo, row_step_hi;
     size_t row_steps;
-    /* the device tasks hold less than half of the device time the
-     * producer's step table records a step (data_quality's
-     * tasks_incomplete, review23a #3): set by the analysis, not a reader.
-     * As an extract's, their gaps hold tasks left out, so utilization,
-     * idle and the critical path are not known. */
-    int tasks_partial;
 
     /* Collective traffic per link, where the producer states it (owned) */
     struct pr_link *links;

@@ -943,17 +943,15 @@ verdict(const struct pr_trace *t, cJSON *run, const char *demoted,
 /* A task list under half of the step table's device time (review23a #3:
  * old2023 rank 1's 20 tasks span 16.4 ms of a 294.6 ms step and hold 5% of
  * its device time, yet replayed a path with a 94.4% error and "idle
- * 96.1%"): the same consequence as an extract's.  The trace says so to the
- * passes after this one (critical path, temporal breakdown), and the
- * gpu_metrics rows written before it lose their utilization. */
+ * 96.1%"): the same consequence as an extract's.  The passes after this
+ * one (critical path, temporal breakdown) read it from the summary
+ * (pr_producer_tasks_partial); the gpu_metrics rows written before it lose
+ * their utilization here. */
 static enum pr_status
 tasks_partial(const struct pr_trace *t, cJSON *run, struct pr_error *err)
 {
-    /* the analysis's own mark on the trace, as its name cache */
-    struct pr_trace *mut = (struct pr_trace *)(uintptr_t)t;
     cJSON *dev;
 
-    mut->tasks_partial = 1;
     if (t->extract_rows > 0) /* the extract's reason stands */
         return PR_OK;
     cJSON_ArrayForEach(dev, pr_sget(run, PR_K_GPU_METRICS))

@@ -4585,7 +4585,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     size_t worst_step = 0;
     struct lwait lw;
     struct pentry pe;
-    int ok = o != NULL && wa != NULL;
+    int ok = o != NULL && wa != NULL, partial;
     enum pr_status st = PR_OK;
 
     memset(&c, 0, sizeof(c));
@@ -4601,6 +4601,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     c.enq_name = pr_strtab_find(t->strs, "Enqueue", 7);
     c.serial_last = PR_CP_NONE;
     pr_names_init(&c.names, t);
+    partial = pr_producer_tasks_partial(run);
     arr = cJSON_CreateArray();
     ok = ok && arr != NULL;
     /* Kernels measured by CUPTI's range profiler carry no timing (their
@@ -4609,8 +4610,8 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
        (issue #29).  Nor through an extract of the tasks (review22a #2):
        its gaps hold the tasks it left out, not idle time; nor through a
        list under half the step table's device time (review23a #3) */
-    for (i = 0; t->replayed_kernels == 0 && t->extract_rows == 0 &&
-                !t->tasks_partial && i < s->n && ok && st == PR_OK;
+    for (i = 0; t->replayed_kernels == 0 && t->extract_rows == 0 && !partial &&
+                i < s->n && ok && st == PR_OK;
          i++) {
         double e = 0.0, r = 0.0;
 
@@ -4653,7 +4654,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         emit_error_note(o, arr, n_paths, worst, worst_rec, worst_step);
         o->r.no_path_reason = t->replayed_kernels > 0 ? "kernel_replay"
                               : t->extract_rows > 0   ? "task_list_extract"
-                              : t->tasks_partial      ? "tasks_incomplete"
+                              : partial               ? "tasks_incomplete"
                                                       : NULL;
         /* one window without a name: the capture (issue #29) */
         lw.capture = s->n == 1 && s->v[0].name == PR_STR_NONE;

@@ -19,6 +19,7 @@
 #include "profreport/memtl.h"
 #include "profreport/peaks.h"
 #include "profreport/phases.h"
+#include "profreport/producer.h"
 #include "profreport/ranges.h"
 #include "profreport/rows.h"
 #include "profreport/syncs.h"
@@ -98,6 +99,8 @@ struct work {
 
 struct hd {
     const struct pr_trace *t; /* borrowed */
+    int partial;              /* the task list is under half the step
+                                 table's (pr_producer_tasks_partial) */
     struct work *w;           /* owned, in device start order */
     size_t n, cap;
     struct pr_idmap calls;        /* correlation -> launch/runtime call event */
@@ -786,7 +789,7 @@ temporal_json(struct hd *h, cJSON *arr, struct pr_error *err)
         if (h->out != NULL && isfinite(copy_pct) &&
             !(copy_pct <= h->out->copy_busy_pct))
             h->out->copy_busy_pct = copy_pct;
-        emit_tb(arr, ids[i], &r, h->t->extract_rows > 0 || h->t->tasks_partial,
+        emit_tb(arr, ids[i], &r, h->t->extract_rows > 0 || h->partial,
                 r.compute == 0 && r.comm > 0 && pr_phases_computes(h->t), &ok);
     }
     if (h->out != NULL) {
@@ -1796,6 +1799,7 @@ pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     enum pr_status st;
 
     memset(&h, 0, sizeof(h));
+    h.partial = pr_producer_tasks_partial(run);
     h.t = t;
     h.out = out;
     pr_names_init(&h.names_own, t);
