@@ -582,6 +582,50 @@ static const struct pr_col copy_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* Pageable copies that are not all scalars, worded by direction (review
+ * 25g #5): pinning and the DataLoader stage input batches going to the
+ * device; they do nothing for a read of a result back to the host, whose
+ * cost is the wait for the work queued before it. */
+static void
+pageable_by_direction(char *text, size_t size, const cJSON *by_kind)
+{
+    const cJSON *r;
+    double n[2] = {0, 0}, us[2] = {0, 0};
+    char a[48], part[2][360];
+    int d;
+
+    cJSON_ArrayForEach(r, by_kind)
+    {
+        if (!pr_sget_is(pr_sget_str(r, PR_K_HOST_MEMORY), "pageable"))
+            continue;
+        d = pr_sget_is(pr_sget_str(r, PR_K_DIRECTION), "DtoH") ? 1 : 0;
+        n[d] += pr_sget_num(r, PR_K_COUNT);
+        us[d] += pr_sget_num(r, PR_K_DURATION_US);
+    }
+    part[0][0] = part[1][0] = '\0';
+    if (n[0] > 0)
+        snprintf(part[0], sizeof(part[0]),
+                 "%.0f cop%s from pageable host memory to the device (%s): "
+                 "each is staged through a pinned buffer. "
+                 "DataLoader(pin_memory=True) and .to(device, "
+                 "non_blocking=True) make them asynchronous and faster.",
+                 n[0], n[0] == 1 ? "y" : "ies",
+                 pr_chart_format(us[0], PR_UNIT_US, a, sizeof(a)));
+    if (n[1] > 0)
+        snprintf(part[1], sizeof(part[1]),
+                 "%.0f cop%s into pageable host memory (%s): each returns "
+                 "only once it is done, after the work queued before it, so "
+                 "the host waits for the stream (see Synchronization). "
+                 "DataLoader(pin_memory=True) does not help a read back to "
+                 "the host: keep the values on the device, or copy into a "
+                 "pinned buffer with non_blocking=True and synchronize once "
+                 "per step.",
+                 n[1], n[1] == 1 ? "y" : "ies",
+                 pr_chart_format(us[1], PR_UNIT_US, a, sizeof(a)));
+    snprintf(text, size, "%s%s%s", part[0], part[0][0] && part[1][0] ? " " : "",
+             part[1]);
+}
+
 /* Pageable host copies: bytes and time, to say what pinning would fix.
  * CUDA's API synchronization behavior: cudaMemcpyAsync from pageable host
  * memory to the device stages the bytes and returns, with no device
@@ -594,7 +638,7 @@ pageable_advice(struct pr_figs *f, const cJSON *by_kind)
 {
     const cJSON *r;
     double n = 0, us = 0, bytes = 0, b, to_host = 0;
-    char a[48], text[640];
+    char a[48], text[800];
 
     cJSON_ArrayForEach(r, by_kind)
     {
@@ -636,14 +680,7 @@ pageable_advice(struct pr_figs *f, const cJSON *by_kind)
                        "bytes and returns without waiting for the stream: "
                        "each costs a runtime call and a staging copy.");
     else
-        snprintf(
-            text, sizeof(text),
-            "%.0f cop%s from or to pageable host memory (%s): each is "
-            "staged through a pinned buffer and blocks the host. "
-            "DataLoader(pin_memory=True) and .to(device, non_blocking=True) "
-            "make them asynchronous and faster.",
-            n, n == 1 ? "y" : "ies",
-            pr_chart_format(us, PR_UNIT_US, a, sizeof(a)));
+        pageable_by_direction(text, sizeof(text), by_kind);
     pr_figs_text(f, text);
 }
 

@@ -111,7 +111,7 @@ def dispatch(shapes):
 json.dump(dispatch(False), open(os.path.join(d, "disp.json"), "w"))
 json.dump(dispatch(True), open(os.path.join(d, "disp_shapes.json"), "w"))
 
-def copies(direction):
+def copies(direction, nbytes=8):
     name, src, dst = (("Memcpy HtoD (Pageable -> Device)", 1, 2)
                       if direction == "HtoD"
                       else ("Memcpy DtoH (Device -> Pageable)", 2, 1))
@@ -125,11 +125,14 @@ def copies(direction):
         ev.append({"ph": "X", "cat": "gpu_memcpy", "name": name, "pid": 0,
                    "tid": 7, "ts": 15 + 100 * i, "dur": 2,
                    "args": {"correlation": 50 + i, "device": 0, "stream": 7,
-                            "bytes": 8, "memory bandwidth (GB/s)": 0.004}})
+                            "bytes": nbytes if i else 8,
+                            "memory bandwidth (GB/s)": 0.004}})
     return {"deviceProperties": A100, "traceEvents": ev}
 
 json.dump(copies("HtoD"), open(os.path.join(d, "h2d.json"), "w"))
 json.dump(copies("DtoH"), open(os.path.join(d, "d2h.json"), "w"))
+json.dump(copies("DtoH", 8192), open(os.path.join(d, "d2h_big.json"), "w"))
+json.dump(copies("HtoD", 8192), open(os.path.join(d, "h2d_big.json"), "w"))
 PY
 
 run() { # run NAME: $T_DIR/NAME.{s.json,html} from $T_DIR/NAME.json
@@ -224,6 +227,18 @@ check "Copies: a pageable host-to-device scalar stages and returns" \
 check "Copies: a pageable device-to-host scalar waits for the stream" \
     grep -q 'returns only once it is done, after the work queued before it: the host waits for the stream' \
     "$T_DIR/d2h.html"
+# review 25g #5: reads of results back to pageable memory (8 B and 8 KB, a
+# mean over 64 B) get the wait's words, never the DataLoader's pinning,
+# which stages input batches going to the device
+run d2h_big
+run h2d_big
+check "Copies: pageable device-to-host reads of kilobytes get no DataLoader advice" \
+    sh -c "grep -q '4 copies into pageable host memory' '$T_DIR/d2h_big.html' &&
+           grep -q 'does not help a read back to the host' '$T_DIR/d2h_big.html' &&
+           ! grep -q 'make them asynchronous' '$T_DIR/d2h_big.html'"
+check "Copies: pageable host-to-device copies of kilobytes get the pinning advice" \
+    sh -c "grep -q '4 copies from pageable host memory to the device' '$T_DIR/h2d_big.html' &&
+           grep -q 'DataLoader(pin_memory=True) and .to(device, non_blocking=True) make them' '$T_DIR/h2d_big.html'"
 
 # The shared samples the review read.
 if shared_summary alex hta/critical_path/alexnet; then

@@ -346,7 +346,7 @@ host_op_advice(const cJSON *run, const char *ops, char *buf, size_t cap,
             "backend (inductor) their elementwise operators fuse into fewer "
             "kernels.",
             strstr(ops, "nccl:") != NULL || strstr(ops, "allreduce") != NULL
-                ? " and, in backward, the collectives DDP issues from it"
+                ? " and, in backward, the collectives the graph issues"
                 : "");
     else if (strstr(ops, "CompiledFunction") != NULL)
         len = pr_append(buf, cap, len,

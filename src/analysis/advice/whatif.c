@@ -4297,6 +4297,35 @@ pr_whatif_clip(const char *text, char *buf, size_t cap)
     snprintf(buf + cut, cap - cut, " \xE2\x80\xA6");
 }
 
+/* The launch finding's title where the path or the syncs say more than
+ * "launch-bound" (review 25g #9: nsys_after's "Launch-bound" under a
+ * verdict "Bound by device compute", on a capture with 15 stream syncs a
+ * rank): a run the path does not call host-bound has launch gaps that
+ * idle the device, and a captured graph cannot hold a synchronization,
+ * so with the host_sync finding only the launches between syncs can be
+ * captured. */
+static const char *
+launch_title(const cJSON *run, const char *title)
+{
+    const char *b = pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_BOUND);
+    const cJSON *r;
+    int host = b == NULL || strcmp(b, "host") == 0, syncs = 0;
+
+    cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS)) syncs |=
+        pr_sget_is(pr_sget_str(r, PR_K_ID), "host_sync");
+    if (!host)
+        return syncs ? "Launch gaps idle the device: graph the launches "
+                       "between its syncs"
+                     : "Launch gaps idle the device: capture the launches "
+                       "in a graph";
+    if (syncs)
+        return pr_sget_run_is_capture(run)
+                   ? "Launch-bound: graph the launches between the syncs"
+                   : "Launch-bound: graph the step's launches between its "
+                     "syncs";
+    return title;
+}
+
 /* A finding's name as a user reads it (the recommendation's id). */
 static const char *
 finding_title(const char *id)
@@ -4979,6 +5008,8 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
             o.title = "A cold capture: first-use costs";
         if (pr_sget_run_is_capture(run) && pr_sget_is(o.id, "launch_bound"))
             o.title = "Launch-bound: capture the launches in a graph";
+        if (pr_sget_is(o.id, "launch_bound"))
+            o.title = launch_title(run, o.title);
         o.gain_us = pr_sget_num(r, PR_K_GAIN_US);
         o.gain_pct = pr_sget_num(r, PR_K_GAIN_PCT);
         o.gain_basis = pr_sget_str(r, PR_K_GAIN_BASIS);
