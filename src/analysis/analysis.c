@@ -869,27 +869,44 @@ whatif_in(const struct pr_rec_tables *tb, struct pr_whatif_in *in)
         in->tf32_ratio = d->fp32_tflops / d->tf32_tflops;
 }
 
-/* A run whose device side was not recorded (pr_sget_run_device_unrecorded)
- * names no bound in its verdict ("unexplained"): its critical path, the
- * host's only, names none either (review24 #2: critical_path.bound "host"
- * beside verdict.bound "unexplained").  The steps' rows keep theirs: they
- * say which steps have a path. */
+/* A run whose verdict names no bound ("unexplained": its device side
+ * was not recorded, pr_sget_run_device_unrecorded, or every path covers
+ * less than half its step) has a critical path that names none either:
+ * critical_path.bound and every steps[].bound null (review24 #2,
+ * review 25g #2: "host" in the JSON, the critical-path table and its CSV
+ * beside a verdict that says the bound is not known, on rank_non_gpu,
+ * mixed_files, rank_unavail, dist_unavail and inference).  Run after the
+ * verdict's rows, which read the steps' bounds to link to the path. */
+static int
+null_bound(cJSON *obj)
+{
+    cJSON *nul;
+
+    if (pr_sget_str(obj, PR_K_BOUND) == NULL)
+        return 1;
+    nul = cJSON_CreateNull();
+    if (nul != NULL && pr_sput(obj, PR_K_BOUND, nul))
+        return 1;
+    cJSON_Delete(nul);
+    return 0;
+}
+
 static enum pr_status
 unrecorded_bound(cJSON *run, struct pr_error *err)
 {
     cJSON *cp = cJSON_GetObjectItemCaseSensitive(run, PR_K_CRITICAL_PATH);
-    cJSON *nul;
+    cJSON *s;
+    int ok;
 
-    if (!cJSON_IsObject(cp) || !pr_sget_run_device_unrecorded(run) ||
-        pr_sget_str(cp, PR_K_BOUND) == NULL ||
+    if (!cJSON_IsObject(cp) ||
         !pr_sget_is(pr_sget_str(pr_sget(run, PR_K_VERDICT), PR_K_BOUND),
                     "unexplained"))
         return PR_OK;
-    nul = cJSON_CreateNull();
-    if (nul != NULL && pr_sput(cp, PR_K_BOUND, nul))
-        return PR_OK;
-    cJSON_Delete(nul);
-    return pr_error_set(err, PR_E_NOMEM, "out of memory (critical path)");
+    ok = null_bound(cp);
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(cp, PR_K_STEPS)) ok =
+        ok && null_bound(s);
+    return ok ? PR_OK
+              : pr_error_set(err, PR_E_NOMEM, "out of memory (critical path)");
 }
 
 /* The run's verdict: made from the path and the ranked findings

@@ -202,6 +202,41 @@ shown_step(const cJSON *run, const struct pr_row_cp_step *s, size_t n,
     return longest(s, n);
 }
 
+/* The resource that holds the most of the path's mean time (by_kind_us),
+ * as a bound's word: host work, the data loader and launches are the
+ * host's; NULL for a path without time.  Idle is no resource. */
+static const char *
+leading_resource(const cJSON *by_kind)
+{
+    static const struct {
+        const char *key, *bound;
+    } k[] = {
+        {PR_K_HOST_OP, "host"},   {PR_K_DATALOADER, "host"},
+        {PR_K_LAUNCH, "host"},    {PR_K_KERNEL, "device"},
+        {PR_K_COPY, "copy"},      {PR_K_COMMUNICATION, "communication"},
+        {PR_K_SYNC_WAIT, "host"},
+    };
+    double sum[sizeof(k) / sizeof(k[0])] = {0}, best = 0;
+    const char *b = NULL;
+    size_t i, j;
+
+    for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+        double v = pr_sget_num(by_kind, k[i].key);
+
+        for (j = 0; j <= i; j++)
+            if (strcmp(k[j].bound, k[i].bound) == 0) {
+                sum[j] += v > 0 ? v : 0;
+                break;
+            }
+    }
+    for (i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+        if (sum[i] > best) {
+            best = sum[i];
+            b = k[i].bound;
+        }
+    return b;
+}
+
 /* "Bound by the device in 5 of 6 steps; the path replays the measured
  * steps within 0.01%." */
 static void
@@ -218,6 +253,12 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const struct pr_row_cp_step *s,
     for (i = 0; i < n; i++)
         same += bound != NULL && s[i].bound != NULL &&
                 strcmp(s[i].bound, bound) == 0;
+    if (bound == NULL &&
+        pr_sget_is(pr_sget_str(verdict, PR_K_BOUND), "unexplained"))
+        /* the path names no bound where the verdict names none
+           (analysis.c unrecorded_bound); the section still says which
+           resource leads the part of the window the path covers */
+        bound = leading_resource(pr_sget(cp, PR_K_BY_KIND_US));
     if (bound == NULL)
         return;
     if (pr_sget_str(verdict, PR_K_BASIS) != NULL) {

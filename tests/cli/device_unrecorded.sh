@@ -80,6 +80,9 @@ if "the device side is not in the trace" not in nf or "shortens" in nf:
     bad.append("no_finding %r" % nf)
 if r["critical_path"].get("bound") is not None:
     bad.append("critical_path.bound %r" % r["critical_path"].get("bound"))
+for s in r["critical_path"].get("steps") or []:
+    if s.get("bound") is not None:  # review 25g #2: the steps' too
+        bad.append("critical_path.steps[].bound %r" % s.get("bound"))
 for w in ("CPU-only", "Bound by", "launched none", "aten::add",
           "CUDA activity off"):
     if w in t:
@@ -92,6 +95,13 @@ else not_ok "NCCL verdict: $(cat "$T_DIR/why")"; fi
 if grep -q "CPU-only\|CPU only\|launched none" "$T_DIR/nccl.html" "$T_DIR/nccl.term"
 then not_ok "NCCL reports: $(grep -o '.\{60\}CPU.only.\{20\}\|launched none' "$T_DIR/nccl.html" "$T_DIR/nccl.term" | head -2)"
 else ok "NCCL reports: no 'CPU-only', 'CPU only' or 'launched none'"; fi
+"$PR_BIN" table -i "$T_DIR/nccl.json" --kind critical-path --csv > "$T_DIR/cp.csv" 2>&1
+check "NCCL: the critical-path table's CSV names no bound (review 25g #2)" \
+    python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(r['bound'] == '' for r in rows), rows
+" "$T_DIR/cp.csv"
 check "NCCL HTML header: the device is a GPU not recorded" \
     grep -q "GPU, not recorded (NCCL calls)" "$T_DIR/nccl.html"
 check "no collective: still A CPU-only run bound by the host" python3 -c "
