@@ -370,9 +370,11 @@ pr_args_parse(int argc, char **argv, enum pr_command cmd, struct pr_options *o,
     if (o->n_inputs == 0)
         return pr_error_set(err, PR_E_USAGE, "no input: give --input PATH");
     if (o->command == PR_CMD_TABLE && o->table_kind == NULL)
-        return pr_error_set(err, PR_E_USAGE,
-                            "table: --kind is required "
-                            "(operators|kernels|kernel-calls|memory|steps)");
+        return pr_error_set(
+            err, PR_E_USAGE,
+            "table: --kind is required "
+            "(operators|kernels|kernel-calls|memory|steps|modules|"
+            "layers|critical-path|findings)");
     if (o->each_job &&
         ((o->json_path != NULL && strcmp(o->json_path, "-") == 0) ||
          (o->html_path != NULL && strcmp(o->html_path, "-") == 0) ||

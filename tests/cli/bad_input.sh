@@ -101,6 +101,19 @@ fails "$D/huge_ts.json" "byte [0-9]+: event [0-9]+ .*ts out of range"
 fails "$PR_SHARED/traces/hta/execution_trace/benchmark_simple_add_et.json.gz" \
     "not a profiler trace \\(no traceEvents\\)"
 
+# a value of the wrong type is corrupt data, not a field to skip (review
+# 25u #1: a kernel whose ts was "abc" was dropped and the run called
+# CPU-only, exit 0); a numeric string is still read as the number
+edit str_ts.json '"ts": [0-9]*' '"ts": "abc"'
+fails "$D/str_ts.json" "byte [0-9]+: event [0-9]+ .*ts is not a number .\"abc\"."
+edit arr_dur.json '"dur": [0-9]*' '"dur": [5]'
+fails "$D/arr_dur.json" "byte [0-9]+: event [0-9]+ .*dur is not a number .an array."
+edit arr_name.json '"ph": "X", "cat": "cpu_op", "name": "[^"]*"' \
+    '"ph": "X", "cat": "cpu_op", "name": ["x"]'
+fails "$D/arr_name.json" "byte [0-9]+: event [0-9]+: name is not a string .an array."
+edit numstr_dur.json '"dur": \([0-9]*\)' '"dur": "\1"'
+loads "$D/numstr_dur.json"
+
 # tolerated: NaN / Infinity count as absent, negative dur is clamped
 edit nan.json '"dur": [0-9]*' '"dur": NaN'
 loads "$D/nan.json"

@@ -180,4 +180,10 @@ check "CSV keeps kernel names in full (longest $(maxw "$T_DIR/names.csv"))" \
 check "text shows them shortened, without 'void '" \
     [ "$(grep -c '^void ' "$T_DIR/names.txt")" -eq 0 ]
 
+# review 25u #11: the usage message names every kind table --help lists
+"$PR_BIN" table --input "$IN" > /dev/null 2> "$T_DIR/nokind.err"
+check "table without --kind lists all nine kinds" \
+    grep -q "operators|kernels|kernel-calls|memory|steps|modules|layers|critical-path|findings" \
+    "$T_DIR/nokind.err"
+
 done_tests
