@@ -18,7 +18,7 @@
 #include "profreport/sget.h"
 
 const struct pr_col pr_fig_cols_findings[] = {
-    {"rank", PR_K_RANK, "#", PR_FMT_COUNT, 0.3, NULL, PR_COL_BOTH},
+    {"order", PR_K_RANK, "#", PR_FMT_COUNT, 0.3, NULL, PR_COL_BOTH},
     {"finding", PR_K_TITLE, "Finding", PR_FMT_WRAP, 2.2,
      "The recommendation (its advice in Recommendations below)",
      PR_COL_BOTH | PR_COL_LINK},
