@@ -287,6 +287,39 @@ pick_columns(struct table *t, const struct pr_table_opts *o,
     return PR_OK;
 }
 
+/* The critical path's kinds by default where some step has time in them,
+ * as the report's table shows them (review 25u #2: npu_text1's row summed
+ * to 3.2 ms of a 137 ms path with the 133 ms of "Other rank" a column
+ * only -c showed, beside three columns of zeros).  The text table leaves
+ * out the kinds no step has time in; CSV and JSON keep every default
+ * column, a header a script can rely on, and add the two rare kinds. */
+static void
+cp_columns(struct table *t, int drop)
+{
+    static const char *const cp_kinds[] = {
+        "host_op",       "dataloader", "launch", "kernel",     "copy",
+        "communication", "sync_wait",  "idle",   "op_compile", "peer_wait"};
+    const struct pr_col *c;
+    size_t i, k;
+
+    if (t->n_rows == 0)
+        return;
+    t->n_cols = 0;
+    for (c = t->kind->cols; c->id != NULL && t->n_cols < MAX_COLS; c++) {
+        int is_kind = 0, has = 0;
+
+        for (k = 0; k < sizeof(cp_kinds) / sizeof(cp_kinds[0]); k++)
+            is_kind |= strcmp(c->id, cp_kinds[k]) == 0;
+        for (i = 0; is_kind && i < t->n_rows && !has; i++) {
+            const cJSON *v = pr_sget_path(t->rows[i], c->key);
+
+            has = cJSON_IsNumber(v) && v->valuedouble != 0;
+        }
+        if ((c->show & PR_COL_TERM) != 0 ? !is_kind || has || !drop : has)
+            t->cols[t->n_cols++] = c;
+    }
+}
+
 /* An NPU run's columns in its words, those of a CUDA GPU only left out
  * (pr_fig_col_npu). */
 static void
@@ -1390,6 +1423,9 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
     if (st == PR_OK &&
         (sum ? collect(t, sum, o, types) : collect_rows(t, rows, o)) != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK && o->columns == NULL &&
+        strcmp(t->kind->name, "critical-path") == 0)
+        cp_columns(t, o->format == PR_TABLE_TEXT);
     if (st == PR_OK && sum != NULL)
         t->memtl = pr_fig_memtl_only(sum);
     if (st == PR_OK && (sum != NULL ? pr_fig_summary_is_npu(sum) : o->npu)) {

@@ -264,4 +264,24 @@ else
     skip "ascend_run1 coverage" "no $R"
 fi
 
+# review 25u #2: the critical-path table shows the kind that holds the
+# path (HCCL's wait for another rank), not only the default columns
+L1=$PR_SHARED/traces/torch_npu/text_level1
+if [ -d "$L1" ]; then
+    "$PR_BIN" table -i "$L1" --kind critical-path -w 200 > "$T_DIR/cp.txt" 2>&1
+    "$PR_BIN" table -i "$L1" --kind critical-path --csv > "$T_DIR/cp.csv" 2>&1
+    check "text_level1 critical-path table: Other rank shown, no all-zero Host op column" \
+        sh -c "grep -q 'Other rank' '$T_DIR/cp.txt' && ! grep -q 'Host op' '$T_DIR/cp.txt'"
+    check "text_level1 critical-path CSV: every default column and peer_wait_us" \
+        python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and 'host_op_us' in rows[0], rows[:1]
+for r in rows:
+    assert float(r['peer_wait_us']) > 0.9 * float(r['length_us']), r
+" "$T_DIR/cp.csv"
+else
+    skip "text_level1 critical-path table" "no $L1"
+fi
+
 echo "1..$T_N"
