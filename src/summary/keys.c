@@ -20,7 +20,7 @@ const struct pr_category pr_keys_breakdown[PR_N_BREAKDOWN] = {
 
 /* Colours as the breakdown's for the same kind of time. */
 const struct pr_category pr_keys_critical_path[PR_N_CRITICAL_PATH] = {
-    {PR_K_HOST_OP, "Host operator", 0xCC79A7},
+    {PR_K_HOST_OP, "Host work", 0xCC79A7},
     {PR_K_DATALOADER, "Data loader", 0x009E73},
     {PR_K_LAUNCH, "Runtime calls", 0x56B4E9},
     {PR_K_KERNEL, "Kernel", 0x0072B2},

@@ -271,7 +271,7 @@ if [ -d "$L1" ]; then
     "$PR_BIN" table -i "$L1" --kind critical-path -w 200 > "$T_DIR/cp.txt" 2>&1
     "$PR_BIN" table -i "$L1" --kind critical-path --csv > "$T_DIR/cp.csv" 2>&1
     check "text_level1 critical-path table: Other rank shown, no all-zero Host op column" \
-        sh -c "grep -q 'Other rank' '$T_DIR/cp.txt' && ! grep -q 'Host op' '$T_DIR/cp.txt'"
+        sh -c "grep -q 'Other rank' '$T_DIR/cp.txt' && ! grep -q 'Host work' '$T_DIR/cp.txt'"
     check "text_level1 critical-path CSV: every default column and peer_wait_us" \
         python3 -c "
 import csv, sys
