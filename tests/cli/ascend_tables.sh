@@ -284,4 +284,29 @@ else
     skip "text_level1 critical-path table" "no $L1"
 fi
 
+# review 25a #9: the pipeline-bubble saving keeps the words that say it
+# is a lower bound; review 25a #11: the late-rank note is whole in HTML
+C4=$PR_SHARED/traces/mindspore/extra/cluster_4rank_pipeline
+if [ -d "$C4" ]; then
+    "$PR_BIN" -i "$C4" > "$T_DIR/c4.term" 2>&1
+    check "cluster_4rank_pipeline: the bubble saving says it is the least the model allows" \
+        grep -q "so this is the least the model allows" "$T_DIR/c4.term"
+else
+    skip "cluster_4rank_pipeline bubble words" "no $C4"
+fi
+DB1=$PR_SHARED/traces/torch_npu/db_level1
+if [ -d "$DB1" ]; then
+    "$PR_BIN" -q -i "$DB1" --json "$T_DIR/db1.json" --html "$T_DIR/db1.html" 2> /dev/null
+    check "db_level1: the late-rank note is whole in the HTML" \
+        python3 -c "
+import html, json, sys
+n = json.load(open(sys.argv[1]))['job']['late_rank_note']
+assert len(n) > 1400, len(n)
+t = html.unescape(open(sys.argv[2]).read())
+assert n in t, n[-80:]
+" "$T_DIR/db1.json" "$T_DIR/db1.html"
+else
+    skip "db_level1 late-rank note" "no $DB1"
+fi
+
 echo "1..$T_N"
