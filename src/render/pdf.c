@@ -233,7 +233,7 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
 
     subtitle(inputs, sub, sizeof(sub));
     pr_pdf_doc_set_y(d, 150);
-    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, 150, "Profiling report", 30, 1,
+    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, 150, "Profile report", 30, 1,
                    PR_PDF_C_TEXT, PR_ANCHOR_START);
     pr_pdf_doc_skip(d, 24);
     pr_pdf_doc_put(d, PR_PDF_MARGIN_X, pr_pdf_doc_y(d), sub, 12, 0,
@@ -445,7 +445,7 @@ build(struct pr_pdf_doc *d, const cJSON *summary, const char *version,
         job_part(d, set, summary, k, n_jobs, spec);
     pr_detail_jobs_close(set);
     if (!pr_pdf_doc_failed(d))
-        pr_pdf_doc_footers(d, "Profiling report", version);
+        pr_pdf_doc_footers(d, "Profile report", version);
 }
 
 enum pr_status
@@ -456,6 +456,7 @@ pr_pdf_render(const cJSON *summary, const struct pr_render_opts *o,
     struct pr_pdf_doc *d = NULL;
     struct pr_pdf_setup s;
     enum pr_status st;
+    char title[240] = "Profile report";
 
     if (err == NULL) {
         pr_error_clear(&local);
@@ -464,7 +465,28 @@ pr_pdf_render(const cJSON *summary, const struct pr_render_opts *o,
     if (!cJSON_IsObject(summary))
         return pr_error_set(err, PR_E_FORMAT, "summary is not an object");
     memset(&s, 0, sizeof(s));
-    s.title = "Profiling report";
+    /* the HTML's name and its <title>'s runs, so that PDFs attached to
+       a CI run tell apart (review 25u #14: every PDF's Title was
+       "Profiling report") */
+    {
+        const cJSON *runs = pr_sget(summary, PR_K_RUNS);
+        char name[160];
+        int n = cJSON_GetArraySize(runs);
+
+        if (n > 0) {
+            snprintf(title, sizeof(title), "Profile report: %s%s",
+                     pr_sget_run_name(runs, cJSON_GetArrayItem(runs, 0), name,
+                                      sizeof(name)),
+                     n > 1 ? " and more" : "");
+            if (n > 1) {
+                size_t len = strlen(title) - strlen(" and more");
+
+                snprintf(title + len, sizeof(title) - len, " and %d more run%s",
+                         n - 1, n == 2 ? "" : "s");
+            }
+        }
+    }
+    s.title = title;
     s.version = o->version
                     ? o->version
                     : pr_sget_str(pr_sget(summary, PR_K_TOOL), PR_K_VERSION);

@@ -74,7 +74,7 @@ static const struct pr_col ms_cols[] = {
     {"bound", PR_K_BOUND, "Bound", PR_FMT_TEXT, 0.7,
      "The largest of host, device, copy and communication on the path",
      PR_COL_BOTH},
-    {"host_op", CP_(PR_K_HOST_OP), "Host work, ms", PR_FMT_FIGURE, 0.8,
+    {"host_op", CP_(PR_K_HOST_OP), "Host work, ms", PR_FMT_FIGURE, 0.95,
      "Host work between runtime calls", PR_COL_BOTH},
     {"loader", CP_(PR_K_DATALOADER), "Data loader, ms", PR_FMT_FIGURE, 0.95,
      NULL, PR_COL_BOTH},
