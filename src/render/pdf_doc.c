@@ -914,11 +914,35 @@ header_min(const struct pr_pdf_doc *d, const char *label)
     return w + 9;
 }
 
+/* Width of the widest cell of numeric column c over the first `limit`
+ * rows, with the cell's padding. */
+static double
+numeric_min(const struct pr_pdf_doc *d, const struct pr_col *c,
+            const cJSON *rows, size_t limit)
+{
+    const cJSON *r = cJSON_IsArray(rows) ? rows->child : rows;
+    double w = 0;
+    size_t k;
+
+    for (k = 0; r != NULL && k < limit;
+         r = cJSON_IsArray(rows) ? r->next : NULL, k++) {
+        char buf[64],
+            *clean = pr_pdf_text_clean(pr_fig_cell(r, c, buf, sizeof(buf)));
+
+        if (clean == NULL)
+            break;
+        w = fmax(w, pr_pdf_text_width(d->reg, clean, TABLE_SIZE));
+        free(clean);
+    }
+    return w > 0 ? w + 9 : 0;
+}
+
 /* Column edges from the width shares, each column at least as wide as its
  * header's longest word: what the narrow ones lack comes from the others'
  * room above their own minimum, in proportion to it. */
 static void
-column_edges(const struct pr_pdf_doc *d, struct table *t)
+column_edges(const struct pr_pdf_doc *d, struct table *t, const cJSON *rows,
+             size_t limit)
 {
     double total = 0, need = 0, room = 0, w[MAX_COLS], lo[MAX_COLS];
     size_t i;
@@ -929,6 +953,11 @@ column_edges(const struct pr_pdf_doc *d, struct table *t)
         w[i] = pr_pdf_doc_width(d) *
                (t->cols[i]->width > 0 ? t->cols[i]->width : 1) / total;
         lo[i] = header_min(d, t->cols[i]->label);
+        /* a number is never clipped: its column at least as wide as its
+           widest cell, unit included (review 25a #14, 25u #5: "52.5 …"
+           for 52.5 us, the ellipsis over the unit) */
+        if (pr_col_numeric(t->cols[i]->fmt))
+            lo[i] = fmax(lo[i], numeric_min(d, t->cols[i], rows, limit));
         need += fmax(0, lo[i] - w[i]);
         room += fmax(0, w[i] - lo[i]);
     }
@@ -1251,7 +1280,7 @@ table_draw(struct pr_pdf_doc *d, struct table *t, const cJSON *rows,
 
     if (t->n == 0 || !cJSON_IsObject(first))
         return;
-    column_edges(d, t);
+    column_edges(d, t, rows, limit);
     if (shown_rows(d, t, rows, limit, require, &v, &n) != 0) {
         free(v);
         pr_pdf_doc_nomem(d);
