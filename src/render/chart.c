@@ -1596,12 +1596,17 @@ pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
     struct frame f;
     double y = b->y + title(c, b, s->title), lw = 0, max = 0, row;
     char cut[LABEL_MAX], val[48], **forms;
+    int fits;
 
     y += legend(c, b->x, y, b->w, s->legend, s->n_legend, NULL, 1) + 4;
     for (size_t i = 0; i < s->n; i++) {
         lw = fmax(lw, width(c, s->labels[i], FONT_TICK, 0));
         max = fmax(max, s->values[i]);
     }
+    /* labels that all fit are drawn as they are: the shortener's forms
+       are for names too long for the column (review 25g #12: the PDF's
+       "Idle host", "Idle gaps", "Idle other" drawn "Idl…host" ...) */
+    fits = lw <= b->w * 0.38;
     lw = fmin(lw, b->w * 0.38) + 8; /* the label ends 8 left of the bars */
     axis_linear(&ax, s->unit, 0, max > 0 ? max * 1.12 : 1, 6);
     row_frame(c, &f, &ax, &ay, b, lw, 12, y);
@@ -1609,7 +1614,7 @@ pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
         return;
     }
     row = f.h / (double)s->n;
-    forms = distinct_labels(c, s->labels, s->n, lw - 8);
+    forms = fits ? NULL : distinct_labels(c, s->labels, s->n, lw - 8);
     for (size_t i = 0; i < s->n; i++) {
         double v = s->values[i] > 0 ? s->values[i] : 0;
         double ry = f.y + row * (double)i, bh = fmin(row * 0.7, 18);
