@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "profreport/shorten.h"
 #include "profreport/tensorcore.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -333,22 +334,25 @@ fp32_amd(struct pr_tc_diag *out)
 }
 
 /* The kernel that shows the op ran fp32 on CUDA cores, appended to the
- * reason: "...; its kernel sm80_xmma_gemm_f32f32_..._ffma_... runs FFMA
- * (CUDA cores)", the name cut to fit. */
+ * reason: "...; its kernel dgrad_engine<float, 512, 6, 5, 3, 3, 3, false>
+ * runs on CUDA cores", the name in the shortener's form, as every table
+ * shows it (review 25g #8: the demangled signature cut at a byte count,
+ * "void cudnn::detail::dgrad_engine<...>(int, int, ..., unsigned long
+ * long, i..."). */
 static void
 cite_kernel(struct pr_tc_diag *out, const char *kernel)
 {
     size_t lt = strlen(out->text);
     size_t room = sizeof(out->text) - lt;
     const char *tail = " runs on CUDA cores";
-    size_t fixed = strlen("; its kernel ") + strlen(tail) + 4;
-    int keep;
+    size_t fixed = strlen("; its kernel ") + strlen(tail) + 1;
+    char name[PR_SHORTEN_CAP(80)];
 
     if (kernel == NULL || room <= fixed + 16)
         return;
-    keep = (int)(room - fixed);
-    snprintf(out->text + lt, room, "; its kernel %.*s%s%s", keep, kernel,
-             strlen(kernel) > (size_t)keep ? "..." : "", tail);
+    pr_shorten(kernel, room - fixed < 80 ? room - fixed : 80, name,
+               sizeof(name));
+    snprintf(out->text + lt, room, "; its kernel %s%s", name, tail);
 }
 
 static int
