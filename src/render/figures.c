@@ -356,7 +356,20 @@ pr_fig_cell(const cJSON *row, const struct pr_col *c, char *buf, size_t n)
             return c->fmt == PR_FMT_FILE ? base_name(v->valuestring)
                                          : v->valuestring;
         if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
-            snprintf(buf, n, "%.15g", v->valuedouble);
+            double x = v->valuedouble;
+
+            if (x != 0 && fabs(x) < 1e-4) {
+                /* a plain decimal, never "2e-05" (review 25u #13: nsys_mock's
+                   20 ns sync in a column of ms) */
+                size_t len;
+
+                snprintf(buf, n, "%.9f", x);
+                len = strlen(buf);
+                while (len > 1 && buf[len - 1] == '0')
+                    buf[--len] = '\0';
+                return buf;
+            }
+            snprintf(buf, n, "%.15g", x);
             return buf;
         }
         return DASH;
