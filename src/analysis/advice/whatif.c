@@ -4667,7 +4667,7 @@ bound_words(const char *b)
  * its 1.52 ms of delay). */
 static void
 split_text(const cJSON *kinds, double delay, int cold, int ms, int aclop,
-           char *buf, size_t cap)
+           int unrec, char *buf, size_t cap)
 {
     static const struct {
         const char *key, *words;
@@ -4728,6 +4728,11 @@ split_text(const cJSON *kinds, double delay, int cold, int ms, int aclop,
                          ? "runtime calls (aclop calls among them)"
                      : ms && strcmp(k[best].key, "dataloader") == 0
                          ? "step interval" /* MindSpore's data-queue wait */
+                     /* the compute a pipeline stage's table measures and
+                        its export holds no task for (step_bound,
+                        critpath.c) */
+                     : unrec && strcmp(k[best].key, PR_K_IDLE) == 0
+                         ? "idle (compute the export holds no tasks for)"
                          : k[best].words,
                      100.0 * v[best] / total);
         if (w < 0)
@@ -4957,8 +4962,8 @@ unrecorded_host(const cJSON *run, const char *bound, char *text, size_t cap)
 /* A mean step that a warm-up first step inflates names it (review 7 #9:
  * ms_cluster4 rank2's "mean step 576.3 ms" beside its "178.9 ms median
  * step", its first step 2.16 s): appended to mean ("576.3 ms"). */
-static void
-warmup_words(const cJSON *run, char *mean, size_t cap)
+static int
+warmup_first(const cJSON *run)
 {
     const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
     const cJSON *first = cJSON_GetArrayItem(
@@ -4966,16 +4971,70 @@ warmup_words(const cJSON *run, char *mean, size_t cap)
     double avg = pr_sget_num(ss, PR_K_MEAN_US),
            med = pr_sget_num(ss, PR_K_MEDIAN_US),
            f = pr_sget_num(first, PR_K_MEASURED_US);
+
+    return med > 0 && avg > 1.25 * med && f > 2.0 * med &&
+           pr_sget_num(ss, PR_K_COUNT) >= 3;
+}
+
+/* shares: the verdict's path shares are the steady steps' (steady_kinds),
+ * which the words say */
+static void
+warmup_words(const cJSON *run, int shares, char *mean, size_t cap)
+{
+    const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
+    const cJSON *first = cJSON_GetArrayItem(
+        pr_sget(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_STEPS), 0);
     char m[32], w[32];
     size_t len = strlen(mean);
 
-    if (!(med > 0) || !(avg > 1.25 * med) || !(f > 2.0 * med) ||
-        pr_sget_num(ss, PR_K_COUNT) < 3)
+    if (!warmup_first(run))
         return;
-    fmt_us(med, m, sizeof(m));
-    fmt_us(f, w, sizeof(w));
-    snprintf(mean + len, cap - len, ", median %s: a %s warm-up first step", m,
-             w);
+    fmt_us(pr_sget_num(ss, PR_K_MEDIAN_US), m, sizeof(m));
+    fmt_us(pr_sget_num(first, PR_K_MEASURED_US), w, sizeof(w));
+    snprintf(mean + len, cap - len, ", median %s: a %s warm-up first step%s", m,
+             w, shares ? ", left out of the path's shares" : "");
+}
+
+/* The mean by_kind_us of the path's steps after a warm-up first step
+ * (warmup_first), as a new object, or NULL (no warm-up, no other step
+ * with a path, out of memory): the run's by_kind_us is the mean over
+ * every step, which the warm-up outweighs (review 24 #1: ms_cluster4
+ * rank 2's "communication 79%, idle 21%" was step 1's 2.04 s of
+ * collective wait; steps 2-5 are 32-33% communication, 67-68% idle). */
+static cJSON *
+steady_kinds(const cJSON *run)
+{
+    const cJSON *steps = pr_sget(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_STEPS),
+                *s, *k;
+    cJSON *out, *v;
+    size_t n = 0;
+
+    if (!warmup_first(run) || (out = cJSON_CreateObject()) == NULL)
+        return NULL;
+    for (s = steps != NULL && steps->child != NULL ? steps->child->next : NULL;
+         s != NULL; s = s->next) {
+        if (pr_sget_str(s, PR_K_BOUND) == NULL)
+            continue; /* no path */
+        n++;
+        cJSON_ArrayForEach(k, pr_sget(s, PR_K_BY_KIND_US))
+        {
+            if (!cJSON_IsNumber(k) || k->string == NULL)
+                continue;
+            v = cJSON_GetObjectItemCaseSensitive(out, k->string);
+            if (v == NULL && cJSON_AddNumberToObject(out, k->string,
+                                                     k->valuedouble) == NULL) {
+                cJSON_Delete(out);
+                return NULL;
+            } else if (v != NULL)
+                cJSON_SetNumberValue(v, v->valuedouble + k->valuedouble);
+        }
+    }
+    if (n == 0) {
+        cJSON_Delete(out);
+        return NULL;
+    }
+    cJSON_ArrayForEach(v, out) cJSON_SetNumberValue(v, v->valuedouble / n);
+    return out;
 }
 
 /* The verdict's rows (arr): the run's recommendations in their order,
@@ -5153,7 +5212,7 @@ pr_whatif_verdict_rows(cJSON *run, struct pr_error *err)
 void
 pr_whatif_split_words(const cJSON *kinds, char *buf, size_t cap)
 {
-    split_text(kinds, 0, 0, 0, 0, buf, cap);
+    split_text(kinds, 0, 0, 0, 0, 0, buf, cap);
 }
 
 void
@@ -5380,6 +5439,23 @@ device_unrecorded_words(const cJSON *run, int capture, size_t n,
     }
 }
 
+/* The verdict's shares of the path (split_text): of the steady steps
+ * where steady (steady_kinds) is not NULL, else the mean of every step;
+ * unrec: the idle is compute the export holds no tasks for. */
+static void
+verdict_split(const cJSON *run, const cJSON *steady, double cold, int unrec,
+              char *split, size_t cap)
+{
+    const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
+
+    split_text(steady != NULL ? steady : pr_sget(cp, PR_K_BY_KIND_US),
+               pr_path_part_us(cp, PR_K_LAUNCH, LAUNCH_DELAY_NAME),
+               !isnan(cold),
+               pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore"),
+               pr_sget_num(pr_sget(run, PR_K_OP_COMPILE), PR_K_TOTAL_US) > 0,
+               unrec, split, cap);
+}
+
 struct pr_verdict *
 pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
 {
@@ -5394,7 +5470,8 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
     int ok = v != NULL, rank = 0, stage = 0,
         capture = pr_sget_run_is_capture(run);
     double idle, miss = 0, cold;
-    char text[2000], split[200], mean[128], pipe[600], coldtxt[300];
+    char text[2000], split[240], mean[160], pipe[600], coldtxt[300];
+    cJSON *steady;
 
     cJSON_ArrayForEach(s, steps)
     {
@@ -5417,15 +5494,16 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
         pr_sget_find(pr_sget(cp, PR_K_WHAT_IF), PR_K_ID, "cold_step"),
         PR_K_GAIN_PCT);
     cold = cold >= VERDICT_COLD_PCT ? cold : NAN;
-    split_text(pr_sget(cp, PR_K_BY_KIND_US),
-               pr_path_part_us(cp, PR_K_LAUNCH, LAUNCH_DELAY_NAME),
-               !isnan(cold),
-               pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore"),
-               pr_sget_num(pr_sget(run, PR_K_OP_COMPILE), PR_K_TOTAL_US) > 0,
-               split, sizeof(split));
+    /* after a warm-up first step, the shares of the steps after it */
+    steady = steady_kinds(run);
+    verdict_split(run, steady, cold, 0, split, sizeof(split));
     fmt_us(pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US), mean,
            sizeof(mean));
-    warmup_words(run, mean, sizeof(mean));
+    /* the device-unrecorded verdict quotes no shares */
+    warmup_words(run,
+                 steady != NULL && !(host_only && bound != NULL && n > 0 &&
+                                     pr_sget_run_device_unrecorded(run)),
+                 mean, sizeof(mean));
     if (host_only && bound != NULL && n > 0 &&
         pr_sget_run_device_unrecorded(run)) {
         /* the trace names its GPUs or holds NCCL collectives but records
@@ -5537,6 +5615,10 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
            step (device compute, whatever its export's path shows) */
         vb = stage == PR_PIPE_SLOW_STAGE ? "device" : bound;
         vsteps = (double)(stage == PR_PIPE_SLOW_STAGE ? n : same);
+        /* the slower stage's idle on the path is the compute its table
+           measures (step_bound, critpath.c) */
+        if (stage == PR_PIPE_SLOW_STAGE)
+            verdict_split(run, steady, cold, 1, split, sizeof(split));
         snprintf(text, sizeof(text),
                  "%s The critical path holds only the tasks the export "
                  "records (mean step %s; on it: %s).",
@@ -5588,6 +5670,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
         snprintf(text, sizeof(text),
                  "What bounds the step is not known: the trace has no step "
                  "with a critical path.");
+    cJSON_Delete(steady);
     unclaimed_replay(run, cp, text, sizeof(text));
     peer_words(run, cp, vb, text, sizeof(text));
     unrecorded_host(run, vb, text, sizeof(text));

@@ -3163,6 +3163,26 @@ bound_of(const int64_t *k)
     return names[best];
 }
 
+/* A step's bound: bound_of, or "idle" where the producer's own table says
+ * the rank computes for most of its step although its export holds no
+ * task of that work (unrec: a MindSpore cluster's slower pipeline stage,
+ * pr_producer_pipeline_note) and idle is over half of the path: that idle
+ * is the unrecorded compute, and naming the largest of the rest would call
+ * the step bound by what it spends a third of its time on (review 24 #1:
+ * ms_cluster4 rank 2's steps 2-5, 67% idle, were "comm."). */
+static const char *
+step_bound(const int64_t *k, int unrec)
+{
+    int64_t total = 0;
+    int i;
+
+    for (i = 0; i < PR_CP_KIND_COUNT; i++)
+        total = pr_sat_add_i64(total, k[i] > 0 ? k[i] : 0);
+    if (unrec && total > 0 && k[PR_CP_IDLE] > total / 2)
+        return "idle";
+    return bound_of(k);
+}
+
 static const char *
 piece_name(const struct pr_trace *t, const struct piece *p)
 {
@@ -3279,7 +3299,7 @@ families_row(const int64_t ns[PR_CP_FAM_COUNT])
 
 static void
 emit_step(const struct pr_trace *t, const struct pr_step *st,
-          const struct pr_cp_graph *g, struct sums *u, cJSON *arr,
+          const struct pr_cp_graph *g, struct sums *u, int unrec, cJSON *arr,
           double *err_pct, double *rec_pct, int *ok)
 {
     struct pr_row_cp_step row = {0};
@@ -3317,7 +3337,7 @@ emit_step(const struct pr_trace *t, const struct pr_step *st,
     row.length_us = len;
     row.replay_error_pct = *err_pct;
     row.unrecorded_tail_us = tail;
-    row.bound = bound_of(u->kind);
+    row.bound = step_bound(u->kind, unrec);
     for (i = 0; i < PR_CP_KIND_COUNT; i++)
         kind_us[i] = (double)u->kind[i] / 1000.0;
     row.by_kind_us = k = kinds_row(kind_us);
@@ -3418,7 +3438,9 @@ emit_error_note(struct cp_out *o, const cJSON *steps, size_t n_steps,
 }
 
 /* The run's figures over its steps: the worst replay error, the bound
- * most steps share (ties: the order host, device, copy, communication),
+ * most steps share (ties: the order host, device, copy, communication;
+ * steps bound by unrecorded compute, step_bound's "idle", name no
+ * resource: where every step is one, the largest resource over them),
  * the mean split by kind. */
 static void
 emit_run(struct cp_out *o, const int64_t *kind_total, const size_t *bounds,
@@ -3435,7 +3457,9 @@ emit_run(struct cp_out *o, const int64_t *kind_total, const size_t *bounds,
         if (bounds[i] > bounds[best])
             best = i;
     }
-    o->r.bound = n_steps > 0 ? names[best] : NULL;
+    o->r.bound = n_steps == 0        ? NULL
+                 : bounds[best] == 0 ? bound_of(kind_total)
+                                     : names[best];
     for (i = 0; i < PR_CP_KIND_COUNT; i++)
         mean[i] =
             n_steps ? (double)kind_total[i] / 1000.0 / (double)n_steps : NAN;
@@ -4585,7 +4609,8 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     size_t worst_step = 0;
     struct lwait lw;
     struct pentry pe;
-    int ok = o != NULL && wa != NULL, partial;
+    int ok = o != NULL && wa != NULL, partial, unrec;
+    char pipe[600];
     enum pr_status st = PR_OK;
 
     memset(&c, 0, sizeof(c));
@@ -4602,6 +4627,8 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     c.serial_last = PR_CP_NONE;
     pr_names_init(&c.names, t);
     partial = pr_producer_tasks_partial(run);
+    unrec = pr_producer_pipeline_note(run, pipe, sizeof(pipe)) ==
+            PR_PIPE_SLOW_STAGE;
     arr = cJSON_CreateArray();
     ok = ok && arr != NULL;
     /* Kernels measured by CUPTI's range profiler carry no timing (their
@@ -4626,7 +4653,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         note_waits(t, &c.g, &lw);
         note_idle(t, &c.g, &lw);
         note_split(&c, &lw);
-        emit_step(t, &s->v[i], &c.g, &u, arr, &e, &r, &ok);
+        emit_step(t, &s->v[i], &c.g, &u, unrec, arr, &e, &r, &ok);
         name_entry(&c, &u, arr, &ok);
         /* what-ifs only where the replay reproduces the step */
         if (ok && !isnan(e) && e <= PR_WHATIF_MAX_ERROR_PCT)
@@ -4646,7 +4673,8 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         worst_rec = r > worst_rec ? r : worst_rec;
         for (j = 0; j < PR_CP_KIND_COUNT; j++)
             kind_total[j] = pr_sat_add_i64(kind_total[j], u.kind[j]);
-        bounds[bound_index(bound_of(u.kind))]++;
+        if (strcmp(step_bound(u.kind, unrec), "idle") != 0)
+            bounds[bound_index(bound_of(u.kind))]++;
     }
     /* the row filled, then written once in its rows' order */
     if (st == PR_OK && ok) {
