@@ -177,6 +177,7 @@ void pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
 struct pr_startup_coll {
     const char *name;
     double dur_us, at_us, alone_us;
+    size_t ev; /* its index in t->events */
 };
 int pr_producer_startup_coll(const struct pr_trace *t, const cJSON *run,
                              struct pr_startup_coll *out);

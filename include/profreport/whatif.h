@@ -134,6 +134,10 @@ struct pr_whatif_in {
 
     struct pr_whatif_dispatch dispatch[PR_WHATIF_MAX_DISPATCH];
     size_t n_dispatch; /* pr_path_dispatch_picks */
+    /* the capture's start-up collective the communication finding leaves
+       out (pr_producer_startup_coll's ev), which the overlap replay
+       leaves as it is too; PR_CP_NONE when none */
+    uint32_t startup_ev;
 };
 
 /* Set every figure of in to unknown and drop its picks. */

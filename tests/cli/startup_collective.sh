@@ -68,6 +68,27 @@ t = f[0]['text']
 assert t.startswith('13.3% of the capture is HCCL communication not overlapped with computation, leaving out hcom_broadcast__1_0 (300.0 ms from 3.0 ms in), the one-time start-up wait the verdict names.'), t
 assert 'bucket_cap_mb' not in t and 'hccl:broadcast' not in t, t
 " "$T_DIR/startup.json"
+# review 24: the overlap replay, which backs the communication finding,
+# leaves the start-up collective as it is, the same rule as the finding
+# (pr_producer_startup_coll): not its evidence, and the capture after it
+# still holds the wait (303.0 ms to its end)
+check "a 300 ms broadcast: the overlap what-if leaves it out of its evidence and keeps the wait" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+w = [x for x in r['critical_path']['what_if'] if x['id'] == 'communication'][0]
+names = [e['name'] for e in w['evidence']]
+assert 'hcom_broadcast__1_0' not in names and 'hcom_allReduce__1_2' in names, names
+assert w['step_us'] >= 303000, w
+" "$T_DIR/startup.json"
+check "steady all-reduces: the overlap what-if's evidence keeps the first collective" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+w = [x for x in r['critical_path']['what_if'] if x['id'] == 'communication'][0]
+names = [e['name'] for e in w['evidence']]
+assert names[0].startswith('hcom_allReduce__1_'), names
+" "$T_DIR/steady.json"
 check "a 300 ms broadcast, all-reduces 6% of the capture: no communication finding" \
     python3 -c "
 import json, sys
@@ -99,6 +120,17 @@ assert 'hcom_broadcast__445_0 (308.9 ms from 3.4 ms in), is 60% of the capture' 
                "$1" -q --input "$2" --html "$3/v1.html" 2> /dev/null &&
                ! grep -q "High communication time\|bucket_cap_mb\|66.8% of the capture is" "$3/v1.term" "$3/v1.html"' \
         _ "$PR_BIN" "$PR_SHARED/traces/msprof/torch_npu_ascend_profiler_output/kernel_details_910B_v1.csv" "$T_DIR"
+    # review 24: the overlap what-if ("<= 152 ms") named the broadcast
+    # first in its evidence; its gain is the idle and collectives after it
+    check "kernel_details_910B_v1: the overlap what-if leaves hcom_broadcast__445_0 out of its evidence; the capture after it keeps the 312.3 ms to its end" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+w = [x for x in r['critical_path']['what_if'] if x['id'] == 'communication'][0]
+names = [e['name'] for e in w['evidence']]
+assert 'hcom_broadcast__445_0' not in names and names, names
+assert w['step_us'] >= 312281, w
+" "$T_DIR/v1.json"
     # review23a #7: "No finding" quoted twice the batch's 45.4%, the
     # one-time broadcast spread over twice the samples
     check "kernel_details_910B_v1: No finding quotes no replay gain that is the start-up wait spread thinner" \

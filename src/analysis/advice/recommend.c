@@ -528,6 +528,9 @@ rule_categories(struct rctx *c)
     if (startup)
         comm =
             comm - su.alone_us / cap_us > 0 ? comm - su.alone_us / cap_us : 0;
+    /* the overlap replay, which backs this finding, leaves it out too */
+    if (startup && c->f->whatif != NULL && su.ev < PR_CP_NONE)
+        c->f->whatif->startup_ev = (uint32_t)su.ev;
     if (comm > 0.1 && c->npu) {
         struct pr_row_recommendation r;
         char note[900];

@@ -287,6 +287,7 @@ pr_whatif_in_init(struct pr_whatif_in *in)
     in->peak_gbps = NAN;
     in->amp_ratio = NAN;
     in->tf32_ratio = NAN;
+    in->startup_ev = PR_CP_NONE;
 }
 
 void
@@ -857,13 +858,30 @@ is_p2p(const struct pr_trace *t, const struct pr_cp_node *n)
            has(s, "/Receive-op");
 }
 
-/* A task a change moves off its stream's order: a collective (comm,
- * point-to-point apart) or a copy from the host (prefetch). */
+/* A collective the overlap leaves where it is: a point-to-point transfer
+ * (is_p2p), or the capture's start-up collective that the communication
+ * finding leaves out (recommend.c's rule_categories sets in->startup_ev
+ * from pr_producer_startup_coll): a one-time wait for the peers to join,
+ * which no overlap of this rank's compute shortens (review 24: on
+ * kernel_details_910B_v1.csv the replay's "<= 152 ms" was mostly
+ * hcom_broadcast__445_0's 308.9 ms). */
 static int
-moved(const struct pr_trace *t, const struct pr_cp_node *n, enum pr_whatif s)
+stays(const struct pr_trace *t, const struct pr_whatif_in *in,
+      const struct pr_cp_node *n)
+{
+    return is_p2p(t, n) ||
+           (in != NULL && n->ev != PR_CP_NONE && n->ev == in->startup_ev);
+}
+
+/* A task a change moves off its stream's order: a collective (comm,
+ * point-to-point and the start-up collective apart: stays) or a copy
+ * from the host (prefetch). */
+static int
+moved(const struct pr_trace *t, const struct pr_whatif_in *in,
+      const struct pr_cp_node *n, enum pr_whatif s)
 {
     if (s == PR_WHATIF_COMM)
-        return is_comm(n) && !is_p2p(t, n);
+        return is_comm(n) && !stays(t, in, n);
     return is_task(n) && n->kind == PR_CP_COPY && host_to_device(t, n) &&
            !scalar_copy(t, n);
 }
@@ -873,18 +891,18 @@ moved(const struct pr_trace *t, const struct pr_cp_node *n, enum pr_whatif s)
  * task before the moved ones on its stream (the order of the work that
  * stays is kept; the moved work runs beside it); any other edge goes. */
 static void
-bypass(const struct pr_trace *t, struct pr_cp_graph *g, struct pr_cp_node *n,
-       int j, enum pr_whatif s)
+bypass(const struct pr_trace *t, const struct pr_whatif_in *in,
+       struct pr_cp_graph *g, struct pr_cp_node *n, int j, enum pr_whatif s)
 {
     uint32_t x = n->pred[j];
 
     if (j == 0 && is_task(n)) {
-        while (moved(t, &g->v[x], s) && is_task(&g->v[x]) &&
+        while (moved(t, in, &g->v[x], s) && is_task(&g->v[x]) &&
                g->v[x].n_pred > 0 &&
                (is_task(&g->v[g->v[x].pred[0]]) ||
                 g->v[g->v[x].pred[0]].type == PR_CP_N_CARRY))
             x = g->v[x].pred[0];
-        if (!moved(t, &g->v[x], s)) {
+        if (!moved(t, in, &g->v[x], s)) {
             n->pred[j] = x;
             n->pw[j] = 0;
             return;
@@ -904,7 +922,7 @@ bypass(const struct pr_trace *t, struct pr_cp_graph *g, struct pr_cp_node *n,
  * it reads). */
 static int
 apply_comm(const struct pr_trace *t, struct pr_cp_graph *g,
-           struct pr_whatif_acc *a)
+           const struct pr_whatif_in *in, struct pr_whatif_acc *a)
 {
     int any = 0;
     int64_t last = INT64_MIN; /* the last collective's measured end */
@@ -912,29 +930,29 @@ apply_comm(const struct pr_trace *t, struct pr_cp_graph *g,
     int j;
 
     for (i = 0; i < g->n; i++) {
-        if (is_comm(&g->v[i]) && !is_p2p(t, &g->v[i]) && g->v[i].e > last)
+        if (is_comm(&g->v[i]) && !stays(t, in, &g->v[i]) && g->v[i].e > last)
             last = g->v[i].e;
     }
     for (i = 0; i < g->n; i++) {
         struct pr_cp_node *n = &g->v[i];
 
         if (is_comm(n)) {
-            if (!is_p2p(t, n))
+            if (!stays(t, in, n))
                 evidence(a, PR_WHATIF_COMM, n->on_path, n->name, n->dur);
             continue;
         }
         if (n->type != PR_CP_N_START && n->s >= last)
             continue; /* a consumer of the collectives' output */
         for (j = 0; j < n->n_pred; j++) {
-            if (moved(t, &g->v[n->pred[j]], PR_WHATIF_COMM) &&
+            if (moved(t, in, &g->v[n->pred[j]], PR_WHATIF_COMM) &&
                 n->pw[j] != GONE) {
-                bypass(t, g, n, j, PR_WHATIF_COMM);
+                bypass(t, in, g, n, j, PR_WHATIF_COMM);
                 any = 1;
             }
         }
         if (is_task(n) && n->w_kind == PR_CP_COMM && n->w > 0 &&
-            !is_p2p(t, n) &&
-            !(n->bind < n->n_pred && is_p2p(t, &g->v[n->pred[n->bind]]))) {
+            !stays(t, in, n) &&
+            !(n->bind < n->n_pred && stays(t, in, &g->v[n->pred[n->bind]]))) {
             evidence(a, PR_WHATIF_COMM, n->on_path, ev_name(t, n), n->w);
             n->w = 0;
             any = 1;
@@ -965,9 +983,9 @@ apply_prefetch(const struct pr_trace *t, struct pr_cp_graph *g,
             continue;
         }
         for (j = 0; j < n->n_pred; j++) {
-            if (moved(t, &g->v[n->pred[j]], PR_WHATIF_COPYBOUND) &&
+            if (moved(t, in, &g->v[n->pred[j]], PR_WHATIF_COPYBOUND) &&
                 n->pw[j] != GONE) {
-                bypass(t, g, n, j, PR_WHATIF_COPYBOUND);
+                bypass(t, in, g, n, j, PR_WHATIF_COPYBOUND);
                 any = 1;
             }
         }
@@ -1669,7 +1687,7 @@ apply(const struct pr_trace *t, struct pr_cp_graph *g,
     case PR_WHATIF_COMPILE:
         return apply_compile(t, g, a);
     case PR_WHATIF_COMM:
-        return apply_comm(t, g, a);
+        return apply_comm(t, g, in, a);
     case PR_WHATIF_AMP:
     case PR_WHATIF_TF32:
     case PR_WHATIF_ALIGN:

@@ -1861,6 +1861,7 @@ pr_producer_startup_coll(const struct pr_trace *t, const cJSON *run,
     out->dur_us = (double)u.first->dur_ns / 1000.0;
     out->at_us = (double)(u.first->ts_ns - u.t0) / 1000.0;
     out->alone_us = (double)alone / 1000.0;
+    out->ev = (size_t)(u.first - t->events);
     return 1;
 }
 
