@@ -124,8 +124,10 @@ else
     skip "nsys_mock" "no nsys/mock.sqlite"
 fi
 if shared_summary esm hta/critical_path/cuda_event_sync_multi_stream/event_sync_trace.json.gz; then
+    # the critical path leaves that lead-in out (critpath_lead.sh): the
+    # 19.9 ms path covers 32% of the capture, so no bound is named
     check "event_sync_multi: the 42.5 ms before the first recorded event are unrecorded" \
-        test "$(field "$T_DIR/esm.json" "'(42.5 ms before the first recorded call' in r['host_coverage']['note'] and \"But 98% of the capture's host time\" in r['verdict']['text']")" = True
+        test "$(field "$T_DIR/esm.json" "'(42.5 ms before the first recorded call' in r['host_coverage']['note'] and r['verdict']['text'].startswith(\"What bounds the capture is not known: the trace's critical path covers only 32% of it\")")" = True
 else
     skip "event_sync_multi" "no hta/critical_path/cuda_event_sync_multi_stream"
 fi

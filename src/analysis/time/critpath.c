@@ -2806,6 +2806,34 @@ peer_waits(struct pr_cp_ctx *c)
     }
 }
 
+/* A capture's lead-in: the time from its start to its first recorded
+ * event on any thread or stream (a node's start, a thread's first range),
+ * in ns; 0 for a step, or where an event starts the capture.  No replay
+ * of the recorded events reaches it and the trace says nothing of it:
+ * the path leaves it out, as it leaves out the unrecorded tail
+ * (closing.md's Left: cuda_event_sync_multi_stream's first 42.5 ms of
+ * 62.5 ms, the PyTorch Profiler range alone, counted as host work). */
+static int64_t
+capture_lead(const struct pr_cp_ctx *c)
+{
+    const struct pr_cp_graph *g = &c->g;
+    int64_t first = INT64_MAX;
+    size_t i;
+
+    if (!c->capture)
+        return 0;
+    for (i = 0; i < g->n; i++) {
+        if (g->v[i].type != PR_CP_N_START && g->v[i].type != PR_CP_N_CARRY &&
+            g->v[i].s < first)
+            first = g->v[i].s;
+    }
+    for (i = 0; i < c->n_thr; i++) {
+        if (c->thr[i].first_rec < first)
+            first = c->thr[i].first_rec;
+    }
+    return first > g->ws && first < g->we ? first - g->ws : 0;
+}
+
 /* Build and replay step [ws, we)'s graph in c->g. */
 static enum pr_status
 build_step(struct pr_cp_ctx *c, int64_t ws, int64_t we)
@@ -2862,6 +2890,10 @@ struct sums {
     uint32_t entry;
     int64_t entry_slack, entry_ns;
     int muted;
+    /* a capture's lead-in, the time before its first recorded event
+       (capture_lead): what the walk still takes off the unnamed pieces
+       of the path's first edge (lead), and what it took (lead_cut) */
+    int64_t lead, lead_cut;
     /* the whole binding chain, the part before the entry too (the path
        once the peer is on time): its collectives' time outside their peer
        waits, its aclop calls' time with their compile steps and the
@@ -2888,6 +2920,14 @@ sums_add(struct sums *u, struct pr_error *err, enum pr_cp_kind k, uint32_t name,
 
         ns -= cut;
         u->trim -= cut;
+    }
+    if (ns > 0 && u->lead > 0 && name == PR_STR_NONE) {
+        /* nothing recorded there: no host work, no idle (capture_lead) */
+        int64_t cut = ns < u->lead ? ns : u->lead;
+
+        ns -= cut;
+        u->lead -= cut;
+        u->lead_cut = pr_sat_add_i64(u->lead_cut, cut);
     }
     if (ns <= 0)
         return;
@@ -2920,6 +2960,7 @@ sums_reset(struct sums *u)
     u->entry_slack = u->entry_ns = 0;
     u->muted = 0;
     u->chain_comm = u->chain_aclop = 0;
+    u->lead = u->lead_cut = 0;
     pr_idmap_free(&u->ix);
 }
 
@@ -3052,17 +3093,30 @@ chain_node(struct sums *u, const struct pr_cp_node *n)
         u->chain_aclop = pr_sat_add_i64(u->chain_aclop, n->dur);
 }
 
+/* The walk's last edge, into the step's start: a capture's lead-in
+ * (lead ns), which it holds, comes off the unnamed time it adds from
+ * here (sums_add). */
 static void
-walk(struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
+lead_in(const struct pr_cp_graph *g, struct sums *u, uint32_t pred,
+        int64_t lead)
+{
+    if (lead > 0 && pred < g->n && g->v[pred].type == PR_CP_N_START)
+        u->lead = lead;
+}
+
+static void
+walk(struct pr_cp_graph *g, struct sums *u, int64_t lead, struct pr_error *err)
 {
     uint32_t i;
     int via_end = 1;
     size_t guard = 0;
 
+    u->lead = u->lead_cut = 0;
     if (g->end_bind == PR_CP_NONE)
         return;
     i = g->end_pred[g->end_bind];
     u->trim = 0;
+    lead_in(g, u, i, lead);
     sums_edge(g, u, err, PR_CP_HOST_OP, PR_STR_NONE, g->end_w[g->end_bind],
               g->end_pc_first[g->end_bind], g->end_pc_n[g->end_bind]);
     while (guard++ <= 2 * g->n + 2) {
@@ -3105,6 +3159,10 @@ walk(struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
         } else if (via_end) {
             sums_add(u, err, (enum pr_cp_kind)n->kind, n->name, n->dur, n->fam);
         }
+        if (via_end && n->bind_end < PR_CP_MAX_PRED)
+            lead_in(g, u, n->pred[n->bind_end], lead);
+        else if (n->bind < PR_CP_MAX_PRED)
+            lead_in(g, u, n->pred[n->bind], lead);
         if (via_end) {
             if (n->bind_end < PR_CP_MAX_PRED) {
                 b = n->bind_end;
@@ -3305,7 +3363,10 @@ emit_step(const struct pr_trace *t, const struct pr_step *st,
     struct pr_row_cp_step row = {0};
     struct pr_row_cp_top p = {0};
     double meas = (double)(g->we - g->ws) / 1000.0;
-    double len = (double)(g->rend - g->ws) / 1000.0, tail;
+    /* without a capture's lead-in (capture_lead), which the walk left
+       out of the path */
+    double len = (double)(g->rend - g->ws - u->lead_cut) / 1000.0, tail;
+    double lead = (double)u->lead_cut / 1000.0;
     double kind_us[PR_CP_KIND_COUNT];
     cJSON *k = NULL, *f = NULL, *top = cJSON_CreateArray();
     int64_t last;
@@ -3333,7 +3394,7 @@ emit_step(const struct pr_trace *t, const struct pr_step *st,
     tail = (double)(g->we - (g->rend > last ? g->rend : last)) / 1000.0;
     tail = tail > 0 ? tail : 0;
     *err_pct = meas > 0 ? 100.0 * fabs(len - meas) / meas : 0.0;
-    *rec_pct = meas > 0 ? 100.0 * fabs(len - (meas - tail)) / meas : 0.0;
+    *rec_pct = meas > 0 ? 100.0 * fabs(len - (meas - tail - lead)) / meas : 0.0;
     row.length_us = len;
     row.replay_error_pct = *err_pct;
     row.unrecorded_tail_us = tail;
@@ -3410,7 +3471,7 @@ struct cp_out {
  * recorded work itself is missed. */
 static void
 emit_error_note(struct cp_out *o, const cJSON *steps, size_t n_steps,
-                double worst, double worst_rec, size_t worst_step)
+                double worst, double worst_rec, size_t worst_step, double lead)
 {
     const cJSON *st = cJSON_GetArrayItem(steps, (int)worst_step);
     double tail = pr_sget_num(st, PR_K_UNRECORDED_TAIL_US);
@@ -3421,19 +3482,41 @@ emit_error_note(struct cp_out *o, const cJSON *steps, size_t n_steps,
     o->r.replay_error_recorded_pct = n_steps ? worst_rec : NAN;
     o->r.replay_error_note = NULL;
     if (!n_steps || !(worst > PR_WHATIF_MAX_ERROR_PCT) ||
-        !(worst_rec <= PR_WHATIF_MAX_ERROR_PCT) || !(tail > 0) || !(meas > 0))
+        !(worst_rec <= PR_WHATIF_MAX_ERROR_PCT) || !(tail > 0 || lead > 0) ||
+        !(meas > 0))
         return;
     name = pr_sget_str_or(st, PR_K_STEP, "?");
-    snprintf(text, sizeof(o->error_note),
-             "The replay reproduces the recorded work of %s within "
-             "%.2f%%; %s%.60s's last %.1f ms (%.0f%% of it) hold no recorded "
-             "event (the device idles, or the profiler stopped writing "
-             "before the %s ends), and no replay of its events can reach "
-             "that time.",
-             strcmp(name, "capture") == 0 ? "the capture" : "every step",
-             worst_rec, strcmp(name, "capture") == 0 ? "the " : "", name,
-             tail / 1000.0, 100.0 * tail / meas,
-             strcmp(name, "capture") == 0 ? "capture" : "step");
+    if (lead > 0 && tail >= 0.01 * meas) /* a capture's both ends */
+        snprintf(text, sizeof(o->error_note),
+                 "The replay reproduces the recorded work of the capture "
+                 "within %.2f%%; the capture's first %.1f ms (%.0f%% of it) "
+                 "and last %.1f ms (%.0f%%) hold no recorded event (the "
+                 "profiler's window is wider than the events it wrote), and "
+                 "no replay of its events can reach that time: the path "
+                 "leaves them out.",
+                 worst_rec, lead / 1000.0, 100.0 * lead / meas, tail / 1000.0,
+                 100.0 * tail / meas);
+    else if (lead > 0) /* capture_lead */
+        snprintf(text, sizeof(o->error_note),
+                 "The replay reproduces the recorded work of the capture "
+                 "within %.2f%%; the capture's first %.1f ms (%.0f%% of it) "
+                 "hold no recorded event on any thread or stream (the "
+                 "profiler's window opens before the first event it "
+                 "wrote): no host work or device idle the trace shows, so "
+                 "the path leaves it out.",
+                 worst_rec, lead / 1000.0, 100.0 * lead / meas);
+    else
+        snprintf(
+            text, sizeof(o->error_note),
+            "The replay reproduces the recorded work of %s within "
+            "%.2f%%; %s%.60s's last %.1f ms (%.0f%% of it) hold no recorded "
+            "event (the device idles, or the profiler stopped writing "
+            "before the %s ends), and no replay of its events can reach "
+            "that time.",
+            strcmp(name, "capture") == 0 ? "the capture" : "every step",
+            worst_rec, strcmp(name, "capture") == 0 ? "the " : "", name,
+            tail / 1000.0, 100.0 * tail / meas,
+            strcmp(name, "capture") == 0 ? "capture" : "step");
     o->r.replay_error_note = text;
 }
 
@@ -4605,7 +4688,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     cJSON *arr = NULL, *parts = NULL, *what_if = NULL, *cp = NULL;
     int64_t kind_total[PR_CP_KIND_COUNT] = {0};
     size_t bounds[4] = {0}, i, j, n_paths = 0;
-    double worst = 0.0, worst_rec = 0.0;
+    double worst = 0.0, worst_rec = 0.0, worst_lead = 0.0, gate;
     size_t worst_step = 0;
     struct lwait lw;
     struct pentry pe;
@@ -4647,7 +4730,8 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         if (st != PR_OK)
             break;
         sums_reset(&u);
-        walk(&c.g, &u, err);
+        walk(&c.g, &u, capture_lead(&c), err);
+        u.lead = 0; /* what the path's first edge did not hold */
         comm_within_collectives(&c.g, &u, err);
         ok = ok && !u.failed;
         note_waits(t, &c.g, &lw);
@@ -4655,8 +4739,14 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         note_split(&c, &lw);
         emit_step(t, &s->v[i], &c.g, &u, unrec, arr, &e, &r, &ok);
         name_entry(&c, &u, arr, &ok);
-        /* what-ifs only where the replay reproduces the step */
-        if (ok && !isnan(e) && e <= PR_WHATIF_MAX_ERROR_PCT)
+        /* what-ifs only where the replay reproduces the step: a capture's
+           lead-in, which the path leaves out, is no replay's miss (each
+           change's gain is the replays' difference) */
+        gate = e;
+        if (!isnan(e) && u.lead_cut > 0 && s->v[i].end_ns > s->v[i].start_ns)
+            gate = fabs(e - 100.0 * (double)u.lead_cut /
+                                (double)(s->v[i].end_ns - s->v[i].start_ns));
+        if (ok && !isnan(gate) && gate <= PR_WHATIF_MAX_ERROR_PCT)
             st = pr_whatif_step(t, &c.g, in, wa, err);
         else if (ok)
             pr_whatif_skip(wa);
@@ -4669,6 +4759,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         if (e > worst) {
             worst = e;
             worst_step = i;
+            worst_lead = (double)u.lead_cut / 1000.0;
         }
         worst_rec = r > worst_rec ? r : worst_rec;
         for (j = 0; j < PR_CP_KIND_COUNT; j++)
@@ -4679,7 +4770,8 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     /* the row filled, then written once in its rows' order */
     if (st == PR_OK && ok) {
         emit_run(o, kind_total, bounds, n_paths, worst, c.serial);
-        emit_error_note(o, arr, n_paths, worst, worst_rec, worst_step);
+        emit_error_note(o, arr, n_paths, worst, worst_rec, worst_step,
+                        worst_lead);
         o->r.no_path_reason = t->replayed_kernels > 0 ? "kernel_replay"
                               : t->extract_rows > 0   ? "task_list_extract"
                               : partial               ? "tasks_incomplete"
