@@ -863,8 +863,10 @@ is_p2p(const struct pr_trace *t, const struct pr_cp_node *n)
  * finding leaves out (recommend.c's rule_categories sets in->startup_ev
  * from pr_producer_startup_coll): a one-time wait for the peers to join,
  * which no overlap of this rank's compute shortens (review 24: on
- * kernel_details_910B_v1.csv the replay's "<= 152 ms" was mostly
- * hcom_broadcast__445_0's 308.9 ms). */
+ * kernel_details_910B_v1.csv the replay's "<= 152 ms" named
+ * hcom_broadcast__445_0, 308.9 ms, first in its evidence; the gain itself
+ * never held it: every later collective waits for it on its
+ * communicator). */
 static int
 stays(const struct pr_trace *t, const struct pr_whatif_in *in,
       const struct pr_cp_node *n)
@@ -4977,9 +4979,8 @@ unrecorded_host(const cJSON *run, const char *bound, char *text, size_t cap)
 
 #define VERDICT_MAX_MISS_PCT 50.0
 
-/* A mean step that a warm-up first step inflates names it (review 7 #9:
- * ms_cluster4 rank2's "mean step 576.3 ms" beside its "178.9 ms median
- * step", its first step 2.16 s): appended to mean ("576.3 ms"). */
+/* Whether the run's first step is a warm-up: over twice the median step,
+ * the mean over 1.25 times the median, 3 steps or more. */
 static int
 warmup_first(const cJSON *run)
 {
@@ -4994,8 +4995,11 @@ warmup_first(const cJSON *run)
            pr_sget_num(ss, PR_K_COUNT) >= 3;
 }
 
-/* shares: the verdict's path shares are the steady steps' (steady_kinds),
- * which the words say */
+/* A mean step that a warm-up first step inflates names it (review 7 #9:
+ * ms_cluster4 rank2's "mean step 576.3 ms" beside its "178.9 ms median
+ * step", its first step 2.16 s): appended to mean ("576.3 ms").  shares:
+ * the verdict's path shares are the steady steps' (steady_kinds), which
+ * the words say. */
 static void
 warmup_words(const cJSON *run, int shares, char *mean, size_t cap)
 {
