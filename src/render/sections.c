@@ -351,16 +351,37 @@ gpu_only_kpis(struct pr_figs *f, const cJSON *gm, int no_steps)
 }
 
 /* A run on the host only: how much of the mean step its operators and
- * its DataLoader took, the shares a CPU run is judged by. */
+ * its DataLoader took, the shares a CPU run is judged by.  In operators
+ * is the step's host time inside a recorded call (host_coverage: an
+ * operator or a collective on any thread), not the breakdown's CPU exec,
+ * which is the step less its other categories (review24 #7: hta_cpu_only
+ * read "In operators 0.0%" with 85% of its step in gloo:all_reduce,
+ * rank_non_gpu 98.7% with 63% of its step in no recorded call; now 85.1%
+ * and 37.0%).  Without host coverage (a summary older than it) the card
+ * is the breakdown's share, titled by what it is. */
 static void
-host_kpis(struct pr_figs *f, const cJSON *ss)
+host_kpis(struct pr_figs *f, const cJSON *run, const cJSON *ss)
 {
     const cJSON *bd = pr_sget(ss, PR_K_BREAKDOWN_US);
     double mean = pr_sget_num(ss, PR_K_MEAN_US);
+    double unrec =
+        pr_sget_num(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_UNRECORDED_PCT);
+    char sub[120];
 
-    pr_figs_kpi(f, "In operators",
-                mean > 0 ? 100.0 * pr_sget_num(bd, PR_K_CPU_EXEC) / mean : NAN,
-                PR_FMT_PCT, "of the mean step (CPU exec)");
+    snprintf(sub, sizeof(sub),
+             "of the %s host time inside a recorded operator or collective",
+             pr_sget_run_is_capture(run)          ? "capture's"
+             : pr_sget_num(ss, PR_K_COUNT) == 1.0 ? "step's"
+                                                  : "steps'");
+    if (!isnan(unrec))
+        pr_figs_kpi(f, "In operators", 100.0 - unrec, PR_FMT_PCT, sub);
+    else
+        pr_figs_kpi(f, "CPU exec",
+                    mean > 0 ? 100.0 * pr_sget_num(bd, PR_K_CPU_EXEC) / mean
+                             : NAN,
+                    PR_FMT_PCT,
+                    "of the mean step: host time outside the data loader, "
+                    "communication and Other");
     pr_figs_kpi(f, "In the DataLoader",
                 mean > 0 ? 100.0 * pr_sget_num(bd, PR_K_DATALOADER) / mean
                          : NAN,
@@ -672,7 +693,7 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
                     PR_FMT_US, sub);
     }
     if (pr_fig_run_host_only(run)) {
-        host_kpis(f, ss);
+        host_kpis(f, run, ss);
         return;
     }
     util_kpi(f, run, gm, no_steps(ss));
