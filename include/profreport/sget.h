@@ -69,7 +69,11 @@ int pr_sget_run_is_capture(const cJSON *run);
  * item 3): the trace names its GPUs (devices listed though host_only) or
  * holds NCCL collectives (communication.ops[].backend "nccl", which run
  * as GPU kernels), yet records no device activity; 2 where the NCCL
- * collectives are the evidence; 0 otherwise (a CPU-only run). */
+ * collectives are the evidence; 0 otherwise (a CPU-only run).  Read from
+ * runs[].device_not_recorded ("nccl_calls" 2, "devices_named" 1, null
+ * 0), which the analysis writes from this judgement; judged from
+ * host_only, communication and devices where the run lacks the key (a
+ * summary older than it, or a run whose analysis has not written it). */
 int pr_sget_run_device_unrecorded(const cJSON *run);
 
 /* 1 when a run's world_size is only a lower bound: world_size_bound

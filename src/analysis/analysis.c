@@ -869,6 +869,25 @@ whatif_in(const struct pr_rec_tables *tb, struct pr_whatif_in *in)
         in->tf32_ratio = d->fp32_tflops / d->tf32_tflops;
 }
 
+/* runs[].device_not_recorded: a host-only run that names its GPUs or holds
+ * NCCL collectives (which run as GPU kernels) but records no device
+ * activity says so, with the evidence, where the reports name its devices
+ * (review24 #2: the Devices cell said "GPU, not recorded (NCCL calls)"
+ * while the JSON had only host_only true and device_kind null); null
+ * otherwise.  Once the devices and the collectives are written: every
+ * later reader takes this key (pr_sget_run_device_unrecorded). */
+static enum pr_status
+device_not_recorded(cJSON *run, struct pr_error *err)
+{
+    int u = pr_sget_run_device_unrecorded(run);
+
+    return put(run, PR_K_DEVICE_NOT_RECORDED,
+               u == 2   ? cJSON_CreateString("nccl_calls")
+               : u == 1 ? cJSON_CreateString("devices_named")
+                        : cJSON_CreateNull(),
+               err);
+}
+
 /* A run whose verdict names no bound ("unexplained": its device side
  * was not recorded, pr_sget_run_device_unrecorded, or every path covers
  * less than half its step) has a critical path that names none either:
@@ -1009,6 +1028,8 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
     const char *demoted = NULL;
     double cp_err = NAN;
 
+    if (st == PR_OK)
+        st = device_not_recorded(run, err);
     if (st == PR_OK)
         st = pr_producer_fill(t, run, err);
     if (st == PR_OK)

@@ -262,6 +262,7 @@ run_row(const struct pr_trace *t, const char *worker, const char *span,
         if ((f->type == PR_RT_JSON &&
              !(pr_schema_rows[f->row].flags & PR_SF_ALWAYS)) ||
             f->row == PR_SR_RUNS_PR_K_OPERATORS_SOURCE ||
+            f->row == PR_SR_RUNS_PR_K_DEVICE_NOT_RECORDED ||
             f->row == PR_SR_RUNS_PR_K_FORM)
             pr_rows_omit(PR_RO_RUNS, r, f->row);
     }

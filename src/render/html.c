@@ -625,7 +625,7 @@ title_block(struct pr_html_view *v, const cJSON *summary,
             : pr_fig_memtl_only(summary)
                 ? (nw > 1 ? "not named (one per timeline)" : "one, not named")
             : pr_fig_host_only(summary) && pr_sget_run_device_unrecorded(r) == 2
-                ? "GPU, not recorded (NCCL calls)" /* review23g item 3 */
+                ? "GPU, not recorded (NCCL calls)" /* device_not_recorded */
             : pr_fig_host_only(summary)      ? "CPU only"
             : pr_fig_summary_is_npu(summary) ? "no NPU with events"
                                              : "no GPU");

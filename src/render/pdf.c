@@ -69,11 +69,12 @@ worker_device_row(const cJSON *run, const cJSON *dev)
     if (r == NULL)
         return NULL;
     if (dev == NULL)
-        snprintf(name, sizeof(name), "%s",
-                 pr_sget_run_device_unrecorded(run) == 2
-                     ? "GPU, not recorded (NCCL calls)" /* review23g #3 */
-                 : pr_fig_run_host_only(run) ? "CPU only"
-                                             : PR_PDF_DASH);
+        snprintf(
+            name, sizeof(name), "%s",
+            pr_sget_run_device_unrecorded(run) == 2
+                ? "GPU, not recorded (NCCL calls)" /* device_not_recorded */
+            : pr_fig_run_host_only(run) ? "CPU only"
+                                        : PR_PDF_DASH);
     else
         snprintf(name, sizeof(name), "%.0f: %s",
                  isnan(pr_sget_num(dev, PR_K_ID)) ? -1
