@@ -1479,19 +1479,16 @@ pr_pdf_doc_footers(struct pr_pdf_doc *d, const char *title, const char *version)
 /* A key figure's note takes up to KPI_NOTE_LINES lines (review-3
  * finding 6: "81.2% / time with any kernel running, over the s..." lost
  * "74.7 points of it HCCL tasks, compute alone 6.5%"); a row of boxes is as
- * tall as its longest note. */
-#define KPI_NOTE_LINES 3
+ * tall as its longest note.  Three lines cut the longest notes of a box
+ * a third of the page wide: nsys_before's "... compute alone 60.5%",
+ * ms_cluster4's "... the export holds HCCL tasks only" and old2023's
+ * "the incomplete task list: -" ended in an ellipsis; six hold them. */
+#define KPI_NOTE_LINES 6
 #define KPI_NOTE_LH 8.5
-
-/* Points a block of key figures takes at the most: rows of at most four
- * boxes, each with its notes on KPI_NOTE_LINES lines. */
-static double
-kpis_height(const struct pr_block *b)
-{
-    return (KPI_H + (KPI_NOTE_LINES - 1) * KPI_NOTE_LH + 8) *
-               (double)((b->n + 3) / 4) +
-           8;
-}
+/* the lines a page keeps for a row of boxes at the least, as before notes
+   could take more than three: a block whose notes fit in three moves to
+   the next page exactly where it did */
+#define KPI_KEEP_LINES 3
 
 /* Lines the longest note of boxes [from, to) takes in width w. */
 static int
@@ -1516,16 +1513,45 @@ kpi_note_lines(struct pr_pdf_doc *d, const struct pr_block *b, size_t from,
     return most;
 }
 
+/* Boxes a row of a block holds: rows of at most four, as even as they
+ * go. */
+static size_t
+kpis_per_row(const struct pr_block *b)
+{
+    size_t rows = (b->n + 3) / 4;
+
+    return rows ? (b->n + rows - 1) / rows : 1;
+}
+
+/* Points a block of key figures takes: each row as tall as its longest
+ * note, at least KPI_KEEP_LINES of it. */
+static double
+kpis_height(struct pr_pdf_doc *d, const struct pr_block *b)
+{
+    size_t per = kpis_per_row(b), i;
+    double w = pr_pdf_doc_width(d) / (double)per, h = 8;
+
+    for (i = 0; i < b->n; i += per) {
+        int lines = kpi_note_lines(d, b, i, i + per, w - 20);
+
+        h += KPI_H +
+             ((lines > KPI_KEEP_LINES ? lines : KPI_KEEP_LINES) - 1) *
+                 KPI_NOTE_LH +
+             8;
+    }
+    return h;
+}
+
 /* Rows of at most four boxes, each with a label, one big number and a
  * note; `keep` more points stay on the page with them. */
 static void
 kpis(struct pr_pdf_doc *d, const struct pr_block *b, double keep)
 {
-    size_t rows = (b->n + 3) / 4, per = rows ? (b->n + rows - 1) / rows : 1;
+    size_t per = kpis_per_row(b);
     double w = pr_pdf_doc_width(d) / (double)per, h = KPI_H;
     size_t i;
 
-    pr_pdf_doc_ensure(d, kpis_height(b) + keep);
+    pr_pdf_doc_ensure(d, kpis_height(d, b) + keep);
     for (i = 0; i < b->n; i++) {
         const struct pr_kpi *k = &b->kpis[i];
         double x = PR_PDF_MARGIN_X + w * (double)(i % per);
@@ -1675,7 +1701,7 @@ keep_from(struct pr_pdf_doc *d, const struct pr_part *p, size_t i)
         return 40;
     case PR_BLOCK_KPIS:
         /* kpis() keeps a chart after them on the page too */
-        return kpis_height(b) +
+        return kpis_height(d, b) +
                (i + 1 < p->n_blocks && p->blocks[i + 1].kind == PR_BLOCK_CHARTS
                     ? keep_from(d, p, i + 1)
                     : 0);
