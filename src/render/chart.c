@@ -746,16 +746,25 @@ pr_chart_stacked_bars(struct pr_canvas *c, const struct pr_chart_box *b,
 
 /* --- donut */
 
+/* The legend's rows: swatch, label, value, share.  The share column is
+ * as wide as its widest entry and a gap, not a fixed 44 units: a bold
+ * "100.0%" is wider, and a run of one category (a MindSpore step of only
+ * Other: ms_run3, ms_run4) read "23.7 ms100.0%". */
 static void
 donut_legend(struct pr_canvas *c, const struct box2 *l,
              const struct pr_chart_donut *s, double total)
 {
     size_t shown = 0;
-    double row = 20, y;
+    double row = 20, y, pw = 44;
     char val[48], pct[16], cut[LABEL_MAX];
 
     for (size_t i = 0; i < s->n; i++) {
-        shown += s->values[i] > 0;
+        if (!(s->values[i] > 0)) {
+            continue;
+        }
+        shown++;
+        snprintf(pct, sizeof(pct), "%.1f%%", 100 * s->values[i] / total);
+        pw = fmax(pw, width(c, pct, FONT_LEGEND, 1) + 8);
     }
     y = l->y + (l->h - row * (double)shown) / 2;
     for (size_t i = 0; i < s->n; i++) {
@@ -765,13 +774,13 @@ donut_legend(struct pr_canvas *c, const struct box2 *l,
         }
         pr_chart_format(s->values[i], s->unit, val, sizeof(val));
         snprintf(pct, sizeof(pct), "%.1f%%", 100 * s->values[i] / total);
-        vw = 50 + 44;
+        vw = 50 + pw;
         rect(c, l->x, y + 4, 10, 10, pick(s->colors, i), PR_COLOR_NONE);
         text(
             c, l->x + 16, y + 13,
             fit(c, s->labels[i], FONT_LEGEND, l->w - 16 - vw, cut, sizeof(cut)),
             FONT_LEGEND, PR_COLOR_INK, PR_ANCHOR_START, 0);
-        text(c, l->x + l->w - 44, y + 13, val, FONT_LEGEND, PR_COLOR_MUTED,
+        text(c, l->x + l->w - pw, y + 13, val, FONT_LEGEND, PR_COLOR_MUTED,
              PR_ANCHOR_END, 0);
         text(c, l->x + l->w, y + 13, pct, FONT_LEGEND, PR_COLOR_INK,
              PR_ANCHOR_END, 1);
