@@ -733,21 +733,21 @@ agg_note(const cJSON *job, char *text, size_t cap)
     return 1;
 }
 
-/* A note of the summary's, whole, with its label: a fixed buffer cut
- * npu_db1's 1514-character late-rank note at 1388, mid-word, losing the
- * action it leads to (review 25a #11). */
+/* A note of head, s and tail, however long s is: the job's notes run to
+ * 1,500 characters (npu_db1's late_rank_note, 1,514: a fixed 1,400-byte
+ * line cut it at "the rank that wa" in the HTML and the PDF). */
 static void
-note_whole(struct pr_figs *f, const char *label, const char *note,
-           const char *end)
+note_joined(struct pr_figs *f, const char *head, const char *s,
+            const char *tail)
 {
-    size_t n = strlen(label) + strlen(note) + strlen(end) + 1;
+    size_t n = strlen(head) + strlen(s) + strlen(tail) + 1;
     char *text = malloc(n);
 
     if (text == NULL) {
-        pr_figs_note(f, note);
+        f->failed = 1;
         return;
     }
-    snprintf(text, n, "%s%s%s", label, note, end);
+    snprintf(text, n, "%s%s%s", head, s, tail);
     pr_figs_note(f, text);
     free(text);
 }
@@ -789,13 +789,12 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                  mean);
         pr_figs_note(f, text);
     }
-    if (job_partial(job) && pr_sget_str(job, PR_K_COVERAGE_NOTE) != NULL) {
+    if (job_partial(job) && pr_sget_str(job, PR_K_COVERAGE_NOTE) != NULL)
         /* a missing late rank is named in the note itself (job.c) */
-        note_whole(f, "Coverage: ", pr_sget_str(job, PR_K_COVERAGE_NOTE), ".");
-    }
-    if (pr_sget_str(job, PR_K_LATE_RANK_NOTE) != NULL) {
-        note_whole(f, "Late rank: ", pr_sget_str(job, PR_K_LATE_RANK_NOTE), "");
-    }
+        note_joined(f, "Coverage: ", pr_sget_str(job, PR_K_COVERAGE_NOTE), ".");
+    if (pr_sget_str(job, PR_K_LATE_RANK_NOTE) != NULL)
+        note_joined(f, "Late rank: ", pr_sget_str(job, PR_K_LATE_RANK_NOTE),
+                    "");
     if (no_steps_note(job, text, sizeof(text)))
         pr_figs_note(f, text);
     if (pr_sget_str(job, PR_K_MIXED_DEVICES_NOTE) != NULL)
