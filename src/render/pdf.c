@@ -75,11 +75,15 @@ worker_device_row(const cJSON *run, const cJSON *dev)
                 ? "GPU, not recorded (NCCL calls)" /* device_not_recorded */
             : pr_fig_run_host_only(run) ? "CPU only"
                                         : PR_PDF_DASH);
-    else
-        snprintf(name, sizeof(name), "%.0f: %s",
-                 isnan(pr_sget_num(dev, PR_K_ID)) ? -1
-                                                  : pr_sget_num(dev, PR_K_ID),
-                 pr_fig_device_name(dev) ? pr_fig_device_name(dev) : "?");
+    else /* named GPUs of no recorded work say so, as the HTML header's
+            Devices do (dist_unavail: 8 A100s, sm_80, 39.6 GiB each,
+            read as GPUs that ran) */
+        snprintf(
+            name, sizeof(name), "%.0f: %.150s%s",
+            isnan(pr_sget_num(dev, PR_K_ID)) ? -1 : pr_sget_num(dev, PR_K_ID),
+            pr_fig_device_name(dev) ? pr_fig_device_name(dev) : "?",
+            pr_sget_run_device_unrecorded(run) ? " (no device work recorded)"
+                                               : "");
     if (!add_copy(r, PR_K_WORKER, pr_sget(run, PR_K_WORKER)) ||
         !add_copy(r, PR_K_SPAN, pr_sget(run, PR_K_SPAN)) ||
         !add_copy(r, PR_K_RANK, pr_sget(run, PR_K_RANK)) ||

@@ -17,7 +17,9 @@
 # run; the HTML and PDF Devices cell is read from it (a summary whose key
 # says null reads "CPU only", one whose key says nccl_calls reads "GPU,
 # not recorded (NCCL calls)"), and a summary older than the key is judged
-# from its collectives as before.
+# from its collectives as before.  The PDF cover's rows of named GPUs say
+# "(no device work recorded)" as the HTML header does (dist_unavail's 8
+# A100s read as GPUs that ran).
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -175,12 +177,21 @@ if command -v pdftotext > /dev/null 2>&1; then
     for c in nccl.null cpu.nccl nccl; do
         pdftotext -layout "$T_DIR/$c.pdf" "$T_DIR/$c.txt"
     done
+    pdftotext -layout "$T_DIR/devs.pdf" "$T_DIR/devs.txt"
+    check "PDF cover: a named GPU of no recorded work says so, as the HTML" \
+        grep -q "0: NVIDIA A100-SXM4-80GB (no device work recorded)" \
+        "$T_DIR/devs.txt"
+    pdftotext -layout "$T_DIR/gloo.pdf" "$T_DIR/gloo.txt"
+    check "PDF cover: a CPU-only run's row says CPU only, no such words" \
+        sh -c 'grep -q "CPU only" "$1" && ! grep -q "no device work recorded" "$1"' _ "$T_DIR/gloo.txt"
     check "PDF cover Devices from the key, as the HTML" \
         sh -c '! grep -q "GPU, not recorded (NCCL calls)" "$1/nccl.null.txt" &&
                grep -q "CPU only" "$1/nccl.null.txt" &&
                grep -q "GPU, not recorded (NCCL calls)" "$1/cpu.nccl.txt" &&
                grep -q "GPU, not recorded (NCCL calls)" "$1/nccl.txt"' _ "$T_DIR"
 else
+    skip "PDF cover: named GPU" "no pdftotext"
+    skip "PDF cover: CPU only" "no pdftotext"
     skip "PDF cover Devices" "no pdftotext"
 fi
 # the real traces (../shared): HTA's rank_non_gpu (6 nccl:all_to_all, no
