@@ -968,8 +968,13 @@ column_edges(const struct pr_pdf_doc *d, struct table *t, const cJSON *rows,
         t->x[i + 1] = t->x[i] + w[i];
 }
 
-/* Header cells wrap onto two lines, so narrow numeric columns can keep
- * readable titles. */
+/* Header cells wrap onto up to three lines, so narrow numeric columns
+ * keep readable titles: each column is as wide as its header's longest
+ * word (column_edges), and two lines cut a three-word title (the
+ * critical-path table's "Data loader, ms" read "Data / loader, ..." on
+ * hta trace_diff). */
+#define HEADER_LINES 3
+
 static void
 table_header(struct pr_pdf_doc *d, const struct table *t)
 {
@@ -979,7 +984,7 @@ table_header(struct pr_pdf_doc *d, const struct table *t)
 
     for (i = 0; i < t->n; i++) {
         int n = count_lines(d->bold, TABLE_SIZE, t->cols[i]->label,
-                            t->x[i + 1] - t->x[i] - 8, 2);
+                            t->x[i + 1] - t->x[i] - 8, HEADER_LINES);
         if (n > lines)
             lines = n;
     }
@@ -993,7 +998,7 @@ table_header(struct pr_pdf_doc *d, const struct table *t)
         b.w = t->x[i + 1] - t->x[i] - 8;
         b.size = TABLE_SIZE;
         b.lh = TABLE_LINE;
-        b.max_lines = 2;
+        b.max_lines = HEADER_LINES;
         b.bold = 1;
         b.right = pr_col_numeric(t->cols[i]->fmt);
         b.color = PR_PDF_C_TEXT;

@@ -12,6 +12,8 @@
 # - The donut's legend keeps its share column as wide as its widest entry:
 #   a step that is all one category read "10.0 ms100.0%" in the PDF (a
 #   fixed 44-unit column; ms_run3/ms_run4's "23.7 ms100.0%").
+# - A PDF table header wraps to three lines before it is elided: "Of it
+#   after syncs" (the temporal breakdown) read "Of it / after syncs / ...".
 # - The Job overview's notes are printed whole however long: npu_db1's
 #   1,514-character late_rank_note stopped at "the rank that wa" (a
 #   1,400-byte line) in the HTML and the PDF.
@@ -79,6 +81,22 @@ assert '\u2026' not in ov, ov
 " "$T_DIR/cap.txt" "$want"
 else
     skip "PDF: the long note" "no pdftotext"
+fi
+
+# --- a table header of three words in a narrow column wraps to three
+# lines, not two then an ellipsis (the temporal breakdown's "Of it after
+# syncs", the critical path's "Data loader, ms", the collectives' "Bus
+# bandwidth (per call)")
+if command -v pdftotext > /dev/null 2>&1; then
+    check "PDF: the temporal breakdown's 'Of it after syncs' header whole" \
+        python3 -c "
+import sys
+t = open(sys.argv[1]).read()
+i = t.index('Of it\nafter\nsyncs') if 'Of it\nafter\nsyncs' in t else -1
+assert i >= 0, t[t.find('Of it') - 200:t.find('Of it') + 200]
+" "$T_DIR/cap.txt"
+else
+    skip "PDF: three-line header" "no pdftotext"
 fi
 
 # --- the donut legend: value and share apart
