@@ -1345,11 +1345,12 @@ static struct pr_fig_chart *
 kernel_bars(const cJSON *kernels, int npu)
 {
     static const char *const legend[] = {"CUDA cores", "Tensor cores"};
-    static const char *const npu_legend[] = {"Vector and other units",
-                                             "Cube unit", "HCCL communication"};
-    size_t n = pr_sget_len(kernels), i = 0;
+    /* the last two only where a bar has them: HCCL's tasks, and tasks
+       whose export names no unit (tensor_cores_used null, review25a #4) */
+    const char **npu_legend;
+    size_t n = pr_sget_len(kernels), i = 0, n_legend = 2, comm = 0, unrec = 0;
     struct pr_fig_chart *ch;
-    int comm = 0, timed = 0;
+    int timed = 0;
     const char **labels;
     double *vals;
     size_t *idx;
@@ -1372,13 +1373,17 @@ kernel_bars(const cJSON *kernels, int npu)
     labels = calloc(n + 1, sizeof(*labels));
     vals = calloc(n + 1, sizeof(*vals));
     idx = calloc(n + 1, sizeof(*idx));
+    npu_legend = calloc(4, sizeof(*npu_legend));
     ch->own[0] = (void *)labels;
     ch->own[1] = vals;
     ch->own[2] = idx;
-    if (labels == NULL || vals == NULL || idx == NULL) {
+    ch->own[3] = (void *)npu_legend;
+    if (labels == NULL || vals == NULL || idx == NULL || npu_legend == NULL) {
         pr_fig_chart_free(ch);
         return NULL;
     }
+    npu_legend[0] = "Vector and other units";
+    npu_legend[1] = "Cube unit";
     cJSON_ArrayForEach(k, kernels)
     {
         if (i == n)
@@ -1389,11 +1394,21 @@ kernel_bars(const cJSON *kernels, int npu)
                       ? 0
                       : pr_sget_num(k, PR_K_TOTAL_US);
         /* an NPU's HCCL tasks apart: they compute on neither unit */
-        idx[i] =
-            npu && pr_sget_is(pr_sget_str(k, PR_K_KMATH), PR_K_COMMUNICATION)
-                ? 2
-                : (size_t)pr_sget_true(k, PR_K_TENSOR_CORES_USED);
-        comm |= idx[i++] == 2;
+        if (npu && pr_sget_is(pr_sget_str(k, PR_K_KMATH), PR_K_COMMUNICATION)) {
+            if (comm == 0) {
+                npu_legend[n_legend] = "HCCL communication";
+                comm = n_legend++;
+            }
+            idx[i] = comm;
+        } else if (npu && cJSON_IsNull(pr_sget(k, PR_K_TENSOR_CORES_USED))) {
+            if (unrec == 0) {
+                npu_legend[n_legend] = "Unit not recorded";
+                unrec = n_legend++;
+            }
+            idx[i] = unrec;
+        } else
+            idx[i] = (size_t)pr_sget_true(k, PR_K_TENSOR_CORES_USED);
+        i++;
     }
     ch->u.hbars = (struct pr_chart_hbars){title,
                                           labels,
@@ -1402,7 +1417,7 @@ kernel_bars(const cJSON *kernels, int npu)
                                           idx,
                                           timed ? PR_UNIT_US : PR_UNIT_COUNT,
                                           npu ? npu_legend : legend,
-                                          comm ? 3 : 2};
+                                          npu ? n_legend : 2};
     return ch;
 }
 

@@ -93,6 +93,7 @@ struct ktable {
                                 by */
     const char *vendor;      /* the devices' vendor, for the math; NULL */
     struct pr_cube_ctx cube; /* which Ascend tasks ran on the Cube */
+    int npu;                 /* an Ascend run (pr_trace_is_npu) */
 };
 
 static void
@@ -429,6 +430,7 @@ collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
     kt->n_pmu = t->pmu != NULL ? t->pmu->n_cols : 0;
     pr_names_init(&kt->names, t);
     kt->vendor = pr_devices_vendor(t);
+    kt->npu = pr_trace_is_npu(t);
     pr_cube_init(t, &kt->cube);
 
     for (i = 0; i < t->n_events; i++) {
@@ -626,12 +628,40 @@ tc_used(const struct kgroup *g)
     return pr_kclass_is_matrix(g->kc.math);
 }
 
-/* tensor_cores_used and what decided it. */
+/* Whether an Ascend task's unit is not known: its producer names none
+ * (MindSpore's framework_raw, a PROF without task_type, torch_npu's
+ * text_level0 or trace_view), its rule, if any, names no unit, and its
+ * work is matrix work the Cube may have done (a GEMM, convolution or
+ * attention, or a task no rule names).  A CANN MatMul or Conv2D AI Core
+ * task runs on the Cube (kd_910B_v1, npu_db1 say so), so "no" would be
+ * the opposite of what the exports that tell measure (review25a #4); an
+ * HCCL task, a data-queue wait, a copy, an elementwise or reduction
+ * operator is no Cube work whatever ran it, and stays "no".  On a GPU a
+ * name no rule places on tensor cores stays "no", the TensorBoard
+ * plugin's convention. */
+static int
+unit_unknown(const struct ktable *kt, const struct kgroup *g)
+{
+    enum pr_kfamily f = g->kc.family;
+
+    return kt->npu && !g->by_unit && g->kc.math == PR_KM_UNKNOWN &&
+           (f == PR_KF_GEMM || f == PR_KF_CONV || f == PR_KF_ATTENTION ||
+            f == PR_KF_UNKNOWN);
+}
+
+/* tensor_cores_used and what decided it: null where the unit is not
+ * known (unit_unknown). */
 static void
-fill_tc(struct pr_row_kernel *r, const struct kgroup *g)
+fill_tc(struct pr_row_kernel *r, const struct ktable *kt,
+        const struct kgroup *g)
 {
     int tc = tc_used(g);
 
+    if (unit_unknown(kt, g)) {
+        r->tensor_cores_used = -1;
+        r->tensor_cores_source = r->tensor_cores_rule = NULL;
+        return;
+    }
     r->tensor_cores_used = tc;
     if (g->by_unit) {
         r->tensor_cores_source = "unit";
@@ -790,7 +820,7 @@ emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
 
     r.mean_blocks_per_sm = mean_bps(kt, g, &v) ? v : NAN;
     r.mean_est_achieved_occupancy_pct = mean_occ(kt, g, &v) ? v : NAN;
-    fill_tc(&r, g);
+    fill_tc(&r, kt, g);
     fill_class(&r, g);
     if (kt->n_pmu > 0) /* the keys only where the producer counted */
         fill_pmu(&r, kt, g, &pmu, &tx, ok);
