@@ -27,6 +27,7 @@
 #include "profreport/jobs.h"
 #include "profreport/kclass.h"
 #include "profreport/kernel_calls.h"
+#include "profreport/kernels.h"
 #include "profreport/keys.h"
 #include "profreport/merge.h"
 #include "profreport/peaks.h"
@@ -2269,6 +2270,192 @@ explain_kernel(const struct pr_options *o, struct pr_error *err)
     return PR_OK;
 }
 
+/* The unit a math name stands for, in the run's words. */
+static const char *
+why_math_words(const char *math, int npu)
+{
+    static const char *const v[][3] = {
+        {"cube", "an AI Core's Cube unit", "Ascend's Cube unit"},
+        {"vector", "the Vector unit of an AI Core or AI Vector core",
+         "AMD's vector units"},
+        {"tensor_core", "", "NVIDIA's tensor cores"},
+        {"cuda_core", "", "NVIDIA's CUDA cores"},
+        {"mfma", "", "AMD's matrix cores"},
+        {"matrix", "", "tensor cores on NVIDIA, MFMA on AMD"},
+        {"simt", "", "CUDA cores on NVIDIA, vector units on AMD"},
+        {"communication", "HCCL's communication engines", ""},
+        {"ai_cpu", "the AI CPU (Task Type AI_CPU)", ""},
+        {"dsa", "the DSA engine (Task Type DSA_SQE)", ""}};
+    size_t i;
+
+    for (i = 0; math != NULL && i < sizeof(v) / sizeof(v[0]); i++)
+        if (strcmp(math, v[i][0]) == 0)
+            return v[i][npu ? 1 : 2];
+    return "";
+}
+
+static int
+same_str(const char *a, const char *b)
+{
+    return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
+}
+
+/* table --why NAME with traces: the class the run's kernel table gave the
+ * kernel, by the same pass (pr_kernels_why): on an NPU CANN's, HCCL's and
+ * MindSpore's rules only, then the producer's operator type, then the
+ * unit it names (review25a #10). */
+static void
+print_why(const char *name, const struct pr_kernel_why *w, size_t count)
+{
+    const char *words = why_math_words(w->math, w->npu);
+    const struct pr_kclass *k = w->kc.rule != NULL   ? &w->kc
+                                : w->op_type != NULL ? &w->type_kc
+                                                     : NULL;
+    const char *prec = pr_kclass_prec_name(w->kc.precision);
+
+    printf("kernel     %s (%s run: %zu call%s)\n", name,
+           w->npu ? "an NPU" : "a GPU", w->calls, w->calls == 1 ? "" : "s");
+    if (w->kc.rule != NULL)
+        printf("rule       %s (rule %d of %zu, the first that matches%s)\n",
+               w->kc.rule, w->kc.index + 1, count,
+               w->npu ? " among CANN's, HCCL's and MindSpore's: an NPU's "
+                        "tasks are theirs"
+                      : "");
+    else if (w->op_type != NULL)
+        printf("rule       none names the kernel; its producer's operator "
+               "type %s is named by %s (rule %d of %zu)\n",
+               w->op_type, w->type_kc.rule, w->type_kc.index + 1, count);
+    else
+        printf("rule       none: no rule of the kernel table (%zu rules) "
+               "matches this name%s\n",
+               count, w->npu ? " or its producer's operator type" : "");
+    if (k != NULL)
+        printf("pattern    %s\nlibrary    %s\n", k->pattern, k->library);
+    if (w->family == NULL)
+        printf("family     unknown (family null): to name it add a rule to "
+               "a file of data/kernels.json's form and pass it with "
+               "--kernel-rules FILE (or PROFREPORT_KERNEL_RULES)\n");
+    else if (w->family_source != NULL &&
+             strcmp(w->family_source, "producer") == 0)
+        printf("family     %s, from the producer%s%s\n", w->family,
+               w->op_type != NULL ? "'s operator type " /* Type, op_type */
+                                  : ": it calls the task a collective",
+               w->op_type != NULL ? w->op_type : "");
+    else
+        printf("family     %s%s\n", w->family,
+               strcmp(w->family, "collective") == 0 ? " (communication time)"
+                                                    : "");
+    if (w->math == NULL)
+        printf("math       not known: neither the name's rule nor the "
+               "export says which unit ran it\n");
+    else
+        printf("math       %s%s%s%s%s\n", w->math, words[0] ? " (" : "", words,
+               words[0] ? ")" : "",
+               w->unit != NULL && w->kc.math == PR_KM_UNKNOWN
+                   ? ", from the unit its producer names"
+                   : "");
+    if (w->npu)
+        printf("cube       %s\n",
+               w->tc > 0    ? "yes: most of its time on the Cube"
+               : w->tc == 0 ? "no"
+                            : "not known: the export names no unit "
+                              "(tensor_cores_used null)");
+    else
+        printf("tc         %s%s%s\n", w->tc > 0 ? "yes" : "no",
+               w->tc_source != NULL ? ", tensor_cores_source " : "",
+               w->tc_source != NULL ? w->tc_source : "");
+    if (prec != NULL && w->kc.prec_pattern != NULL)
+        printf("precision  %s (the name matches \"%s\")\n", prec,
+               w->kc.prec_pattern);
+    else
+        printf("precision  %s\n", prec ? prec : "not stated by the name");
+    if (k != NULL && k->collective != NULL)
+        printf("collective %s\n", k->collective);
+    if (!w->npu)
+        printf("plugin     %s\n",
+               w->kc.plugin_tc ? "the TensorBoard plugin's list names it too "
+                                 "(tensor_cores_source \"plugin\")"
+                               : "not on the TensorBoard plugin's list");
+    if (k != NULL)
+        printf("source     %s\n", k->source);
+}
+
+static int
+why_same(const struct pr_kernel_why *a, const struct pr_kernel_why *b)
+{
+    return a->npu == b->npu && a->tc == b->tc &&
+           same_str(a->family, b->family) && same_str(a->math, b->math) &&
+           same_str(a->kc.rule, b->kc.rule) && same_str(a->op_type, b->op_type);
+}
+
+/* Each trace of file f: the first that holds the kernel is printed, a
+ * later one only where it classifies it otherwise. */
+static enum pr_status
+why_in_file(const struct pr_options *o, const struct pr_input_file *f,
+            struct pr_kernel_why *first, size_t *found, struct pr_error *err)
+{
+    struct pr_read_opts ro = {o->max_input, o->threads, NULL, f->from_dir};
+    struct pr_trace *t = NULL, *r;
+    enum pr_status st = f->format->load(f->path, &ro, &t, err);
+
+    if (st == PR_E_NOT_FORMAT && f->from_dir) {
+        pr_error_clear(err);
+        return PR_OK;
+    }
+    for (r = t; r != NULL && st == PR_OK; r = r->next) {
+        struct pr_kernel_why w;
+
+        r->kclass = o->kclass;
+        st = pr_kernels_why(r, o->why, &w, err);
+        if (st != PR_OK || !w.found)
+            continue;
+        if (*found == 0 || !why_same(first, &w)) {
+            if (*found > 0)
+                printf("\nin %s, otherwise:\n", f->path);
+            print_why(o->why, &w, pr_kclass_table_count(o->kclass));
+        }
+        if (*found == 0)
+            *first = w; /* compared by value: its strings are static or
+                           the table's, which outlives the traces */
+        ++*found;
+    }
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", f->path);
+    pr_trace_free(t);
+    return st;
+}
+
+/* table --why NAME --input PATH: the kernel as the run's table names it. */
+static enum pr_status
+explain_in_runs(const struct pr_options *opts, struct pr_error *err)
+{
+    struct pr_input_list files = {0};
+    struct pr_kclass_table *kc = NULL;
+    struct pr_options with;
+    struct pr_kernel_why first = {0};
+    size_t i, found = 0;
+    enum pr_status st;
+
+    if (count_saved(opts) > 0)
+        return pr_error_set(err, PR_E_USAGE,
+                            "--why with --input needs the traces: a saved "
+                            "summary does not keep what classified a "
+                            "kernel");
+    st = open_kclass(opts, &with, &kc, err);
+    if (st == PR_OK)
+        st = discover_all(&with, &files, err);
+    for (i = 0; i < files.n && st == PR_OK; i++)
+        st = why_in_file(&with, &files.files[i], &first, &found, err);
+    if (st == PR_OK && found == 0)
+        st = pr_error_set(err, PR_E_USAGE,
+                          "no kernel named '%s' in the input (profreport "
+                          "table --kind kernels lists them)",
+                          opts->why);
+    pr_input_list_free(&files);
+    pr_kclass_table_free(kc);
+    return st;
+}
+
 enum pr_status
 pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
 {
@@ -2282,7 +2469,8 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
 
     bound_heap();
     if (o->command == PR_CMD_TABLE && o->why != NULL)
-        return explain_kernel(o, err);
+        return o->n_inputs > 0 ? explain_in_runs(o, err)
+                               : explain_kernel(o, err);
     if (o->command == PR_CMD_TABLE && o->table_kind &&
         strcmp(o->table_kind, "kernel-calls") == 0)
         return kernel_calls_table(o, err);

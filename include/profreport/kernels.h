@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "profreport/error.h"
+#include "profreport/kclass.h"
 #include "profreport/trace.h"
 #include "profreport/tree.h"
 
@@ -66,6 +67,32 @@ PR_NODISCARD enum pr_status pr_kernels_build(const struct pr_trace *t,
 PR_NODISCARD enum pr_status
 pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
                    struct pr_error *err);
+
+/* How the kernel table classified one kernel of a run (`table --why NAME
+ * --input`): the same pass as the kernels array, so the same answer.
+ * Strings are borrowed from t and t->kclass (which must be set). */
+struct pr_kernel_why {
+    int found; /* a task of t has that name */
+    int npu;   /* t's devices are NPUs */
+    size_t calls;
+    int64_t total_ns;
+    struct pr_kclass kc;       /* the name's rule (index -1: none) */
+    const char *family;        /* as the row writes it; NULL */
+    const char *math;          /* likewise */
+    const char *family_source; /* "rule", "producer" or NULL */
+    const char *op_type;       /* the producer's operator type whose rule gave
+                                  the family (family_source producer); NULL */
+    struct pr_kclass type_kc;  /* that type's rule */
+    const char *unit;          /* the unit its producer named (tensor_cores_rule
+                                  "matrix", "vector" ...); NULL: none named */
+    int tc;                    /* tensor_cores_used: 1, 0, -1 not known */
+    const char *tc_source;     /* tensor_cores_source */
+};
+
+PR_NODISCARD enum pr_status pr_kernels_why(const struct pr_trace *t,
+                                           const char *name,
+                                           struct pr_kernel_why *out,
+                                           struct pr_error *err);
 
 /* 10.4: share of all kernel time spent in tensor-core kernels (0..1);
  * NaN when the trace has no kernel.  Cannot fail. */

@@ -74,6 +74,8 @@ struct kgroup {
     int by_producer;     /* family from what the producer says (no rule names
                             the name): 1 communication, 2 the op type's rule;
                             -1 the op type was asked in vain */
+    uint32_t op_type;    /* the op type whose rule gave the family
+                            (by_producer 2); PR_STR_NONE */
     int gather;          /* a gather rule (GatherV2, Gather) named it or its
                             op type: its shapes say whether it is an
                             embedding lookup (refine_gathers) */
@@ -137,6 +139,7 @@ group_of(struct ktable *kt, const struct pr_trace *t, uint32_t name,
     memset(g, 0, sizeof(*g));
     g->name = pr_trace_str(t, name);
     g->name_id = name;
+    g->op_type = PR_STR_NONE;
     pr_names_lookup(&kt->names, g->name, &g->kc);
     g->kc.math = pr_kclass_math_on(g->kc.math, kt->vendor);
     g->gather = is_gather_rule(g->kc.rule);
@@ -367,6 +370,7 @@ family_by_producer(struct ktable *kt, struct kgroup *g,
     g->gather = is_gather_rule(k.rule);
     g->kc.family = k.family;
     g->by_producer = 2;
+    g->op_type = gi->op_type;
 }
 
 /* The number of dimensions of the first input in an operator's input
@@ -910,6 +914,51 @@ pr_kernels_build(const struct pr_trace *t, const struct pr_tree *tree,
         cJSON_Delete(*out);
         *out = NULL;
         st = PR_E_NOMEM;
+    }
+    ktable_free(&kt);
+    return st;
+}
+
+enum pr_status
+pr_kernels_why(const struct pr_trace *t, const char *name,
+               struct pr_kernel_why *out, struct pr_error *err)
+{
+    struct ktable kt = {0};
+    enum pr_status st;
+    size_t i;
+
+    memset(out, 0, sizeof(*out));
+    out->type_kc.index = -1;
+    out->tc = -1;
+    if (t->kclass == NULL) /* the strings must outlive the pass */
+        return pr_error_set(err, PR_E_USAGE,
+                            "kernels: --why needs the run's kernel table");
+    st = collect(t, &kt, err);
+    for (i = 0; i < kt.n && st == PR_OK; i++) {
+        const struct kgroup *g = &kt.v[i];
+        struct pr_row_kernel r;
+
+        if (strcmp(g->name, name) != 0)
+            continue;
+        memset(&r, 0, sizeof(r));
+        fill_tc(&r, &kt, g);
+        fill_class(&r, g);
+        out->found = 1;
+        out->npu = kt.npu;
+        out->calls = g->calls;
+        out->total_ns = g->total_ns;
+        out->kc = g->kc;
+        out->family = r.family;
+        out->math = r.math;
+        out->family_source = r.family_source;
+        out->tc = r.tensor_cores_used;
+        out->tc_source = r.tensor_cores_source;
+        out->unit = g->by_unit ? unit_name(g->unit) : NULL;
+        if (g->by_producer == 2 && g->op_type != PR_STR_NONE) {
+            out->op_type = pr_trace_str(t, g->op_type);
+            pr_names_lookup(&kt.names, out->op_type, &out->type_kc);
+        }
+        break;
     }
     ktable_free(&kt);
     return st;
