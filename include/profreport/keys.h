@@ -762,6 +762,8 @@ const struct pr_category *pr_keys_category(const char *key);
 #define PR_K_HAS_STEPS "has_steps"
 #define PR_K_IN_SPREAD "in_spread"
 #define PR_K_MATMUL_DTYPE_UNKNOWN_PCT "matmul_dtype_unknown_pct"
+/* NPU: fp32-typed matmul/conv time whose HF32 no finding judged */
+#define PR_K_FP32_HF32_UNKNOWN_US "fp32_hf32_unknown_us"
 #define PR_K_STEP_TRACE "step_trace"
 #define PR_K_STEPS_IN_FILE "steps_in_file"
 #define PR_K_TASKS "tasks"

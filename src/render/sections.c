@@ -1686,6 +1686,18 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     if (pr_fig_run_is_npu(run)) {
+        /* fp32-typed work no finding judged: "none ran" is not known
+           (review25a #3) */
+        double unjudged = pr_sget_num(tc, PR_K_FP32_HF32_UNKNOWN_US);
+        char unjudged_text[320], took[32];
+
+        pr_fig_format(unjudged, PR_FMT_US, took, sizeof(took));
+        snprintf(unjudged_text, sizeof(unjudged_text),
+                 "%s of matmul and convolution work is fp32 by the "
+                 "export's data types, but the export records neither "
+                 "HF32 nor the chip, so whether it ran without HF32 "
+                 "(or whether the chip has HF32) is not known.",
+                 took);
         npu_cube(f, tc, no_ops, eligible);
         /* an NPU's findings are its fp32 matrix work without HF32, on
            the Cube or not (each says where it ran and what bounds it) */
@@ -1701,8 +1713,9 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                             "and convolution work (no dtype column, or "
                             "UNKNOWN), so whether any ran in fp32 without "
                             "HF32 is not known."
-                          : "No fp32 matmul or convolution ran without "
-                            "HF32.");
+                      : unjudged > 0 ? unjudged_text
+                                     : "No fp32 matmul or convolution ran "
+                                       "without HF32.");
         return;
     }
     pr_figs_kpi(f, "Kernel time on tensor cores",

@@ -1741,6 +1741,59 @@ struct tc_row {
     cJSON *findings; /* r.findings, to append to */
 };
 
+/* The operator records (named by their type, MindSpore's "MatMul") of
+ * an NPU run that the export types fp32: the device time of their rows
+ * that no finding judges, whose HF32 the export does not record (ms_run1:
+ * every MatMul FLOAT32 in framework_raw, no HF32 column, no chip named;
+ * review25a #3).  "No fp32 matmul ran without HF32" is not known then.
+ * judged: the task findings (their operators), or NULL: the rows'. */
+#define MAX_FP32_NAMES 64
+
+static double
+npu_fp32_unjudged_us(const struct pass *p, const struct hf *judged,
+                     size_t n_judged)
+{
+    const struct pr_trace *t = p->t;
+    uint32_t ids[MAX_FP32_NAMES];
+    size_t i, j, n = 0;
+    double us = 0;
+
+    for (i = 0; i < t->n_events && n < MAX_FP32_NAMES; i++) {
+        const struct pr_event *ev = &t->events[i];
+        const char *nm = pr_trace_str(t, ev->name);
+        struct pr_op_info ob;
+
+        if (ev->kind != PR_KIND_HOST_OP ||
+            (strncmp(nm, "MatMul", 6) != 0 &&
+             strncmp(nm, "BatchMatMul", 11) != 0 &&
+             strncmp(nm, "Conv2D", 6) != 0 && strncmp(nm, "Conv3D", 6) != 0) ||
+            pr_trace_op(t, ev, &ob) == NULL || ob.input_types == PR_STR_NONE ||
+            !has_fp32(pr_trace_str(t, ob.input_types)))
+            continue;
+        for (j = 0; j < n && ids[j] != ev->name; j++)
+            ;
+        if (j == n)
+            ids[n++] = ev->name;
+    }
+    for (i = 0; i < p->n_rows && n > 0; i++) {
+        const struct row *r = &p->rows[i];
+
+        if (r->name == NULL || !isfinite(r->dev_self_us) ||
+            (judged == NULL && is_finding(r)))
+            continue;
+        for (j = 0; j < n_judged && !str_is(judged[j].op, r->name); j++)
+            ;
+        if (j < n_judged)
+            continue;
+        for (j = 0; j < n; j++)
+            if (strcmp(r->name, pr_trace_str(t, ids[j])) == 0) {
+                us += r->dev_self_us;
+                break;
+            }
+    }
+    return us;
+}
+
 /* An NPU run whose tasks carry the producer's HF32 and dtype columns:
  * the findings come from the tasks.  0 when they carry none (then the
  * operator rows, with their recorded types, are judged instead). */
@@ -1759,6 +1812,7 @@ npu_task_findings(struct pass *p, struct tc_row *tc, cJSON *arr)
     n = merge_by_operator(p, &h);
     for (i = 0; i < n && i < MAX_FINDINGS && p->ok; i++)
         emit_hf32(arr, &h.v[i], &p->ok);
+    tc->r.fp32_hf32_unknown_us = npu_fp32_unjudged_us(p, h.v, n);
     tc->r.findings_omitted = (int64_t)(n > MAX_FINDINGS ? n - MAX_FINDINGS : 0);
     tc->has_omitted = 1;
     free(h.v);
@@ -1875,9 +1929,13 @@ fill_findings(struct pass *p, struct tc_row *tc)
         tc->r.matmul_dtype_unknown_pct = npu_dtype_unknown_pct(p);
         tc->has_dtype = 1;
     }
+    /* the tasks' columns judge every fp32 task (HF32 Eligible, or the
+       "probably" finding where it is not recorded) */
     if (p->ok && p->main_dev && p->main_dev->npu &&
         npu_task_findings(p, tc, arr))
         return;
+    if (p->ok && p->main_dev && p->main_dev->npu)
+        tc->r.fp32_hf32_unknown_us = npu_fp32_unjudged_us(p, NULL, 0);
     if (!p->ok || p->n_rows == 0)
         return;
     v = calloc(p->n_rows, sizeof(*v));
@@ -1979,9 +2037,12 @@ tensor_cores_json(struct pass *p, struct pr_roofline_out *out)
     if (tc.r.note == NULL)
         pr_rows_omit(PR_RO_RUNS_TENSOR_CORES, &tc.r,
                      PR_SR_RUNS_TENSOR_CORES_PR_K_NOTE);
-    if (!tc.has_dtype)
+    if (!tc.has_dtype) {
         pr_rows_omit(PR_RO_RUNS_TENSOR_CORES, &tc.r,
                      PR_SR_RUNS_TENSOR_CORES_PR_K_MATMUL_DTYPE_UNKNOWN_PCT);
+        pr_rows_omit(PR_RO_RUNS_TENSOR_CORES, &tc.r,
+                     PR_SR_RUNS_TENSOR_CORES_PR_K_FP32_HF32_UNKNOWN_US);
+    }
     if (!tc.has_omitted)
         pr_rows_omit(PR_RO_RUNS_TENSOR_CORES, &tc.r,
                      PR_SR_RUNS_TENSOR_CORES_PR_K_FINDINGS_OMITTED);
