@@ -103,9 +103,21 @@ const struct pr_col pr_fig_cols_kernels[] = {
      "The busiest pipe of the AI Core / AI Vector core (PMU counters) and "
      "its mean busy ratio: bound by it from 0.5",
      0},
-    {"cube_util", PR_K_CUBE_UTILIZATION_PCT, "Cube util.", PR_FMT_PCT, 0.8,
-     "msprof's cube_utilization(%): the Cube's busy cycles over the task's "
-     "cycles on its cores, duration-weighted over the calls",
+    /* msprof's cube_utilization(%) is aicore_time / Duration x Block Dim
+       / the chip's AI Cores on every task (kd_910B_v2): how many of the
+       AI Cores the task kept running, not how busy the Cube was, which
+       the PMU's aic_mac_ratio says (FlashAttentionScoreGrad: 99% and 0.45;
+       review25a #2) */
+    {"cube_util", PR_K_CUBE_UTILIZATION_PCT, "AI Core occupancy", PR_FMT_PCT,
+     0.8,
+     "msprof's cube_utilization(%): the task's AI Core time over its "
+     "duration x Block Dim / the chip's AI Cores, duration-weighted over the "
+     "calls; not the Cube pipe's busy share, which is Cube busy "
+     "(aic_mac_ratio)",
+     PR_COL_WIDE},
+    {"cube_busy", PR_K_PMU ".aic_mac_ratio", "Cube busy", PR_FMT_NUM, 0.6,
+     "The PMU's aic_mac_ratio: the share of the task's AI Core cycles the "
+     "Cube (MAC) pipe was busy, duration-weighted over the calls (1: always)",
      0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };

@@ -1419,7 +1419,7 @@ pr_pdf_doc_fig_table(struct pr_pdf_doc *d, const struct pr_fig_table *ft)
 
     memset(&t, 0, sizeof(t));
     for (k = 0; t.n < MAX_COLS && (c = pr_fig_table_col(ft, k)) != NULL; k++)
-        if (ft->view == NULL && (c->show & PR_COL_WIDE) && n_left < 8)
+        if ((c->show & PR_COL_WIDE) && n_left < 8)
             left[n_left++] = c->label; /* the page's room is the numbers' */
         else
             t.cols[t.n++] = c;

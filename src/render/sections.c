@@ -1595,10 +1595,24 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         {"op", "blocks_per_sm", "occupancy", NULL}};
     /* an Ascend run's: the report's columns of pr_fig_cols_kernels but
        the CUDA launch's (blocks per SM, occupancy: never known there) and
-       the precision (task names state none), and the PMU's */
-    static const char *const view_pmu[] = {"name",      "op",  "calls", "total",
-                                           "mean",      "max", "math",  "rule",
-                                           "cube_util", "pmu", NULL};
+       the precision (task names state none), and the PMU's; the PDF's
+       page leaves the wide ones out (Rule, AI Core occupancy), which with
+       eleven columns cut the times ("1.96 ..." for 1.96 ms) */
+    static const char *const view_pmu[] = {
+        "name", "op",   "calls",     "total",     "mean", "max",
+        "math", "rule", "cube_util", "cube_busy", "pmu",  NULL};
+    /* of those, the PMU's columns no row fills (the AI Core occupancy
+       where the export has no cube_utilization(%), Cube busy where its
+       PMU has no aic_mac_ratio); "op" as above */
+    static const char *const hide_pmu[8][4] = {
+        {NULL},
+        {"op", NULL},
+        {"cube_util", NULL},
+        {"op", "cube_util", NULL},
+        {"cube_busy", NULL},
+        {"op", "cube_busy", NULL},
+        {"cube_util", "cube_busy", NULL},
+        {"op", "cube_util", "cube_busy", NULL}};
     const cJSON *kernels = pr_sget(run, PR_K_KERNELS);
     struct pr_fig_table t = {.cols = pr_fig_cols_kernels,
                              .rows = kernels,
@@ -1614,8 +1628,13 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (no_op || no_occ)
         t.hide = hide[no_op + 2 * no_occ];
     if (pr_fig_rows_have(kernels, PR_K_PMU_HINT) ||
-        pr_fig_rows_have(kernels, PR_K_CUBE_UTILIZATION_PCT))
+        pr_fig_rows_have(kernels, PR_K_CUBE_UTILIZATION_PCT)) {
         t.view = view_pmu;
+        t.hide =
+            hide_pmu[no_op +
+                     2 * !pr_fig_rows_have(kernels, PR_K_CUBE_UTILIZATION_PCT) +
+                     4 * !pr_fig_rows_have(kernels, PR_K_PMU ".aic_mac_ratio")];
+    }
     if (pr_sget_len(kernels) == 0) {
         pr_figs_note(f, pr_fig_run_is_npu(run)
                             ? "No NPU tasks in this trace."

@@ -25,6 +25,7 @@
 #include "profreport/checked.h"
 #include "profreport/cube.h"
 #include "profreport/keys.h"
+#include "profreport/pmu.h"
 #include "profreport/rows.h"
 
 #include "../internal.h"
@@ -88,7 +89,50 @@ cores_of(const struct bd *b, int kind)
     return b->cores;
 }
 
-/* The counts: the export's device info, else the table's entry. */
+/* The AI Core count msprof's cube_utilization(%) was computed with:
+ * aicore_time / Duration x Block Dim / cores on every task that states
+ * it (kd_910B_v2: MatMulV2 183.87 / 185.504 us x 16 / 20 = 79.30%, the
+ * file's 79.295; review25a #2), so cores = aicore_time x Block Dim /
+ * (Duration x cube_utilization).  Kept only when every such task gives
+ * the same whole number (to 0.5%, the file's rounding); -1 otherwise. */
+#define CUBE_FIT 0.005
+
+static int
+cores_from_cube_util(const struct bd *b)
+{
+    const struct pr_trace *t = b->t;
+    int col = -1, n = -1;
+    size_t i;
+
+    for (i = 0; t->pmu != NULL && i < t->pmu->n_cols && col < 0; i++)
+        if (strcmp(pr_trace_str(t, t->pmu->cols[i]), "aicore_time(us)") == 0)
+            col = (int)i;
+    for (i = 0; col >= 0 && i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        struct pr_gpu_info gb;
+        const struct pr_gpu_info *g;
+        const float *v;
+        double k;
+        long r;
+
+        if (e->kind != PR_KIND_DEVICE_TASK || e->dur_ns <= 0 ||
+            (g = pr_trace_gpu(t, e, &gb)) == NULL ||
+            !isfinite(g->matrix_util_pct) || g->matrix_util_pct <= 0 ||
+            g->block_dim <= 0 || (v = pr_pmu_get(t, e->info)) == NULL ||
+            !isfinite(v[col]) || v[col] <= 0)
+            continue;
+        k = (double)v[col] * 1000.0 * g->block_dim /
+            ((double)e->dur_ns * g->matrix_util_pct / 100.0);
+        r = lround(k);
+        if (r <= 0 || fabs(k / (double)r - 1.0) > CUBE_FIT || (n > 0 && r != n))
+            return -1;
+        n = (int)r;
+    }
+    return n;
+}
+
+/* The counts: the export's device info, else the table's entry, else
+ * what msprof's cube_utilization(%) was computed with. */
 static void
 find_cores(struct bd *b, const struct pr_device_rows *devs)
 {
@@ -114,6 +158,9 @@ find_cores(struct bd *b, const struct pr_device_rows *devs)
             b->source = "the device table";
         }
     }
+    if (b->cores < 0 && (b->cores = cores_from_cube_util(b)) > 0)
+        b->source = "msprof's cube_utilization(%): aicore_time / Duration x "
+                    "Block Dim / cores, the same count on every task";
     if (b->cores > 0 && b->vcores < 0 && b->cx.split_cores)
         b->vcores = 2 * b->cores;
 }
