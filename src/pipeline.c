@@ -2388,11 +2388,18 @@ why_same(const struct pr_kernel_why *a, const struct pr_kernel_why *b)
            same_str(a->kc.rule, b->kc.rule) && same_str(a->op_type, b->op_type);
 }
 
+/* The first answer, kept past its trace: its op type (a string of that
+ * trace) copied; its other strings are static or the kernel table's. */
+struct why_first {
+    struct pr_kernel_why w;
+    char op_type[256];
+};
+
 /* Each trace of file f: the first that holds the kernel is printed, a
  * later one only where it classifies it otherwise. */
 static enum pr_status
 why_in_file(const struct pr_options *o, const struct pr_input_file *f,
-            struct pr_kernel_why *first, size_t *found, struct pr_error *err)
+            struct why_first *first, size_t *found, struct pr_error *err)
 {
     struct pr_read_opts ro = {o->max_input, o->threads, NULL, f->from_dir};
     struct pr_trace *t = NULL, *r;
@@ -2409,14 +2416,19 @@ why_in_file(const struct pr_options *o, const struct pr_input_file *f,
         st = pr_kernels_why(r, o->why, &w, err);
         if (st != PR_OK || !w.found)
             continue;
-        if (*found == 0 || !why_same(first, &w)) {
+        if (*found == 0 || !why_same(&first->w, &w)) {
             if (*found > 0)
                 printf("\nin %s, otherwise:\n", f->path);
             print_why(o->why, &w, pr_kclass_table_count(o->kclass));
         }
-        if (*found == 0)
-            *first = w; /* compared by value: its strings are static or
-                           the table's, which outlives the traces */
+        if (*found == 0) {
+            first->w = w;
+            if (w.op_type != NULL) {
+                snprintf(first->op_type, sizeof(first->op_type), "%s",
+                         w.op_type);
+                first->w.op_type = first->op_type;
+            }
+        }
         ++*found;
     }
     if (st != PR_OK)
@@ -2432,7 +2444,7 @@ explain_in_runs(const struct pr_options *opts, struct pr_error *err)
     struct pr_input_list files = {0};
     struct pr_kclass_table *kc = NULL;
     struct pr_options with;
-    struct pr_kernel_why first = {0};
+    struct why_first first = {0};
     size_t i, found = 0;
     enum pr_status st;
 
