@@ -108,8 +108,7 @@ const struct pr_col pr_fig_cols_kernels[] = {
        AI Cores the task kept running, not how busy the Cube was, which
        the PMU's aic_mac_ratio says (FlashAttentionScoreGrad: 99% and 0.45;
        review25a #2) */
-    {"cube_util", PR_K_CUBE_UTILIZATION_PCT, "AI Core occupancy", PR_FMT_PCT,
-     0.8,
+    {"cube_util", PR_K_CUBE_UTILIZATION_PCT, "AI Core use", PR_FMT_PCT, 0.8,
      "msprof's cube_utilization(%): the task's AI Core time over its "
      "duration x Block Dim / the chip's AI Cores, duration-weighted over the "
      "calls; not the Cube pipe's busy share, which is Cube busy "

@@ -1596,12 +1596,12 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     /* an Ascend run's: the report's columns of pr_fig_cols_kernels but
        the CUDA launch's (blocks per SM, occupancy: never known there) and
        the precision (task names state none), and the PMU's; the PDF's
-       page leaves the wide ones out (Rule, AI Core occupancy), which with
+       page leaves the wide ones out (Rule, AI Core use), which with
        eleven columns cut the times ("1.96 ..." for 1.96 ms) */
     static const char *const view_pmu[] = {
         "name", "op",   "calls",     "total",     "mean", "max",
         "math", "rule", "cube_util", "cube_busy", "pmu",  NULL};
-    /* of those, the PMU's columns no row fills (the AI Core occupancy
+    /* of those, the PMU's columns no row fills (the AI Core use
        where the export has no cube_utilization(%), Cube busy where its
        PMU has no aic_mac_ratio); "op" as above */
     static const char *const hide_pmu[8][4] = {

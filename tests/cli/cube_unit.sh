@@ -2,10 +2,11 @@
 # cube_unit.sh - review25a #2, #3, #4, #10: what an Ascend kernel table says
 # of the Cube is what the export measured.
 # - #2: msprof's cube_utilization(%) is aicore_time / Duration x Block Dim /
-#   the chip's AI Cores, an occupancy: the reports call it "AI Core
-#   occupancy", beside a "Cube busy" column from the PMU's aic_mac_ratio,
+#   the chip's AI Cores, the share of the AI Cores the task kept running:
+#   the reports call it "AI Core use" ("occupancy" is CUDA's word, not an
+#   NPU report's), beside a "Cube busy" column from the PMU's aic_mac_ratio,
 #   and the AI Core count every task fits is block_dim.ai_cores (20 on
-#   kd_910B_v2, whose FlashAttentionScoreGrad is 99% occupancy, 0.46 busy);
+#   kd_910B_v2, whose FlashAttentionScoreGrad is 99% AI Core use, 0.46 busy);
 #   tasks that fit different counts leave it unknown.
 # - #3: a MindSpore run whose MatMul the export types FLOAT32, with no HF32
 #   column, is not told "No fp32 matmul ... ran without HF32"; one whose
@@ -35,7 +36,7 @@ mkdir -p "$T_DIR/kd" "$T_DIR/kd2"
 "$PR_BIN" -q -i "$T_DIR/kd/kernel_details.csv" --json "$T_DIR/kd.json" \
     --html "$T_DIR/kd.html"
 check "PMU kernel_details: exit 0" [ $? -eq 0 ]
-check "occupancy and Cube busy apart; 20 AI Cores from cube_utilization" \
+check "AI Core use and Cube busy apart; 20 AI Cores from cube_utilization" \
     python3 - "$T_DIR/kd.json" "$T_DIR/kd.html" <<'PY'
 import json, re, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
@@ -52,7 +53,7 @@ h = re.sub(r'<[^>]+>', ' ', open(sys.argv[2]).read())
 h = re.sub(r'\s+', ' ', h)
 if 'Cube util.' in h:
     fail.append('"Cube util." label left')
-for want in ('AI Core occupancy', 'Cube busy', '80.0%', '0.50', '95.0%', '0.80'):
+for want in ('AI Core use', 'Cube busy', '80.0%', '0.50', '95.0%', '0.80'):
     if want not in h:
         fail.append('HTML lacks %r' % want)
 print('\n'.join(fail))
@@ -219,7 +220,7 @@ print('\n'.join(fail))
 sys.exit(1 if fail else 0)
 PY
 "$PR_BIN" -q -i "$K/kernel_details_910B_v2_pmu.csv" --json "$T_DIR/v2.json"
-check "kd_910B_v2: FlashAttentionScoreGrad 99.2% occupancy, Cube busy 0.46, 20 AI Cores" \
+check "kd_910B_v2: FlashAttentionScoreGrad 99.2% AI Core use, Cube busy 0.46, 20 AI Cores" \
     python3 - "$T_DIR/v2.json" "$K/kernel_details_910B_v2_pmu.csv" <<'PY'
 import csv, json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
