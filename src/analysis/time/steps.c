@@ -708,6 +708,59 @@ cut_partial(const struct pr_trace *t, struct pr_steps *s)
     }
 }
 
+/* A producer's device steps (t->device_steps: torch_npu's
+ * step_trace_time.csv or its .db's device steps) replace the host's
+ * ProfilerStep#N, which the reader keeps as an event of no kind (OTHER)
+ * under the same name: a step's host interval is that event, clipped to
+ * the capture, as for any other step, not the device step again (review
+ * 25a #8: npu_db1 rank0's host step 151.9 ms read 132.2 ms, the device
+ * step).  A step whose host event is not there, or is there twice,
+ * keeps the producer's bounds. */
+static enum pr_status
+producer_host_steps(const struct pr_trace *t, struct pr_steps *s,
+                    const struct extent *x, struct pr_error *err)
+{
+    struct pr_idmap by_name = {0};
+    int64_t end = capture_end(t, x);
+    int64_t *lo, *hi;
+    size_t i, k;
+    enum pr_status st = PR_OK;
+
+    if (!t->device_steps || s->n == 0)
+        return PR_OK;
+    lo = malloc(2 * s->n * sizeof(*lo));
+    if (lo == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (steps)");
+    hi = lo + s->n;
+    for (i = 0; i < s->n && st == PR_OK; i++) {
+        lo[i] = INT64_MAX; /* no host event yet */
+        if (s->v[i].name != PR_STR_NONE)
+            st = pr_idmap_put(&by_name, s->v[i].name, i, err);
+    }
+    for (i = 0; i < t->n_events && st == PR_OK; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind != PR_KIND_OTHER || e->dur_ns <= 0 ||
+            (k = pr_idmap_get(&by_name, e->name)) == PR_NONE)
+            continue;
+        if (lo[k] != INT64_MAX) {
+            lo[k] = INT64_MIN; /* twice: which is the step's is unknown */
+            continue;
+        }
+        lo[k] = e->ts_ns;
+        hi[k] = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+    }
+    for (i = 0; i < s->n && st == PR_OK; i++) {
+        if (lo[i] == INT64_MAX || lo[i] == INT64_MIN || lo[i] >= end)
+            continue;
+        s->v[i].host_start_ns = lo[i];
+        s->v[i].host_end_ns = hi[i] < end ? hi[i] : end;
+    }
+    free(lo);
+    pr_idmap_free(&by_name);
+    return st;
+}
+
 enum pr_status
 pr_steps_compute(const struct pr_trace *t, const struct pr_tree *tree,
                  struct pr_steps *s, struct pr_error *err)
@@ -739,6 +792,8 @@ pr_steps_compute(const struct pr_trace *t, const struct pr_tree *tree,
         pr_producer_steps(t, s); /* a rank of only the producer's tables */
     if (st == PR_OK)
         cut_partial(t, s);
+    if (st == PR_OK)
+        st = producer_host_steps(t, s, &x, err);
     if (st != PR_OK) {
         pr_steps_free(s);
         return st;
