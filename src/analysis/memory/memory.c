@@ -762,7 +762,7 @@ struct live {
 };
 
 /* Bytes live at the peak of operator `name` (`parent` the caller of an
- * aten::empty*, else PR_STR_NONE). */
+ * aten::empty* or empty_tensor, else PR_STR_NONE). */
 static enum pr_status
 live_top(struct live *lv, uint32_t name, uint32_t parent, int64_t bytes)
 {
@@ -789,7 +789,10 @@ live_add(struct mem *m, struct live *lv, size_t node, int64_t bytes)
     size_t p = parent_of(m->tree, node);
     uint32_t parent = PR_STR_NONE, name = pr_tree_name(m->t, m->tree, nd);
 
-    if (strncmp(pr_trace_str(m->t, name), "aten::empty", 11) == 0 &&
+    /* an allocation operator says little alone: aten::empty* and
+       torch_npu's empty_tensor are named by their caller */
+    if ((strncmp(pr_trace_str(m->t, name), "aten::empty", 11) == 0 ||
+         strcmp(pr_trace_str(m->t, name), "empty_tensor") == 0) &&
         p != PR_NONE && m->tree->nodes[p].type != PR_N_ROOT)
         parent = pr_tree_name(m->t, m->tree, &m->tree->nodes[p]);
     return live_top(lv, name, parent, bytes);

@@ -881,3 +881,91 @@ pr_asc_rows_free(struct pr_asc_rows *r)
     free(r->slot);
     memset(r, 0, sizeof(*r));
 }
+
+/* ------------------------------------------------ operators' threads */
+
+static int
+cmp_hop(const void *a, const void *b)
+{
+    const struct pr_asc_hop *x = a, *y = b;
+
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    return x->e > y->e ? -1 : (x->e < y->e); /* the outer first */
+}
+
+enum pr_status
+pr_asc_opthreads_make(const struct pr_trace *t, struct pr_asc_opthreads *o)
+{
+    int64_t best = -1;
+    size_t i, n = 0;
+
+    memset(o, 0, sizeof(*o));
+    o->pid = o->tid = PR_STR_NONE;
+    for (i = 0; i < t->n_events; i++)
+        n += t->events[i].kind == PR_KIND_HOST_OP;
+    o->v = malloc((n ? n : 1) * sizeof(*o->v));
+    if (o->v == NULL)
+        return PR_E_NOMEM;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        struct pr_asc_hop *h;
+
+        if (e->kind != PR_KIND_HOST_OP)
+            continue;
+        if (e->dur_ns > best) {
+            best = e->dur_ns;
+            o->pid = pr_event_pid(t, e);
+            o->tid = pr_event_tid(t, e);
+        }
+        if (e->dur_ns <= 0)
+            continue;
+        h = &o->v[o->n++];
+        h->s = e->ts_ns;
+        h->e = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+        h->pid = pr_event_pid(t, e);
+        h->tid = pr_event_tid(t, e);
+    }
+    if (o->n > 1)
+        qsort(o->v, o->n, sizeof(*o->v), cmp_hop);
+    return PR_OK;
+}
+
+/* How far back from the last operator to start by ts the search for one
+ * still running goes: a thread's nested operators start after their
+ * parent, so the innermost is met first; past this many finished ones
+ * the record keeps the step's thread. */
+#define OPTHREAD_LOOKBACK 512
+
+int
+pr_asc_opthreads_at(const struct pr_asc_opthreads *o, int64_t ts, uint32_t *pid,
+                    uint32_t *tid)
+{
+    size_t lo = 0, hi = o->n, k;
+
+    while (lo < hi) { /* the first operator to start after ts */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (o->v[mid].s <= ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (k = 0; k < OPTHREAD_LOOKBACK && lo > 0; k++) {
+        const struct pr_asc_hop *h = &o->v[--lo];
+
+        if (h->e > ts) {
+            *pid = h->pid;
+            *tid = h->tid;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void
+pr_asc_opthreads_free(struct pr_asc_opthreads *o)
+{
+    free(o->v);
+    memset(o, 0, sizeof(*o));
+}

@@ -220,4 +220,32 @@ void pr_asc_rows_free(struct pr_asc_rows *r);
 #define PR_ASC_EXTRACT_RATIO 4.0
 #define PR_ASC_EXTRACT_MIN 100
 
+/* The host threads of a run's operators, for the allocator's records:
+ * operator_memory.csv and OP_MEMORY name no thread, and torch_npu runs
+ * the backward pass on the autograd engine's thread, not the step's
+ * (text_level0: AddmmBackward0's aten::mm on tid 3026591, the step on
+ * 3016828), so a record placed on the step's thread fell outside any
+ * operator (review 25a #15b).  A record goes on the thread of the
+ * operator that holds its time and started last (the innermost of them),
+ * else on the reader's default (the thread of the longest operator, the
+ * step's: pid, tid here).  Made once the host operators are read; pids
+ * and tids are string ids. */
+struct pr_asc_hop {
+    int64_t s, e;
+    uint32_t pid, tid;
+};
+struct pr_asc_opthreads {
+    struct pr_asc_hop *v; /* owned: by start */
+    size_t n;
+    uint32_t pid, tid; /* the longest operator's; PR_STR_NONE: none */
+};
+/* PR_E_NOMEM (o left empty). */
+PR_NODISCARD enum pr_status pr_asc_opthreads_make(const struct pr_trace *t,
+                                                  struct pr_asc_opthreads *o);
+/* The thread of the operator that holds ts and started last; 0 when no
+ * operator holds it. */
+int pr_asc_opthreads_at(const struct pr_asc_opthreads *o, int64_t ts,
+                        uint32_t *pid, uint32_t *tid);
+void pr_asc_opthreads_free(struct pr_asc_opthreads *o);
+
 #endif

@@ -145,6 +145,7 @@ struct adb {
     int64_t mem_outside;    /* NPU_OP_MEM rows outside the session */
     int64_t mem_outside_ns; /* the first of them */
     char mem_pid[24], mem_tid[24];
+    struct pr_asc_opthreads mem_th; /* OP_MEMORY's records' threads */
     struct pr_sqlite_at at; /* the query's row, and its first bad value */
     struct pr_error *err;
 };
@@ -1903,6 +1904,7 @@ op_mem_record(struct adb *a, sqlite3_stmt *q, int release)
     int64_t size = col_i64(a, q, O_SIZE, -1), dev = col_i64(a, q, O_DEV, -1);
     int totals = (sqlite3_column_int64(q, O_GE) != 0) == !a->has_pta;
     int ca = release ? O_FA : O_AA, cr = release ? O_FR : O_AR;
+    uint32_t pid, tid;
 
     memset(&s, 0, sizeof(s));
     if (!col_ns(a, q, release ? O_FREE : O_ALLOC, &s.ts_ns))
@@ -1911,6 +1913,10 @@ op_mem_record(struct adb *a, sqlite3_stmt *q, int release)
     s.cat = "operator_memory";
     s.pid = a->mem_pid;
     s.tid = a->mem_tid;
+    if (pr_asc_opthreads_at(&a->mem_th, s.ts_ns, &pid, &tid)) {
+        s.pid = pr_trace_str(a->t, pid);
+        s.tid = pr_trace_str(a->t, tid);
+    }
     s.external_id = s.correlation = PR_NO_ID;
     m.device_type = 1;
     m.device_id = (int32_t)(dev >= 0 && dev <= INT32_MAX ? dev : a->device);
@@ -1986,6 +1992,9 @@ read_op_memory(struct adb *a)
     enum pr_status st = sql_begin(a, "SELECT 1 FROM OP_MEMORY o WHERE NOT ");
 
     mem_thread(a);
+    pr_asc_opthreads_free(&a->mem_th);
+    if (st == PR_OK && pr_asc_opthreads_make(a->t, &a->mem_th) != PR_OK)
+        st = oom(a);
     if (st == PR_OK && sql_add(a, ge) == PR_OK &&
         (st = end_sql(a, " LIMIT 1")) == PR_OK)
         st = each_row(a, "OP_MEMORY", on_pta);
@@ -2606,6 +2615,7 @@ adb_free(struct adb *a)
     free(a->groups);
     free(a->pmu_tasks);
     free(a->launched);
+    pr_asc_opthreads_free(&a->mem_th);
     pr_buf_free(&a->sql);
     pr_buf_free(&a->a);
     pr_buf_free(&a->b);

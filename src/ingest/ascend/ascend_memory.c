@@ -3,7 +3,8 @@
  * released, and the allocator's totals at both moments.  Each row is an
  * allocation record and, when it was released inside the window, a
  * release record (paired by a number of our own: the table has no
- * address), on the thread of the host operators, so the memory view
+ * address), on the thread of the host operator running then
+ * (pr_asc_opthreads: the backward's own thread), so the memory view
  * attributes them to the operator running then as it does PyTorch's.
  *
  * Two allocators write rows: PyTorch's caching allocator (PTA, "aten::"
@@ -31,6 +32,7 @@
 
 #include "../internal.h"
 #include "ascend.h"
+#include "ascend_common.h"
 #include "profreport/phases.h"
 
 #define MAX_ROWS ((size_t)1 << 24)
@@ -247,32 +249,25 @@ read_rows(const char *path, uint64_t max, struct pr_trace *t, struct mtab *tb,
     return st;
 }
 
-/* The thread of the host operators: that of the longest one (the step or
- * the training loop's outermost operator).  0 when there is none. */
-static int
-host_thread(const struct pr_trace *t, uint32_t *pid, uint32_t *tid)
-{
-    int64_t best = -1;
-    size_t i;
-
-    for (i = 0; i < t->n_events; i++) {
-        const struct pr_event *e = &t->events[i];
-
-        if (e->kind == PR_KIND_HOST_OP && e->dur_ns > best) {
-            best = e->dur_ns;
-            *pid = pr_event_pid(t, e);
-            *tid = pr_event_tid(t, e);
-        }
-    }
-    return best >= 0;
-}
-
+/* A record at ts: on the thread of the host operator running then
+ * (pr_asc_opthreads), else the allocator's own. */
 static enum pr_status
-add_record(struct pr_trace *t, const struct pr_span *base, int64_t ts,
-           const struct mrow *r, int64_t id, int release, int totals)
+add_record(struct pr_trace *t, const struct pr_span *base,
+           const struct pr_asc_opthreads *th, int64_t ts, const struct mrow *r,
+           int64_t id, int release, int totals)
 {
     struct pr_span s = *base;
     struct pr_mem_desc d;
+    uint32_t pid, tid;
+
+    if (!pr_asc_opthreads_at(th, ts, &pid, &tid)) {
+        pid = th->pid;
+        tid = th->tid;
+    }
+    if (pid != PR_STR_NONE) {
+        s.pid = pr_trace_str(t, pid);
+        s.tid = pr_trace_str(t, tid);
+    }
 
     s.ts_ns = ts;
     d.device_type = 1;
@@ -384,7 +379,7 @@ note_left_out(struct pr_trace *t, const struct mleft *lf)
 static enum pr_status
 emit(struct pr_trace *t, const struct mtab *tb)
 {
-    uint32_t pid = PR_STR_NONE, tid = PR_STR_NONE;
+    struct pr_asc_opthreads th;
     struct pr_span s;
     size_t i;
     enum pr_status st = PR_OK;
@@ -394,10 +389,6 @@ emit(struct pr_trace *t, const struct mtab *tb)
     s.cat = "operator_memory";
     s.pid = "NPU memory";
     s.tid = "allocator";
-    if (host_thread(t, &pid, &tid)) {
-        s.pid = pr_trace_str(t, pid);
-        s.tid = pr_trace_str(t, tid);
-    }
     s.external_id = s.correlation = PR_NO_ID;
     if (tb->n > 0) {
         struct pr_phases *p = pr_phases_of(t);
@@ -406,14 +397,17 @@ emit(struct pr_trace *t, const struct mtab *tb)
             return PR_E_NOMEM;
         p->mem_curve = tb->has_pta ? "PTA" : "GE";
     }
+    if (pr_asc_opthreads_make(t, &th) != PR_OK)
+        return PR_E_NOMEM;
     for (i = 0; i < tb->n && st == PR_OK; i++) {
         const struct mrow *r = &tb->v[i];
         int totals = r->ge == !tb->has_pta;
 
-        st = add_record(t, &s, r->alloc_ns, r, (int64_t)i, 0, totals);
+        st = add_record(t, &s, &th, r->alloc_ns, r, (int64_t)i, 0, totals);
         if (st == PR_OK && r->free_ns >= 0)
-            st = add_record(t, &s, r->free_ns, r, (int64_t)i, 1, totals);
+            st = add_record(t, &s, &th, r->free_ns, r, (int64_t)i, 1, totals);
     }
+    pr_asc_opthreads_free(&th);
     return st;
 }
 
