@@ -367,6 +367,7 @@
 #define PR_K_LAUNCHES "launches"
 #define PR_K_KERNELS_WITH_LAUNCH "kernels_with_launch"
 #define PR_K_LAUNCH_DELAY_US "launch_delay_us"
+#define PR_K_TASK_QUEUE_WAIT_US "task_queue_wait_us"
 #define PR_K_MEAN "mean"
 #define PR_K_MEDIAN "median"
 #define PR_K_P90 "p90"

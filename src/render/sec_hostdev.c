@@ -736,16 +736,17 @@ static void
 launch_kpis(struct pr_figs *f, const cJSON *l, int npu)
 {
     const cJSON *d = pr_sget(l, PR_K_LAUNCH_DELAY_US);
+    const cJSON *q = pr_sget(l, PR_K_TASK_QUEUE_WAIT_US);
     int none = !cJSON_IsObject(d);
-    char a[48], b[48], sub[160];
+    char a[48], b[48], sub[200];
 
     if (none)
         snprintf(sub, sizeof(sub), "no kernel with a launch call");
     else
         snprintf(
-            sub, sizeof(sub),
-            "CPU call end to kernel start; p90 %s, "
-            "max %s",
+            sub, sizeof(sub), "%s; p90 %s, max %s",
+            cJSON_IsObject(q) ? "dequeue thread's launch call end to task start"
+                              : "CPU call end to kernel start",
             pr_chart_format(pr_sget_num(d, PR_K_P90), PR_UNIT_US, a, sizeof(a)),
             pr_chart_format(pr_sget_num(d, PR_K_MAX), PR_UNIT_US, b,
                             sizeof(b)));
@@ -758,6 +759,31 @@ launch_kpis(struct pr_figs *f, const cJSON *l, int npu)
         f, npu ? "Tasks with a launch call" : "Kernels with a launch call",
         pr_sget_num(l, PR_K_KERNELS_WITH_LAUNCH), PR_FMT_COUNT,
         npu ? "graph-launched tasks apart" : "CUDA-graph kernels apart");
+}
+
+/* torch_npu's task queue (TASK_QUEUE_ENABLE), a host-side queue apart
+ * from the device's: its wait, enqueue to launch (review 25a #1). */
+static void
+task_queue(struct pr_figs *f, const cJSON *q)
+{
+    char a[48], b[48], c[48], text[700];
+
+    if (!cJSON_IsObject(q))
+        return;
+    snprintf(
+        text, sizeof(text),
+        "torch_npu's task queue (TASK_QUEUE_ENABLE) stands between the "
+        "operators and the device: the Python thread enqueues each operator "
+        "and a dequeue thread makes its CANN launch call. Operators waited a "
+        "median %s in it, from their enqueue to that launch (p90 %s, max "
+        "%s); the launch delay and the queues above count from the launch. "
+        "A long wait in the task queue with a short device queue means the "
+        "dequeue thread is slow (its CANN calls: see the critical path), "
+        "not the device.",
+        pr_chart_format(pr_sget_num(q, PR_K_MEDIAN), PR_UNIT_US, a, sizeof(a)),
+        pr_chart_format(pr_sget_num(q, PR_K_P90), PR_UNIT_US, b, sizeof(b)),
+        pr_chart_format(pr_sget_num(q, PR_K_MAX), PR_UNIT_US, c, sizeof(c)));
+    pr_figs_text(f, text);
 }
 
 static void
@@ -793,6 +819,7 @@ launches(struct pr_figs *f, const cJSON *run)
                     "the device is the bottleneck while the queue holds "
                     "work; its idle then comes in a few long gaps (a data "
                     "loader, a sync), not between launches.");
+    task_queue(f, pr_sget(l, PR_K_TASK_QUEUE_WAIT_US));
 }
 
 /* ---- host CPU (MindSpore's data-pipeline sampler) ---------------------- */

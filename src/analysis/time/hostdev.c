@@ -85,16 +85,31 @@ pr_hostdev_is_host_copy(const struct pr_trace *t, const struct pr_event *e)
            host_copy(event_dir(t, e, pr_trace_gpu(t, e, &gb)));
 }
 
+/* A runtime call on its thread, for the task queue's launches. */
+struct tcall {
+    uint32_t pid, tid;
+    int64_t s, e;
+    size_t ev;
+};
+
 /* One piece of device work: a kernel, copy or fill. */
 struct work {
     int64_t s, e;       /* on the device */
     int64_t launch;     /* start of its launch call; PR_NO_ID unknown */
     int64_t launch_end; /* end of that call */
-    size_t ev;          /* index of the event */
-    int32_t dev, strm;  /* args.device / args.stream; -1 absent */
-    uint8_t cls;        /* enum wcls */
-    uint8_t graph;      /* launched by a CUDA graph launch */
-    uint8_t dir;        /* enum cdir of a copy; D_NONE */
+    /* torch_npu's task queue (pr_queue_launch): the launch the dequeue
+       thread made where launch is the operator's enqueue: the moment
+       the HostToDevice flow leaves (acl_at) and the CANN call holding it
+       (acl_s, acl_e, acl_ev); acl_at PR_NO_ID without a task queue,
+       acl_ev PR_NONE with no call (level 0: the flow leaves a bare
+       Dequeue@<op>; acl_s = acl_e = acl_at) */
+    int64_t acl_at, acl_s, acl_e;
+    size_t acl_ev;
+    size_t ev;         /* index of the event */
+    int32_t dev, strm; /* args.device / args.stream; -1 absent */
+    uint8_t cls;       /* enum wcls */
+    uint8_t graph;     /* launched by a CUDA graph launch */
+    uint8_t dir;       /* enum cdir of a copy; D_NONE */
 };
 
 struct hd {
@@ -103,8 +118,12 @@ struct hd {
                                  table's (pr_producer_tasks_partial) */
     struct work *w;           /* owned, in device start order */
     size_t n, cap;
-    struct pr_idmap calls;        /* correlation -> launch/runtime call event */
-    struct pr_idmap copies;       /* correlation -> copy event */
+    struct pr_idmap calls;   /* correlation -> launch/runtime call event */
+    struct pr_idmap copies;  /* correlation -> copy event */
+    struct pr_idmap qlaunch; /* correlation -> t->qlaunch index */
+    struct tcall *cbt;       /* owned: runtime calls by pid, tid,
+                                start (the task queue's launches) */
+    size_t n_cbt;
     struct pr_ranges busy;        /* merged work of every device */
     struct pr_ranges waits;       /* blocking host calls (not merged) */
     struct pr_ranges loader;      /* the DataLoader's next() ranges of every
@@ -134,6 +153,8 @@ hd_free(struct hd *h)
     free(h->w);
     pr_idmap_free(&h->calls);
     pr_idmap_free(&h->copies);
+    pr_idmap_free(&h->qlaunch);
+    free(h->cbt);
     pr_ranges_free(&h->busy);
     pr_ranges_free(&h->waits);
     pr_ranges_free(&h->loader);
@@ -158,6 +179,83 @@ static int
 is_graph_launch(const struct pr_trace *t, const struct pr_event *e)
 {
     return strstr(pr_trace_str(t, e->name), "GraphLaunch") != NULL;
+}
+
+static int
+cmp_tcall(const void *a, const void *b)
+{
+    const struct tcall *x = a, *y = b;
+
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    return x->ev < y->ev ? -1 : (x->ev > y->ev);
+}
+
+/* The task queue's launches by correlation, and the runtime calls by
+ * thread that hold them (none without a task queue). */
+static enum pr_status
+index_queue(struct hd *h, struct pr_error *err)
+{
+    const struct pr_trace *t = h->t;
+    size_t i, n = 0;
+
+    if (t->n_qlaunch == 0)
+        return PR_OK;
+    for (i = 0; i < t->n_qlaunch; i++)
+        if (pr_idmap_put(&h->qlaunch, t->qlaunch[i].corr, i, err) != PR_OK)
+            return PR_E_NOMEM;
+    for (i = 0; i < t->n_events; i++)
+        n += is_call(t->events[i].kind) != 0;
+    h->cbt = malloc((n ? n : 1) * sizeof(*h->cbt));
+    if (h->cbt == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        struct tcall *c;
+
+        if (!is_call(e->kind))
+            continue;
+        c = &h->cbt[h->n_cbt++];
+        c->pid = pr_event_pid(t, e);
+        c->tid = pr_event_tid(t, e);
+        c->s = e->ts_ns;
+        c->e = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+        c->ev = i;
+    }
+    qsort(h->cbt, h->n_cbt, sizeof(*h->cbt), cmp_tcall);
+    return PR_OK;
+}
+
+/* The innermost runtime call of thread (pid, tid) holding time ts (the
+ * last to start at or before it that has not ended: nested calls start
+ * later); PR_NONE when none does. */
+static size_t
+call_at(const struct hd *h, uint32_t pid, uint32_t tid, int64_t ts)
+{
+    struct tcall key = {pid, tid, ts, ts, SIZE_MAX};
+    size_t lo = 0, hi = h->n_cbt, k;
+
+    while (lo < hi) { /* the first call after key */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (cmp_tcall(&h->cbt[mid], &key) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (k = 0; k < 64 && lo > 0; k++) {
+        const struct tcall *c = &h->cbt[--lo];
+
+        if (c->pid != pid || c->tid != tid)
+            break;
+        if (c->e >= ts)
+            return lo;
+    }
+    return PR_NONE;
 }
 
 /* Calls by correlation, and the graph launches among them. */
@@ -213,6 +311,7 @@ add_work(struct hd *h, struct pr_names *nc, const struct pr_idmap *comm,
                    ? pr_idmap_get(&h->calls, pr_event_correlation(h->t, e))
                    : PR_NONE;
     struct work *w;
+    size_t q;
 
     if (pr_grow((void **)&h->w, &h->cap, h->n + 1, sizeof(*h->w)) != PR_OK)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
@@ -224,6 +323,21 @@ add_work(struct hd *h, struct pr_names *nc, const struct pr_idmap *comm,
                                                   h->t->events[c].dur_ns)
                                  : PR_NO_ID;
     w->graph = c != PR_NONE && is_graph_launch(h->t, &h->t->events[c]);
+    w->acl_at = w->acl_s = w->acl_e = PR_NO_ID;
+    w->acl_ev = PR_NONE;
+    q = c != PR_NONE ? pr_idmap_get(&h->qlaunch, pr_event_correlation(h->t, e))
+                     : PR_NONE;
+    if (q != PR_NONE) {
+        const struct pr_queue_launch *ql = &h->t->qlaunch[q];
+        size_t k = ql->bare ? PR_NONE : call_at(h, ql->pid, ql->tid, ql->ts_ns);
+
+        w->acl_at = w->acl_s = w->acl_e = ql->ts_ns;
+        if (k != PR_NONE) {
+            w->acl_ev = h->cbt[k].ev;
+            w->acl_s = h->cbt[k].s;
+            w->acl_e = h->cbt[k].e;
+        }
+    }
     w->ev = i;
     w->dev = g != NULL ? g->device : -1;
     w->strm = g != NULL ? g->stream : -1;
@@ -237,6 +351,9 @@ collect(struct hd *h, struct pr_error *err)
 {
     struct pr_idmap comm = {0};
     enum pr_status st = index_calls(h, err);
+
+    if (st == PR_OK)
+        st = index_queue(h, err);
     size_t i;
 
     for (i = 0; i < h->t->n_events && st == PR_OK; i++) {
@@ -538,6 +655,32 @@ struct tb {
     int64_t host_copy;   /* a copy from or to the host running */
 };
 
+/* The launch of work w: its launch call, or where torch_npu's task
+ * queue stands between the operator's enqueue (w->launch) and the
+ * launch, the CANN call of the dequeue thread (review 25a #1: timing
+ * from the enqueue measured the host's task queue, 2.3 ms, as a device
+ * queue). */
+static int64_t
+launch_start(const struct work *w)
+{
+    return w->acl_at != PR_NO_ID ? w->acl_s : w->launch;
+}
+
+static int64_t
+launch_end(const struct work *w)
+{
+    return w->acl_at != PR_NO_ID ? w->acl_e : w->launch_end;
+}
+
+/* When the work entered the device's queue: the launch call's start, or
+ * the HostToDevice flow's start inside the dequeue thread's call (that
+ * call can compile the operator first: aclopCompileAndExecute). */
+static int64_t
+enqueued_at(const struct work *w)
+{
+    return w->acl_at != PR_NO_ID ? w->acl_at : w->launch;
+}
+
 /* A launch the host recorded: its call starts before its task (a reader
  * with no host events, msprof's op_summary, links a task to a launch
  * stamped at the task's own start, which says nothing of the host). */
@@ -548,7 +691,8 @@ host_launch(const struct work *w)
 }
 
 /* HTA's rule for one idle gap [a, b) before work w: the host had not yet
- * called the launch when the device ran dry (host wait), else a gap under
+ * called the launch when the device ran dry (host wait; behind torch_npu's
+ * task queue, the dequeue thread's launch: enqueued_at), else a gap under
  * HTA's consecutive-kernel delay (kernel wait), else something else held
  * the work back (an event wait, another stream: other).  No work after
  * the gap (the end of a window of steps): the host launched none, where
@@ -563,7 +707,7 @@ classify_gap(struct tb *r, int64_t a, int64_t b, const struct work *w,
     int64_t gap = pr_sat_sub_i64(b, a);
 
     if ((w == NULL && launched) ||
-        (w != NULL && host_launch(w) && w->launch > a))
+        (w != NULL && host_launch(w) && enqueued_at(w) > a))
         r->host_wait += gap;
     else if (gap < PR_HOSTDEV_KERNEL_WAIT_NS)
         r->kernel_wait += gap;
@@ -1296,16 +1440,41 @@ launch_delays(const struct hd *h, int64_t **out, size_t *n,
         if (w->cls == W_MEMORY || w->launch == PR_NO_ID || w->graph)
             continue;
         v[(*n)++] =
-            w->s > w->launch_end ? pr_sat_sub_i64(w->s, w->launch_end) : 0;
+            w->s > launch_end(w) ? pr_sat_sub_i64(w->s, launch_end(w)) : 0;
     }
     qsort(v, *n, sizeof(*v), cmp_i64);
     return PR_OK;
 }
 
-/* launches.launch_delay_us as its typed row; NULL (null) without
- * delays, *ok 0 when out of memory. */
+/* torch_npu's task-queue wait (TASK_QUEUE_ENABLE): from the operator's
+ * enqueue on its thread to the dequeue thread's launch of its work, for
+ * each piece of work a task queue launched; *n 0 without one. */
+static enum pr_status
+queue_waits(const struct hd *h, int64_t **out, size_t *n, struct pr_error *err)
+{
+    int64_t *v = malloc((h->n ? h->n : 1) * sizeof(*v));
+    size_t i;
+
+    *n = 0;
+    *out = v;
+    if (v == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+    for (i = 0; i < h->n; i++) {
+        const struct work *w = &h->w[i];
+
+        if (w->acl_at == PR_NO_ID || w->launch == PR_NO_ID || w->graph)
+            continue;
+        v[(*n)++] =
+            w->acl_at > w->launch ? pr_sat_sub_i64(w->acl_at, w->launch) : 0;
+    }
+    qsort(v, *n, sizeof(*v), cmp_i64);
+    return PR_OK;
+}
+
+/* launches.launch_delay_us (or task_queue_wait_us, row ro) as its
+ * typed row; NULL (null) without delays, *ok 0 when out of memory. */
 static cJSON *
-delays_row(const int64_t *v, size_t n, int *ok)
+delays_row(enum pr_rows_object ro, const int64_t *v, size_t n, int *ok)
 {
     struct pr_row_launch_delay d = {.absent = 0};
     int64_t sum = 0;
@@ -1320,7 +1489,15 @@ delays_row(const int64_t *v, size_t n, int *ok)
     d.median_ns = v[n / 2];
     d.p90_ns = v[(size_t)((double)(n - 1) * 0.9)];
     d.max_ns = v[n - 1];
-    o = pr_rows_row(PR_RO_RUNS_LAUNCHES_LAUNCH_DELAY_US, &d);
+    if (ro == PR_RO_RUNS_LAUNCHES_TASK_QUEUE_WAIT_US) {
+        struct pr_row_task_queue_wait q = {.mean = d.mean,
+                                           .median_ns = d.median_ns,
+                                           .p90_ns = d.p90_ns,
+                                           .max_ns = d.max_ns};
+
+        o = pr_rows_row(ro, &q);
+    } else
+        o = pr_rows_row(ro, &d);
     *ok = o != NULL;
     return o;
 }
@@ -1420,9 +1597,9 @@ queue_of(const struct hd *h, struct qstat *s, struct pr_error *err)
 
         if (!queued(w) || w->dev != s->dev || w->strm != s->strm)
             continue;
-        q[n].t = w->launch;
+        q[n].t = enqueued_at(w);
         q[n++].d = 1;
-        q[n].t = w->s > w->launch ? w->s : w->launch;
+        q[n].t = w->s > enqueued_at(w) ? w->s : enqueued_at(w);
         q[n++].d = -1;
     }
     queue_sweep(q, n, s);
@@ -1479,6 +1656,7 @@ graphs_of(struct pr_row_launches *r, const struct hd *h)
  * CUDA 11.7; HIP loads code objects on first use): a cold step. */
 struct slow_launch {
     const struct work *w; /* NULL: no launch with a known call */
+    size_t call;          /* its call's event */
     const struct pr_step *step;
     int64_t call_ns;
 };
@@ -1493,19 +1671,29 @@ slowest_launch(const struct hd *h, struct slow_launch *sl)
         const struct work *w = &h->w[i];
         int64_t d;
 
+        size_t c;
+
         if (w->cls == W_MEMORY || w->launch == PR_NO_ID || w->graph)
             continue;
-        d = pr_sat_sub_i64(w->launch_end, w->launch);
+        /* a task queue's launch: the dequeue thread's call, if recorded */
+        c = w->acl_at != PR_NO_ID
+                ? w->acl_ev
+                : pr_idmap_get(&h->calls, pr_event_correlation(
+                                              h->t, &h->t->events[w->ev]));
+        if (c == PR_NONE)
+            continue;
+        d = pr_sat_sub_i64(launch_end(w), launch_start(w));
         if (sl->w == NULL || d > sl->call_ns) {
             sl->w = w;
+            sl->call = c;
             sl->call_ns = d;
         }
     }
     for (i = 0; sl->w != NULL && h->steps != NULL && i < h->steps->n; i++) {
         const struct pr_step *st = &h->steps->v[i];
 
-        if (sl->w->launch >= st->host_start_ns &&
-            sl->w->launch < st->host_end_ns)
+        if (launch_start(sl->w) >= st->host_start_ns &&
+            launch_start(sl->w) < st->host_end_ns)
             sl->step = st;
     }
 }
@@ -1524,14 +1712,11 @@ slowest_row(const struct hd *h, int *ok)
     size_t c;
 
     slowest_launch(h, &sl);
-    c = sl.w != NULL
-            ? pr_idmap_get(&h->calls,
-                           pr_event_correlation(h->t, &h->t->events[sl.w->ev]))
-            : PR_NONE;
+    c = sl.w != NULL ? sl.call : PR_NONE;
     if (c == PR_NONE || !*ok)
         return NULL;
     call = &h->t->events[c];
-    delay = pr_sat_sub_i64(sl.w->s, sl.w->launch_end);
+    delay = pr_sat_sub_i64(sl.w->s, launch_end(sl.w));
     if (delay < 0)
         delay = 0; /* started before the call returned */
     if (sl.step != NULL && sl.step->host_end_ns > sl.step->host_start_ns)
@@ -1637,7 +1822,7 @@ launches_json(struct hd *h, cJSON **o, struct pr_error *err)
     size_t n = streams_of(h, s, MAX_STREAMS), nd, i;
     int64_t *d;
     struct pr_row_launches r = {.absent = 0};
-    cJSON *delays, *queues, *slowest;
+    cJSON *delays, *queues, *slowest, *qwaits;
     int ok = 1;
 
     if (launches_unrecorded(h) || launches_unlinked(h))
@@ -1650,11 +1835,18 @@ launches_json(struct hd *h, cJSON **o, struct pr_error *err)
         h->out->host_wait_pct = share_pct(h->host_wait_ns, h->span_ns);
     }
     r.kernels_with_launch = (int64_t)nd;
-    delays = delays_row(d, nd, &ok);
+    delays = delays_row(PR_RO_RUNS_LAUNCHES_LAUNCH_DELAY_US, d, nd, &ok);
+    free(d);
+    if (queue_waits(h, &d, &nd, err) != PR_OK) {
+        cJSON_Delete(delays);
+        return PR_E_NOMEM;
+    }
+    qwaits = delays_row(PR_RO_RUNS_LAUNCHES_TASK_QUEUE_WAIT_US, d, nd, &ok);
     free(d);
     for (i = 0; i < n; i++)
         if (queue_of(h, &s[i], err) != PR_OK) {
             cJSON_Delete(delays);
+            cJSON_Delete(qwaits);
             return PR_E_NOMEM;
         }
     qsort(s, n, sizeof(s[0]), cmp_qstat);
@@ -1671,12 +1863,14 @@ launches_json(struct hd *h, cJSON **o, struct pr_error *err)
     graphs_of(&r, h);
     slowest = slowest_row(h, &ok);
     r.launch_delay_us = delays;
+    r.task_queue_wait_us = qwaits;
     r.queue_length = queues;
     r.slowest_launch = slowest;
     r.gpu_idle_host_wait_pct = share_pct(h->host_wait_ns, h->span_ns);
     r.note = unmeasured(h, 0);
     *o = ok ? pr_rows_row(PR_RO_RUNS_LAUNCHES, &r) : NULL;
     cJSON_Delete(delays);
+    cJSON_Delete(qwaits);
     cJSON_Delete(queues);
     cJSON_Delete(slowest);
     return *o != NULL
