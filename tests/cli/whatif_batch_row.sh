@@ -29,11 +29,12 @@ assert abs(after - 2 * w['step_us'] / 1000) < 1, (after, w['step_us'])
 assert abs(saves - w['gain_us'] / 1000) < 0.6, (saves, w['gain_us'])
 " "$T_DIR/n.json" "$T_DIR/n.html"
 # review 14 #7: a replay no finding claims says so in the table; its
-# Step after is still the replayed step (msprof torch_npu: "a larger batch
-# is not the fix here", twice the batch 38.9%)
-# (its trace_view.json: the folder's kernel_details tables are two other
-# captures, read as runs of their own: review 20 #5)
-NO=msprof/torch_npu_ascend_profiler_output/trace_view.json
+# Step after is still the replayed step (tb_plugin resnet50, its first
+# worker: "a larger batch is not the fix here", twice the batch replayed
+# to 324 ms.  msprof torch_npu's trace_view.json was the case until review
+# 25a #1: its device idles on the host's launches, 87% of the step, and
+# the finding now claims the replay)
+NO=tb_plugin/resnet50_num_workers_0
 if [ -e "$PR_SHARED/traces/$NO" ]; then
     "$PR_BIN" -q -i "$PR_SHARED/traces/$NO" --json "$T_DIR/o.json" \
         --html "$T_DIR/o.html" 2> "$T_DIR/o.err"
@@ -47,7 +48,9 @@ assert not [x for x in r['recommendations'] if x['id'] == 'low_gpu_utilization']
 t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[2]).read()))
 t = re.sub(r'\s+', ' ', t)
 m = re.search(r'twice the batch \(not claimed\) ([0-9.]+) ms', t)
-assert m and abs(float(m.group(1)) - 2 * w['step_us'] / 1000) < 0.1, m
+# the cell has 3 significant digits (324 ms)
+want = 2 * w['step_us'] / 1000
+assert m and abs(float(m.group(1)) - want) < max(0.1, 0.005 * want), m
 assert re.search(r'the data loader[^(]*?\(its next\(\) takes no time\) [0-9]', t)
 " "$T_DIR/o.json" "$T_DIR/o.html"
 else
