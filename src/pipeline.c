@@ -1800,7 +1800,16 @@ print_job_line(const cJSON *job, const char *name, int capture)
         pr_term_printf(stdout, "%s: %.0f ranks, no step time\n", name,
                        pr_sget_num(job, PR_K_RANKS));
         return;
-    } else if (pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage"))
+    } else if (pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY),
+                          "pipeline_stage") &&
+               !cJSON_IsObject(by_mean)) /* means under the noise floor */
+        pr_term_printf(stdout,
+                       "%s: %.0f ranks; slowest pipeline stage's rank %s "
+                       "(mean step %s; it computes longest, the other stages "
+                       "wait for it); %s\n",
+                       name, pr_sget_num(job, PR_K_RANKS),
+                       pr_sget_str_or(slow, PR_K_WORKER, "?"), a, spread);
+    else if (pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage"))
         pr_term_printf(stdout,
                        "%s: %.0f ranks; slowest pipeline stage's rank %s "
                        "(mean step %s; it computes longest, the other stages "

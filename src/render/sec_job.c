@@ -772,7 +772,20 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     }
     job_kpis(f, job, capture);
     if (!job_partial(job) &&
-        pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage")) {
+        pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage") &&
+        !cJSON_IsObject(pr_sget(job, PR_K_SLOWEST_BY_MEAN))) {
+        /* the means differ by less than the noise floor (job.c) */
+        snprintf(text, sizeof(text),
+                 "Slowest stage's rank: %s computes longest in the slowest "
+                 "pipeline stage, which the other stages wait for, so every "
+                 "rank's step is about as long (their mean steps differ by "
+                 "less than %.1f%%).",
+                 pr_sget_str_or(pr_sget(job, PR_K_SLOWEST), PR_K_WORKER, "?"),
+                 PR_JOB_SPREAD_FLOOR_PCT);
+        pr_figs_note(f, text);
+    } else if (!job_partial(job) &&
+               pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY),
+                          "pipeline_stage")) {
         char mean[32];
 
         pr_fig_format(

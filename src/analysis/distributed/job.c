@@ -65,6 +65,21 @@ steady_mean(const cJSON *steps)
     return out;
 }
 
+/* The mean of steps[] after the first (at least two steps); NAN when a
+ * duration is not known. */
+static double
+tail_mean(const cJSON *steps)
+{
+    size_t n = (size_t)pr_sget_len(steps), i;
+    double sum = 0;
+
+    if (n < 2)
+        return NAN;
+    for (i = 1; i < n; i++)
+        sum += pr_sget_num(cJSON_GetArrayItem(steps, (int)i), PR_K_DURATION_US);
+    return sum / (double)(n - 1);
+}
+
 static int
 cmp_mean(const void *a, const void *b)
 {
@@ -153,6 +168,33 @@ read_rank(const cJSON *run, size_t idx, struct rk *r)
        and rank1 ten operators' times, read "Communication 0.0%") */
     if (!cJSON_IsObject(pr_sget(run, PR_K_COMMUNICATION)) && isnan(alone))
         r->comm = NAN;
+}
+
+/* One warm-up rule for the job: where the first step is left out of
+ * one rank's mean (steady_mean), it is left out of every rank's with step
+ * markers, so that no rank's start-up, too small for steady_mean's 1.5x,
+ * stands against the others' steady steps (review25a #6:
+ * cluster_4rank_pipeline rank 1's first step 210 ms, its others 179 ms,
+ * kept while ranks 2 and 3 lost their 2.2 s first steps: "spread 3.6%,
+ * longest mean step rank1"; steps 2-5 of every rank 179.3-179.4 ms). */
+static void
+job_warmup(struct rk *v, size_t n)
+{
+    size_t i, any = 0;
+
+    for (i = 0; i < n; i++)
+        any += v[i].warmup && v[i].has_steps;
+    for (i = 0; any > 0 && i < n; i++) {
+        const cJSON *steps = pr_sget(v[i].run, PR_K_STEPS);
+        double m = tail_mean(steps);
+
+        if (v[i].warmup || !v[i].has_steps || isnan(v[i].mean) || isnan(m))
+            continue;
+        v[i].mean = m;
+        v[i].warmup = 1;
+        if (!isnan(v[i].comm))
+            v[i].comm = steady_comm_pct(steps);
+    }
 }
 
 /* Two workers or more: a job, not one process's several spans. */
@@ -331,10 +373,15 @@ distribution(struct job *j, const struct rk *sorted, size_t m, size_t slow,
     j->row.slowest_by = slow < m ? "pipeline_stage" : "mean_step";
     j->slowest =
         rank_ref(PR_RO_JOB_SLOWEST, &sorted[slow < m ? slow : m - 1], median);
-    j->by_mean = rank_ref(PR_RO_JOB_SLOWEST_BY_MEAN, &sorted[m - 1], median);
+    /* a longest mean step under the noise floor names no rank beside
+       the pipeline's (review25a #6) */
+    if (slow >= m || j->row.step_us.spread_pct >= PR_JOB_SPREAD_FLOOR_PCT)
+        j->by_mean =
+            rank_ref(PR_RO_JOB_SLOWEST_BY_MEAN, &sorted[m - 1], median);
     j->median = rank_ref(PR_RO_JOB_MEDIAN, &sorted[(m - 1) / 2], median);
     j->slow_worker = pr_sget_str_or(sorted[m - 1].run, PR_K_WORKER, "");
-    *ok = *ok && j->slowest != NULL && j->by_mean != NULL && j->median != NULL;
+    *ok = *ok && j->slowest != NULL && j->median != NULL &&
+          (j->by_mean != NULL || slow < m);
     j->row.slowest = j->slowest;
     j->row.slowest_by_mean = j->by_mean;
     j->row.median = j->median;
@@ -1254,6 +1301,7 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
             marked += v[i].has_steps;
             i++;
         }
+        job_warmup(v, i);
         /* where some ranks have step markers the spread is over those
            only: a capture read as one step, or a rank of operator
            statistics, compares nothing with a step series (third review,
