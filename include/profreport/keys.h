@@ -637,6 +637,7 @@
 #define PR_K_NORM "norm"
 /* runs[].verdict */
 #define PR_K_NO_FINDING "no_finding"
+#define PR_K_STARTUP_NOTE "startup_note"
 /* runs[].verdict.findings[] */
 #define PR_K_HREF_FINDING "href_finding"
 #define PR_K_HREF_EVIDENCE "href_evidence"

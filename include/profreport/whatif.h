@@ -244,6 +244,7 @@ struct pr_verdict {
     struct pr_row_verdict row; /* no_finding, basis NULL: not written */
     cJSON *findings;           /* owned; row.findings */
     char bound[32], text[2000], no_finding[2000], basis[256];
+    char startup_note[600]; /* row.startup_note */
 };
 
 /* run.verdict (after pr_whatif_recommend): what bounds the steps, in

@@ -313,6 +313,16 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const struct pr_row_cp_step *s,
         pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)),
         capture ? "" : " (the worst step)");
     pr_figs_text(f, text);
+    /* the verdict's caveat where one start-up collective makes the bound
+       (review25a #15c: kd_910B_v1's "Bound by communication" beside a
+       verdict that calls the 308.9 ms broadcast a start-up wait) */
+    if (!idle && !miss && pr_sget_str(verdict, PR_K_STARTUP_NOTE) != NULL) {
+        char note[700];
+
+        snprintf(note, sizeof(note), "%s.",
+                 pr_sget_str(verdict, PR_K_STARTUP_NOTE));
+        pr_figs_text(f, note);
+    }
     if (!isnan(err) && err > 2.0 &&
         pr_sget_str(cp, PR_K_REPLAY_ERROR_NOTE) != NULL)
         /* the trace's own gap, measured (critpath.c) */

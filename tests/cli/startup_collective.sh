@@ -10,6 +10,9 @@
 # wait out of its share and advice, and is not made where the rest is
 # under its 10% (review 22a #4: kernel_details_910B_v1's "66.8% of the
 # capture ... bucket the gradients" was 89% the parameter broadcast).
+# The Critical path part's "Bound by communication" carries the same
+# caveat (verdict.startup_note; review25a #15c: kernel_details_910B_v1's
+# section said it bare beside the verdict's start-up wait).
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -58,6 +61,24 @@ assert t.startswith('A start-up wait, not steady-state communication: one collec
 assert 'Bound by communication' not in t and 'tuning HCCL would not shorten it' in t, t
 assert 'Without it, the capture\'s critical path (75.2 ms) is communication 67%, kernels 27%, idle 6%.' in t, t
 " "$T_DIR/startup.json"
+check "a 300 ms broadcast: the verdict's startup_note gives the path's share and split without it" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+n = r['verdict']['startup_note']
+c = r['critical_path']['by_kind_us']['communication']
+want = '%.0f%% of the path\'s communication is hcom_broadcast__1_0 (300.0 ms), a one-time start-up wait (see the Verdict); without it the path (75.2 ms) is communication 67%%, kernels 27%%, idle 6%%' % (100.0 * 300000 / c)
+assert n == want, (n, want)
+" "$T_DIR/startup.json"
+"$PR_BIN" -q --input "$T_DIR/startup_kernel_details.csv" \
+    --html "$T_DIR/startup.html" 2> /dev/null
+check "a 300 ms broadcast: the Critical path part's bound carries the start-up caveat" \
+    python3 -c "
+import html, re, sys
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read()))
+t = re.sub(r'\s+', ' ', t)
+assert re.search(r'Bound by communication over the capture \(no steps\)\. Replaying.{0,120}? \d+% of the path.s communication is hcom_broadcast__1_0 \(300\.0 ms\), a one-time start-up wait', t), 'no caveat'
+" "$T_DIR/startup.html"
 check "a 300 ms broadcast, all-reduces 13% of the capture: the finding's share leaves the broadcast out, no gradient buckets" \
     python3 -c "
 import json, sys
@@ -103,7 +124,7 @@ check "steady all-reduces: still bound by communication, no start-up wait" \
 import json, sys
 v = json.load(open(sys.argv[1]))['runs'][0]['verdict']
 assert v['text'].startswith('Bound by communication over the capture'), v
-assert 'start-up' not in v['text'], v
+assert 'start-up' not in v['text'] and 'startup_note' not in v, v
 " "$T_DIR/steady.json"
 
 if have_shared &&
@@ -131,6 +152,8 @@ names = [e['name'] for e in w['evidence']]
 assert 'hcom_broadcast__445_0' not in names and names, names
 assert w['step_us'] >= 312281, w
 " "$T_DIR/v1.json"
+    check "kernel_details_910B_v1: the Critical path part carries the start-up caveat" \
+        grep -q "of the path&#39;s communication is hcom_broadcast__445_0 (308.9 ms), a one-time start-up wait\|of the path's communication is hcom_broadcast__445_0 (308.9 ms), a one-time start-up wait" "$T_DIR/v1.html"
     # review23a #7: "No finding" quoted twice the batch's 45.4%, the
     # one-time broadcast spread over twice the samples
     check "kernel_details_910B_v1: No finding quotes no replay gain that is the start-up wait spread thinner" \

@@ -5276,6 +5276,9 @@ pr_whatif_verdict_put(cJSON *run, struct pr_verdict *v, struct pr_error *err)
     if (v->row.basis == NULL)
         pr_rows_omit(PR_RO_RUNS_VERDICT, &v->row,
                      PR_SR_RUNS_VERDICT_PR_K_BASIS);
+    if (v->row.startup_note == NULL)
+        pr_rows_omit(PR_RO_RUNS_VERDICT, &v->row,
+                     PR_SR_RUNS_VERDICT_PR_K_STARTUP_NOTE);
     pr_emit_one(run, PR_K_VERDICT, PR_RO_RUNS_VERDICT, &v->row, &ok);
     pr_whatif_verdict_free(v);
     return ok ? PR_OK

@@ -1920,6 +1920,16 @@ pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
                                                                    : "NCCL",
              (path_us - f_us) / 1000.0, split[0] ? split : "nothing");
     pr_whatif_verdict_set(v, text, v->row.bound, v->row.bound_steps);
+    /* the Critical path part's "Bound by communication" carries the same
+       caveat (review25a #15c) */
+    snprintf(v->startup_note, sizeof(v->startup_note),
+             "%.0f%% of the path's communication is %s (%.1f ms), a one-time "
+             "start-up wait (see the Verdict); without it the path (%.1f ms) "
+             "is %s",
+             100.0 * f_us / path_comm, pr_trace_str(t, u.first->name),
+             f_us / 1000.0, (path_us - f_us) / 1000.0,
+             split[0] ? split : "nothing");
+    v->row.startup_note = v->startup_note;
     /* "No finding" must not quote a replay's gain that is the start-up
        wait spread thinner: the replays run over the whole capture, and
        twice the batch halves that one-time wait per sample (review23a
