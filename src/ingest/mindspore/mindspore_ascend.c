@@ -45,6 +45,7 @@ struct ctx {
     struct pr_buf scratch;
     int64_t origin_ns; /* what the timeline JSON's ts 0 is; 0 unknown */
     int has_origin;
+    size_t seg_tasks; /* tasks made of the step trace's segments */
 };
 
 static char *
@@ -771,6 +772,7 @@ segment_tasks(struct ctx *c, struct pr_csv *csv, const struct steps *s,
         k.bytes = -1;
         if ((st = add_op_task(c, &k, s->seg[i].op, NULL, err)) != PR_OK)
             return st;
+        c->seg_tasks++;
     }
     return PR_OK;
 }
@@ -1029,6 +1031,36 @@ read_tasks(struct ctx *c, struct pr_error *err)
     return PR_OK;
 }
 
+/* A folder whose only tasks are the communication ops its step trace
+ * times (no timeline, framework or AI Core file): Data quality says so
+ * where the other sections each say it in passing (review25a #12:
+ * cluster_4rank_pipeline, "No data-quality issues recorded" beside "the
+ * export holds HCCL tasks only"). */
+static enum pr_status
+note_comm_only(struct ctx *c, struct pr_error *err)
+{
+    const char *trace = path_of(c, PR_MS_STEP_TRACE);
+    const char *base = strrchr(trace, '/');
+    char text[700];
+
+    snprintf(text, sizeof(text),
+             "the export holds communication tasks only: its tasks are the "
+             "communication operators MindSpore's step trace times (%s), "
+             "and it has no timeline, framework or AI Core "
+             "file, so kernel tables, the Cube view and the compute on the "
+             "critical path are not known%s; MindSpore's Profiler writes "
+             "the compute tasks with its timeline (output_timeline_data, "
+             "timeline_display)",
+             base ? base + 1 : trace,
+             path_of(c, PR_MS_CLUSTER)
+                 ? "; compute time comes from the cluster table's "
+                   "computation_time (ascend_cluster_analyse)"
+                 : "");
+    if (pr_trace_add_gap(c->b.t, "no_compute_tasks", 0, text) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return PR_OK;
+}
+
 /* The run is an Ascend NPU's (the legacy folder does not say which chip,
  * so its name stays unknown, as every Ascend reader leaves it when the
  * files do not name it): the report speaks of NPUs and AI Core tasks, not
@@ -1082,6 +1114,8 @@ pr_ms_ascend_read(const struct pr_ms_unit *u, const struct pr_read_opts *o,
         st = read_steps(&c, !has_tasks, err);
     if (st == PR_OK && path_of(&c, PR_MS_CLUSTER))
         st = read_cluster(&c, err);
+    if (st == PR_OK && !has_tasks && c.seg_tasks > 0)
+        st = note_comm_only(&c, err);
     ops_free(&c.ops);
     pr_buf_free(&c.scratch);
     return st;
