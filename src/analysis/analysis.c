@@ -112,7 +112,11 @@ steps_json(const struct pr_trace *t, const struct pr_steps *s,
     cJSON *arr = cJSON_CreateArray();
     int ok = arr != NULL, c;
     double first_us = NAN, end_us = NAN, on_first = NAN, on_end = NAN;
-    size_t i, on_lo = s->n, on_hi = 0;
+    size_t i, on_lo = s->n, on_hi = 0, lo, hi;
+    /* a step before or after the device's record (MindSpore's capped
+       timeline: ascend_run1's steps 15-321) has a breakdown that is not
+       known, not "Other 100%" (review25a #7) */
+    int all = device_steps(s, &lo, &hi);
 
     for (i = 0; i < s->n && ok; i++) {
         const struct pr_step *st = &s->v[i];
@@ -138,7 +142,9 @@ steps_json(const struct pr_trace *t, const struct pr_steps *s,
             on_end = end_us;
         }
         for (c = 0; c < PR_CAT_COUNT; c++)
-            us[c] = (double)st->breakdown_ns[c] / 1000.0;
+            us[c] = all || (i >= lo && i <= hi)
+                        ? (double)st->breakdown_ns[c] / 1000.0
+                        : NAN;
         row.breakdown = breakdown_row(us);
         ok = pr_rows_write(arr, PR_RO_RUNS_STEPS, &row, 1);
     }
@@ -580,11 +586,15 @@ median_device_ms(const struct pr_steps *s)
  * late: MindSpore caps its timeline file (ascend_run1: tasks for 15 of 322
  * steps) and CUPTI drops activity when its buffers fill.  The shares and
  * utilization over all steps then understate the device; say so rather
- * than let "Other 97%" stand unexplained. */
+ * than let "Other 97%" stand unexplained.  The cause named is the device
+ * kind's own: CUPTI is NVIDIA's, no Ascend run's (review25a #15a). */
 static void
-note_coverage(const struct pr_steps *s, struct pr_notes *notes)
+note_coverage(const struct pr_trace *t, const struct pr_steps *s,
+              struct pr_notes *notes)
 {
     size_t first = s->n, last = 0, on = 0, i;
+    int ms = pr_sget_is(pr_run_framework(t), "mindspore");
+    int npu = pr_trace_is_npu(t);
     char text[400];
 
     for (i = 0; i < s->n; i++) {
@@ -599,11 +609,14 @@ note_coverage(const struct pr_steps *s, struct pr_notes *notes)
     snprintf(text, sizeof(text),
              "%zu of %zu steps have no device tasks: device activity covers "
              "steps %zu to %zu only (the producer stopped or started "
-             "recording device tasks: MindSpore caps its timeline file, "
-             "CUPTI drops activity when its buffers fill), so utilization, "
-             "the mean step's breakdown and the timeline are over those %zu "
-             "steps",
-             s->n - on, s->n, first + 1, last + 1, last - first + 1);
+             "recording device tasks%s%s%s), so utilization, the mean "
+             "step's breakdown and the timeline are over those %zu steps",
+             s->n - on, s->n, first + 1, last + 1, ms || !npu ? ": " : "",
+             ms ? "MindSpore caps its timeline file" : "",
+             npu  ? ""
+             : ms ? ", CUPTI drops activity when its buffers fill"
+                  : "CUPTI drops activity when its buffers fill",
+             last - first + 1);
     pr_notes_row(notes, "device_coverage", s->n - (last - first + 1), text);
 }
 
@@ -1164,7 +1177,7 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
         return names_done(mut, &names, st);
     }
     npu_step_names(t, &steps);
-    note_coverage(&steps, notes);
+    note_coverage(t, &steps, notes);
     note_cut(t, &steps, notes);
     note_steps(t, &steps, notes);
     st = rec_facts(t, &tree, &steps, &facts, err);

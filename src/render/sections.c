@@ -812,6 +812,122 @@ step_split(struct pr_figs *f, const cJSON *st)
     pr_figs_table_own(f, &t, rows, NULL);
 }
 
+/* Under the step chart: the steps outside the device's record, whose
+ * breakdown is null (analysis.c steps_json) and whose bars are empty
+ * (review25a #7: ascend_run1's 307 steps after MindSpore's capped
+ * timeline drawn as "Other 100%"). */
+static void
+unsplit_note(struct pr_figs *f, const cJSON *steps)
+{
+    const cJSON *s, *first = NULL, *last = NULL;
+    size_t n = 0;
+    char text[400];
+
+    cJSON_ArrayForEach(s, steps)
+    {
+        if (!isnan(pr_sget_num(pr_sget(s, PR_K_BREAKDOWN_US), PR_K_KERNEL)))
+            continue;
+        first = first ? first : s;
+        last = s;
+        n++;
+    }
+    if (n == 0)
+        return;
+    snprintf(text, sizeof(text),
+             "%zu of %zu steps (%s%s%s) lie outside the device's record (see "
+             "Data quality): their split is not known, so their bars are "
+             "left empty.",
+             n, pr_sget_len(steps), pr_sget_str_or(first, PR_K_NAME, "?"),
+             n > 1 ? " to " : "",
+             n > 1 ? pr_sget_str_or(last, PR_K_NAME, "?") : "");
+    pr_figs_note(f, text);
+}
+
+/* A device whose record holds HCCL tasks only while the producer's step
+ * table counts computation (gpu_util.c comm_note): its utilization is
+ * the time inside HCCL tasks, waiting for a slower stage included, so the
+ * NPU metrics table shows it as not known, as the Computing column does
+ * (review25a #5: cluster_4rank_pipeline's bubble stage "96.7%" above the
+ * computing stage's "78.9%"). */
+static int
+hccl_only(const cJSON *run, const cJSON *gm)
+{
+    double util = pr_sget_num(gm, PR_K_UTILIZATION_PCT);
+
+    return pr_fig_run_is_npu(run) && !run_is_extract(run) && util > 0 &&
+           isnan(pr_sget_num(gm, PR_K_COMPUTE_UTILIZATION_PCT)) &&
+           pr_sget_str(gm, PR_K_NOTE) != NULL;
+}
+
+/* The metrics table, its HCCL-only devices' utilization null (a copy:
+ * the summary keeps the measured time). */
+static void
+metrics_table(struct pr_figs *f, const cJSON *run, const char *heading,
+              const struct pr_fig_table *t)
+{
+    const cJSON *gm;
+    cJSON *rows, *row;
+    int any = 0;
+
+    cJSON_ArrayForEach(gm, t->rows) any |= hccl_only(run, gm);
+    if (!any) {
+        pr_figs_table(f, heading, t, NULL);
+        return;
+    }
+    rows = cJSON_Duplicate(t->rows, 1);
+    cJSON_ArrayForEach(row, rows)
+    {
+        cJSON *nul;
+
+        if (!hccl_only(run, row))
+            continue;
+        nul = cJSON_CreateNull();
+        if (nul == NULL || !pr_sput(row, PR_K_UTILIZATION_PCT, nul)) {
+            cJSON_Delete(nul);
+            cJSON_Delete(rows);
+            rows = NULL;
+            break;
+        }
+    }
+    pr_figs_heading(f, heading);
+    pr_figs_table_own(f, t, rows, NULL);
+}
+
+/* Under the NPU metrics table: each device's caveat on its utilization
+ * (gpu_metrics[].note: HCCL tasks counted as busy, no compute task
+ * recorded, an extract), which the table's figure needs beside it
+ * (review25a #5: written on 16 Ascend runs, rendered on none; a GPU's
+ * is its utilization card's subtitle already). */
+static void
+metrics_notes(struct pr_figs *f, const cJSON *run, const cJSON *rows)
+{
+    const cJSON *gm;
+    size_t n = pr_sget_len(rows);
+
+    cJSON_ArrayForEach(gm, rows)
+    {
+        const char *note = pr_sget_str(gm, PR_K_NOTE);
+        char text[600], dev[48], lead[64];
+
+        if (note == NULL || note[0] == '\0')
+            continue;
+        if (hccl_only(run, gm))
+            snprintf(lead, sizeof(lead),
+                     "NPU utilization not known (HCCL tasks only): ");
+        else
+            lead[0] = '\0';
+        if (n > 1)
+            snprintf(text, sizeof(text), "NPU %s: %s%s.",
+                     pr_fig_cell(gm, &npu_cols[0], dev, sizeof(dev)), lead,
+                     note);
+        else
+            snprintf(text, sizeof(text), "%s%c%s.", lead,
+                     lead[0] ? note[0] : (char)toupper((unsigned char)note[0]),
+                     note + 1);
+        pr_figs_note(f, text);
+    }
+}
+
 static void
 sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -859,6 +975,7 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                 no_steps(ss) ? "Capture time breakdown" : "Step time breakdown",
                 1),
             0);
+        unsplit_note(f, steps);
         if (cJSON_IsObject(ss))
             pr_figs_chart(f, donut(ss, cats, n_cats), 1);
         table_split_note(f, run);
@@ -899,11 +1016,11 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         char note[400];
 
         if (isnan(busy)) {
-            pr_figs_table(
-                f, pr_fig_run_is_npu(run) ? "NPU metrics" : "GPU metrics", &t,
-                NULL);
+            metrics_table(
+                f, run, pr_fig_run_is_npu(run) ? "NPU metrics" : "GPU metrics",
+                &t);
         } else {
-            pr_figs_table(f, "NPU metrics (incomplete task list)", &t, NULL);
+            metrics_table(f, run, "NPU metrics (incomplete task list)", &t);
             snprintf(note, sizeof(note),
                      "NPU utilization here is the time the export's recorded "
                      "tasks run, an incomplete list (see Data quality). The "
@@ -913,6 +1030,8 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                      basis, busy, comp, alone);
             pr_figs_note(f, note);
         }
+        if (pr_fig_run_is_npu(run))
+            metrics_notes(f, run, t.rows);
     }
     t = (struct pr_fig_table){.cols = device_cols,
                               .rows = pr_sget(run, PR_K_DEVICES),

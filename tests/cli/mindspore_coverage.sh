@@ -27,7 +27,7 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 fail = []
 steps = r['steps']
 dev = [i for i, s in enumerate(steps)
-       if sum(s['breakdown_us'][k] for k in ('kernel', 'memcpy', 'memset')) > 0]
+       if sum(s['breakdown_us'][k] or 0 for k in ('kernel', 'memcpy', 'memset')) > 0]
 lo, hi = dev[0], dev[-1]
 cov = steps[lo:hi + 1]
 if not (len(cov) < len(steps)):
@@ -44,11 +44,21 @@ busy = r['gpu_metrics'][0]['kernel_time_us']
 u = r['gpu_metrics'][0]['utilization_pct']
 if abs(u - 100.0 * busy / span) > 1.0:
     fail.append('utilization %.1f%%, expected %.1f%%' % (u, 100.0 * busy / span))
+# the steps outside the device's record: a split not known, every part
+# null, not "Other 100%" (review25a #7)
+out = [s['name'] for i, s in enumerate(steps) if i < lo or i > hi]
+bad = [s['name'] for i, s in enumerate(steps) if (i < lo or i > hi) and
+       any(v is not None for v in s['breakdown_us'].values())]
+if not out or bad:
+    fail.append('%d steps outside the record, %d with a split: %s' % (len(out), len(bad), bad[:3]))
 none = len(steps) - len(dev)
 notes = [d['text'] for d in r['diagnostics'] if d['kind'] == 'device_coverage']
 if not notes or not notes[0].startswith(
         '%d of %d steps have no device tasks' % (none, len(steps))):
     fail.append('device_coverage note %r' % notes)
+# an Ascend run names no NVIDIA cause (review25a #15a)
+if notes and ('CUPTI' in notes[0] or 'MindSpore caps its timeline file' not in notes[0]):
+    fail.append('device_coverage cause %r' % notes[0])
 names = [s['name'] for s in cov if s['breakdown_us']['kernel'] > 0]
 if r['timeline']['step'] not in names:
     fail.append('timeline step %s has no device tasks' % r['timeline']['step'])
@@ -70,6 +80,12 @@ if "$PR_BIN" -i "$R" --json "$T_DIR/r1.json" --html "$T_DIR/r1.html" \
     check "ascend_run1: no PyTorch words in the HTML" \
         sh -c '! grep -E -q "torch\.compile|DataLoader workers|with_modules" "$1"' \
         _ "$T_DIR/r1.html"
+    # an Ascend report names no NVIDIA cause (review25a #15a); the step
+    # chart says why its bars after step 14 are empty (#7)
+    check "ascend_run1: no CUPTI; the empty bars of the steps outside the record explained" \
+        sh -c '! grep -q "CUPTI" "$1" &&
+            grep -q "307 of 321 steps (Step 16 to Step 322) lie outside the device" "$1"' \
+        _ "$T_DIR/r1.html"
     # graph sink: no host launches recorded, so no idle is the host's
     # (review finding 11) and no host-wait advice fires at all
     check "ascend_run1: no host-wait claim without host launches" \
@@ -79,6 +95,7 @@ else
     sed 's/^/# /' "$T_DIR/err"
     not_ok "ascend_run1: covered steps for utilization, breakdown, timeline, path"
     not_ok "ascend_run1: no PyTorch words in the HTML"
+    not_ok "ascend_run1: no CUPTI; the empty bars of the steps outside the record explained"
     not_ok "ascend_run1: no host-wait claim without host launches"
 fi
 echo "1..$T_N"
