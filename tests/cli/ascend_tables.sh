@@ -247,7 +247,7 @@ if have_shared && [ -d "$R" ]; then
         python3 - "$T_DIR/a.json" << 'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-on = [s for s in r['steps'] if s['breakdown_us']['kernel'] > 0]
+on = [s for s in r['steps'] if (s['breakdown_us']['kernel'] or 0) > 0]
 first = r['steps'].index(on[0])
 last = r['steps'].index(on[-1])
 span = r['steps'][-1]['start_us'] + r['steps'][-1]['duration_us'] - r['steps'][0]['start_us']

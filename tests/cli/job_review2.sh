@@ -50,12 +50,14 @@ for r in d["job"]["per_rank"]:
         sum(s["duration_us"] for s in st)
     if abs(want - r["communication_pct"]) > 0.01:
         sys.exit(1)
-    if not r["run_mean_us"] > 2 * r["mean_us"]:
+    # ranks 2, 3: a 2 s warm-up; ranks 0, 1 by the one rule of the job
+    # (review25a #6)
+    if r["rank"] in (2, 3) and not r["run_mean_us"] > 2 * r["mean_us"]:
         sys.exit(1)
 ' "$T_DIR/p.json"
-check "pipeline: the slowest card names its basis, the stage, and the longest mean" \
+check "pipeline: the slowest card names its basis and the stage; no longest mean under the noise floor" \
     sh -c 'grep -q "Slowest stage&#39;s rank</div><div class=\"k-value\">179 ms</div><div class=\"k-sub\">rank2, of the slowest pipeline stage<" "$1" &&
-           grep -q "Slowest stage&#39;s rank: rank2 computes longest in the slowest pipeline stage[^<]*by mean step alone the slowest is rank1 (186 ms)" "$1"' \
+           grep -q "Slowest stage&#39;s rank: rank2 computes longest in the slowest pipeline stage[^<]*their mean steps differ by less than 0.5%" "$1"' \
         _ "$T_DIR/p.html"
 # review 16 #2: the cluster table gives computation_time, so the card is
 # that (npu_computing.sh checks its figures and keeps "not known" where
@@ -71,9 +73,9 @@ sys.exit(0 if len(g) == 4 and all(m["compute_utilization_pct"] is None and
          m["utilization_pct"] > 0 for m in g) else 1)
 ' "$T_DIR/p.json"
 check "pipeline: the Ranks table says which ranks' mean leaves the warm-up out" \
-    grep -q "Mean step leaves out the warm-up first step of rank2 (576 ms with it), rank3 (619 ms with it)" "$T_DIR/p.html"
+    grep -q "Mean step leaves out the warm-up first step of rank0 (179 ms with it), rank1 (186 ms with it), rank2 (576 ms with it), rank3 (619 ms with it)" "$T_DIR/p.html"
 check "pipeline: the terminal has a job line: the stage's rank, the spread" \
-    grep -q "^job: 4 ranks; slowest pipeline stage's rank rank2 (mean step 179 ms;.*longest mean step rank1, 186 ms); spread 3.6% across ranks (the warm-up first step left out on 2 ranks)$" "$T_DIR/p.term"
+    grep -q "^job: 4 ranks; slowest pipeline stage's rank rank2 (mean step 179 ms; it computes longest, the other stages wait for it); spread 0.0% across ranks (the warm-up first step left out on 4 ranks)$" "$T_DIR/p.term"
 check "pipeline: the terminal says rank2's mean without its warm-up" \
     grep -q "^rank2: 5 steps, mean step 576 ms (179 ms without the warm-up first step" "$T_DIR/p.term"
 # ---- 9: partial jobs --------------------------------------------------------
