@@ -895,7 +895,7 @@ metrics_table(struct pr_figs *f, const cJSON *run, const char *heading,
 
 /* Under the NPU metrics table: each device's caveat on its utilization
  * (gpu_metrics[].note: HCCL tasks counted as busy, no compute task
- * recorded, an extract), which the table's figure needs beside it
+ * recorded, an incomplete task list), which the table's figure needs beside it
  * (review25a #5: written on 16 Ascend runs, rendered on none; a GPU's
  * is its utilization card's subtitle already). */
 static void
@@ -909,7 +909,8 @@ metrics_notes(struct pr_figs *f, const cJSON *run, const cJSON *rows)
         const char *note = pr_sget_str(gm, PR_K_NOTE);
         char text[600], dev[48], lead[64];
 
-        if (note == NULL || note[0] == '\0')
+        /* an extract's counts are Data quality's (review23a #6) */
+        if (note == NULL || note[0] == '\0' || run_is_extract(run))
             continue;
         if (hccl_only(run, gm))
             snprintf(lead, sizeof(lead),

@@ -329,6 +329,7 @@ distribution(struct job *j, const struct rk *sorted, size_t m, size_t slow,
 {
     double sum = 0, median = m > 0 ? sorted[(m - 1) / 2].mean : NAN;
     size_t i, warm = 0;
+    int by_mean;
 
     for (i = 0; i < m; i++) {
         sum += sorted[i].mean;
@@ -375,13 +376,14 @@ distribution(struct job *j, const struct rk *sorted, size_t m, size_t slow,
         rank_ref(PR_RO_JOB_SLOWEST, &sorted[slow < m ? slow : m - 1], median);
     /* a longest mean step under the noise floor names no rank beside
        the pipeline's (review25a #6) */
-    if (slow >= m || j->row.step_us.spread_pct >= PR_JOB_SPREAD_FLOOR_PCT)
+    by_mean = slow >= m || j->row.step_us.spread_pct >= PR_JOB_SPREAD_FLOOR_PCT;
+    if (by_mean)
         j->by_mean =
             rank_ref(PR_RO_JOB_SLOWEST_BY_MEAN, &sorted[m - 1], median);
     j->median = rank_ref(PR_RO_JOB_MEDIAN, &sorted[(m - 1) / 2], median);
     j->slow_worker = pr_sget_str_or(sorted[m - 1].run, PR_K_WORKER, "");
     *ok = *ok && j->slowest != NULL && j->median != NULL &&
-          (j->by_mean != NULL || slow < m);
+          (j->by_mean != NULL || !by_mean);
     j->row.slowest = j->slowest;
     j->row.slowest_by_mean = j->by_mean;
     j->row.median = j->median;
