@@ -633,11 +633,13 @@ struct pr_trace {
      * (torch_npu's torch_to_npu: a flow's start on the launching thread) */
     int drawn_launches;
     /* the device tasks are an extract of the run's (review22a #2: a PMU
-     * sample of a few operators): the table's rows and the tasks its
+     * sample of a few operators): the tasks the table lists (its
+     * distinct Stream ID, Task ID pairs: a task of two FFTS+ contexts is
+     * written on two rows, review24 #6), its rows, and the tasks its
      * streams ran at least (the Task IDs the rows span); 0 when the list
      * is whole.  Utilization, idle and the critical path are not known
      * then. */
-    size_t extract_rows, extract_min;
+    size_t extract_rows, extract_lines, extract_min;
     /* the Step Id column of a task table without step bounds (torch_npu's
      * kernel_details.csv alone): the least and greatest step number its
      * rows carry and how many rows carry one; row_steps 0: none.  The run was

@@ -968,16 +968,18 @@ verdict(const struct pr_trace *t, cJSON *run, const char *demoted,
     if (!t->laid_out && t->extract_rows > 0 && v->row.basis == NULL) {
         /* no step table to rest on: an extract's gaps hold the tasks it
            left out, so neither idle nor a bound is known (review22a #2) */
-        char text[600];
+        char text[600], rows[64] = "";
 
+        if (t->extract_lines > t->extract_rows) /* FFTS+ contexts */
+            snprintf(rows, sizeof(rows), ", on %zu rows", t->extract_lines);
         snprintf(text, sizeof(text),
                  "What bounds the device is not known: the file is an "
                  "extract of its tasks, not a timeline (its streams ran at "
                  "least %zu tasks by their Task IDs, of which it lists "
-                 "%zu with a Stream ID), so utilization, idle time and the "
-                 "critical path are not known. The kernel tables hold the "
-                 "tasks it lists.",
-                 t->extract_min, t->extract_rows);
+                 "%zu with a Stream ID%s), so utilization, idle time and "
+                 "the critical path are not known. The kernel tables hold "
+                 "the tasks it lists.",
+                 t->extract_min, t->extract_rows, rows);
         pr_whatif_verdict_set(v, text, NULL, 0);
     }
     /* where MindSpore's step trace places the idle */

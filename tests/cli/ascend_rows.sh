@@ -10,7 +10,9 @@
 # - a table whose Task IDs skip far more ids than it holds rows is an
 #   extract (kernel_details_910B_v2_pmu: 25 tasks skip 18,749 ids):
 #   utilization, idle and the critical path are not known, not "idle
-#   100%"; a whole list (ids in a row) is not one;
+#   100%"; a whole list (ids in a row) is not one; a task of two FFTS+
+#   contexts (two rows, one Task ID, Context ID 0 and 1: op_summary_1's
+#   Task 3183, NonZero_MemSet and NonZero) is one task (review24 #6);
 # - a Step Id column says the run was stepped: no "inference run, or
 #   profiling without prof.step()";
 # - "Parsed" counts the table's bytes;
@@ -185,6 +187,44 @@ assert 'inference' not in json.dumps(r['diagnostics']), r['diagnostics']
 assert s['inputs'][0]['bytes'] == os.path.getsize(sys.argv[2]), (s['inputs'], os.path.getsize(sys.argv[2]))
 " "$T_DIR/whole.json" "$T_DIR/whole_kd.csv"
 
+# ---- review24 #6: the same extract with two tasks of two FFTS+ contexts
+# (a row per Context ID): 7 tasks on 9 rows, at least 601, not 9 and 603;
+# in kernel_details and in op_summary, whose reader is another
+ctx() {
+    echo "$1,Context ID"
+    i=0
+    while [ $i -lt 7 ]; do
+        id=$((1 + i * 100)) ts=$((1000000 + i * 1000))
+        if [ $i -eq 2 ] || [ $i -eq 4 ]; then
+            echo "19,4294967295,$id,2,NonZero_MemSet,0,AI_VECTOR_CORE,$ts.0,1.0,0,0,0"
+            ts=$((ts + 3))
+        fi
+        echo "19,4294967295,$id,2,NonZero_$i,NonZero,MIX_AIV,$ts.0,6.0,0,16,$( [ $i -eq 2 ] || [ $i -eq 4 ] && echo 1 || echo N/A)"
+        i=$((i + 1))
+    done
+}
+ctx "$H" > "$T_DIR/ctx_kd.csv"
+ctx "$(echo "$OH" | sed 's/^Device_id/Step Id/')" > "$T_DIR/op_summary_ctx.csv"
+for n in ctx_kd op_summary_ctx; do
+    "$PR_BIN" -q --input "$T_DIR/$n.csv" --json "$T_DIR/$n.json" \
+        2> "$T_DIR/$n.err"
+    check "$n: two FFTS+ contexts of a task are one task: 7 tasks on 9 rows, at least 601" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+assert sum(k['calls'] for k in r['kernels']) == 9, r['kernels']  # every context's time is kept
+d = [x for x in r['diagnostics'] if x['kind'] == 'task_list_extract']
+assert len(d) == 1 and d[0]['count'] == 7, r['diagnostics']
+t = d[0]['text']
+assert 'its 7 tasks with a Stream ID (9 rows: 2 tasks have two FFTS+ contexts, a row per Context ID) skip 594 Task IDs' in t, t
+assert '(stream 2: 7 tasks, 594 ids skipped)' in t and 'at least 601 tasks' in t, t
+v = r['verdict']['text']
+assert 'at least 601 tasks by their Task IDs, of which it lists 7 with a Stream ID, on 9 rows)' in v, v
+g = r['gpu_metrics'][0]['note']
+assert 'at least 601 tasks' in g and 'lists 7 with a Stream ID' in g, g
+" "$T_DIR/$n.json"
+done
+
 # ---- item 9: the producer's unit is the math: AI CPU and DSA tasks
 {
     echo "$H"
@@ -262,6 +302,11 @@ assert d and d[0]['text'].startswith('kernel_details.csv line 17: 31 fields, hea
 assert r['critical_path']['no_path_reason'] == 'task_list_extract', r['critical_path']
 n = [x for x in r['diagnostics'] if x['kind'] == 'tasks_incomplete'][0]['text']
 assert 'critical path' not in n and 'critical path' not in r['verdict']['text'], (n, r['verdict'])
+# Tasks 3183 and 3188 of stream 16 are written on two rows each (Context
+# ID 0 NonZero_MemSet, 1 NonZero): 14 tasks, at least 759 (review24 #6)
+t = [x for x in r['diagnostics'] if x['kind'] == 'task_list_extract'][0]['text']
+assert 'its 14 tasks with a Stream ID (16 rows: 2 tasks have two FFTS+ contexts' in t, t
+assert '(stream 16: 10 tasks, 733 ids skipped)' in t and 'at least 759 tasks' in t, t
 " "$T_DIR/old.json"
 else
     skip "old2023" "no $PR_SHARED/traces/$O"

@@ -70,6 +70,18 @@ assert r['step_summary'] is None or r['step_summary'].get('count', 0) in (0, 1),
 t = open(sys.argv[2]).read()
 assert 'mean step 268 ms' not in t, t
 " "$T_DIR/ops.json" "$T_DIR/ops.term"
+    # stream 16's Tasks 3183 and 3188 are written on two rows each (Context
+    # ID 0 NonZero_MemSet, 1 NonZero MIX_AIV): 14 tasks, not 16 (review24 #6)
+    check "msinsight_op_summary: 14 tasks on 16 rows, at least 759" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+t = [x['text'] for x in r['diagnostics'] if x['kind'] == 'task_list_extract'][0]
+assert 'its 14 tasks with a Stream ID (16 rows: 2 tasks have two FFTS+ contexts, a row per Context ID) skip 745 Task IDs' in t, t
+assert 'at least 759 tasks' in t, t
+v = r['verdict']['text']
+assert 'at least 759 tasks by their Task IDs, of which it lists 14 with a Stream ID, on 16 rows' in v, v
+" "$T_DIR/ops.json"
 else
     skip "msinsight_op_summary: no step" "no $PR_SHARED/traces/msprof/extra/msinsight_op_summary"
 fi

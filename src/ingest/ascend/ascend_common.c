@@ -738,7 +738,8 @@ note_dup(struct pr_asc_rows *r, const struct pr_asc_row *kept, uint32_t name)
 
 int
 pr_asc_rows_seen(struct pr_asc_rows *r, struct pr_trace *t, int64_t stream,
-                 int64_t task, int64_t ts, int64_t dur, const char *name)
+                 int64_t task, int64_t ts, int64_t dur, int64_t ctx,
+                 const char *name)
 {
     uint32_t id;
     size_t *s;
@@ -757,7 +758,7 @@ pr_asc_rows_seen(struct pr_asc_rows *r, struct pr_trace *t, int64_t stream,
     }
     if (pr_grow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v)) != PR_OK)
         return -1;
-    r->v[r->n] = (struct pr_asc_row){stream, task, ts, dur, id};
+    r->v[r->n] = (struct pr_asc_row){stream, task, ts, dur, ctx, id};
     *s = ++r->n;
     return 0;
 }
@@ -810,68 +811,96 @@ note_dups(const struct pr_asc_rows *r, struct pr_trace *t, const char *name)
     return pr_trace_add_gap(t, "duplicate_task_rows", r->dropped, text);
 }
 
-/* Per stream, the Task IDs skipped between rows in start order; the
- * stream that skips the most into *worst_* (rows, skipped). */
-static size_t
-skipped_ids(struct pr_asc_rows *r, int64_t *worst, size_t *worst_rows,
-            size_t *worst_skip)
-{
-    size_t i, total = 0, rows = 0, skip = 0;
+/* What the rows hold as tasks: a row on the Task ID of the row before it
+ * on its stream (in start order) is a further context of that task. */
+struct asc_tasks {
+    size_t tasks, skip; /* tasks; Task IDs skipped between them */
+    size_t multi;       /* tasks written on more than one row */
+    size_t most;        /* the most rows one task is written on */
+    int ctx;            /* every further row has its own Context ID */
+    int64_t worst;      /* the stream that skips the most, -1 none */
+    size_t worst_tasks, worst_skip;
+};
 
-    *worst = -1;
-    *worst_rows = *worst_skip = 0;
+/* Per stream, the Task IDs skipped between tasks in start order. */
+static void
+count_tasks(struct pr_asc_rows *r, struct asc_tasks *c)
+{
+    size_t i, tasks = 0, skip = 0, rows = 1;
+
+    memset(c, 0, sizeof(*c));
+    c->worst = -1;
+    c->ctx = 1;
     if (r->n > 1)
         qsort(r->v, r->n, sizeof(*r->v), cmp_row);
     for (i = 0; i < r->n; i++) {
-        const struct pr_asc_row *x = &r->v[i];
+        const struct pr_asc_row *x = &r->v[i], *p = i ? &r->v[i - 1] : NULL;
 
-        if (i > 0 && r->v[i - 1].stream == x->stream) {
-            int64_t d = ((x->task - r->v[i - 1].task) % 65536 + 65536) % 65536;
-            skip += d > 1 ? (size_t)(d - 1) : 0;
-        }
-        rows++;
-        if (i + 1 == r->n || r->v[i + 1].stream != x->stream) {
-            if (skip > *worst_skip) {
-                *worst = x->stream;
-                *worst_rows = rows;
-                *worst_skip = skip;
+        if (p != NULL && p->stream == x->stream && p->task == x->task) {
+            /* the same task again: one of its FFTS+ contexts */
+            if (x->ctx < 0 || p->ctx < 0 || x->ctx == p->ctx)
+                c->ctx = 0;
+            if (++rows == 2)
+                c->multi++;
+            c->most = rows > c->most ? rows : c->most;
+        } else {
+            if (p != NULL && p->stream == x->stream) {
+                int64_t d = ((x->task - p->task) % 65536 + 65536) % 65536;
+
+                skip += d > 1 ? (size_t)(d - 1) : 0;
             }
-            total += skip;
-            rows = skip = 0;
+            tasks++;
+            rows = 1;
+        }
+        if (i + 1 == r->n || r->v[i + 1].stream != x->stream) {
+            if (skip > c->worst_skip) {
+                c->worst = x->stream;
+                c->worst_tasks = tasks;
+                c->worst_skip = skip;
+            }
+            c->tasks += tasks;
+            c->skip += skip;
+            tasks = skip = 0;
         }
     }
-    return total;
 }
 
 enum pr_status
 pr_asc_rows_note(struct pr_asc_rows *r, struct pr_trace *t, const char *path)
 {
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    char text[700];
-    int64_t worst;
-    size_t wrows, wskip, skip;
+    char text[800], rows[200] = "";
+    struct asc_tasks c;
 
     if (note_dups(r, t, name) != PR_OK)
         return PR_E_NOMEM;
     free(r->slot); /* no more lookups: the rows are sorted now */
     r->slot = NULL;
     r->n_slot = 0;
-    skip = skipped_ids(r, &worst, &wrows, &wskip);
-    if (r->n == 0 || skip < PR_ASC_EXTRACT_MIN ||
-        (double)skip <= PR_ASC_EXTRACT_RATIO * (double)r->n)
+    count_tasks(r, &c);
+    if (c.tasks == 0 || c.skip < PR_ASC_EXTRACT_MIN ||
+        (double)c.skip <= PR_ASC_EXTRACT_RATIO * (double)c.tasks)
         return PR_OK;
-    t->extract_rows = r->n;
-    t->extract_min = r->n + skip;
+    t->extract_rows = c.tasks;
+    t->extract_lines = r->n;
+    t->extract_min = c.tasks + c.skip;
+    if (c.multi > 0) /* review24 #6: rows are not tasks */
+        snprintf(rows, sizeof(rows), " (%zu rows: %zu task%s %s %s%s)", r->n,
+                 c.multi, c.multi == 1 ? "" : "s",
+                 c.multi == 1 ? "has" : "have",
+                 c.most == 2 ? "two " : "two or more ",
+                 c.ctx ? "FFTS+ contexts, a row per Context ID" : "rows");
     snprintf(text, sizeof(text),
              "The file is an extract of the device's tasks, not its "
-             "timeline: its %zu tasks with a Stream ID skip %zu Task IDs "
+             "timeline: its %zu tasks with a Stream ID%s skip %zu Task IDs "
              "between them (stream %lld: %zu tasks, %zu ids skipped), so "
              "their streams ran at least %zu tasks (CANN numbers a "
              "stream's tasks one after another). Utilization, idle time "
              "and the critical path are not known from it; the kernel "
              "tables hold the tasks it lists.",
-             r->n, skip, (long long)worst, wrows, wskip, r->n + skip);
-    return pr_trace_add_gap(t, "task_list_extract", r->n, text);
+             c.tasks, rows, c.skip, (long long)c.worst, c.worst_tasks,
+             c.worst_skip, c.tasks + c.skip);
+    return pr_trace_add_gap(t, "task_list_extract", c.tasks, text);
 }
 
 void

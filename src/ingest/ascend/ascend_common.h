@@ -180,10 +180,13 @@ PR_NODISCARD enum pr_status pr_ascend_json_text(const char *text, size_t len,
  * #8: kernel_details_910B_v2_pmu.csv lists Task 13792 four times), and
  * the Task IDs a stream skips between its rows tell an extract of the
  * tasks from the whole list (#2; CANN numbers a stream's tasks one after
- * another, modulo 65536). */
+ * another, modulo 65536).  A task of several FFTS+ contexts is written
+ * on a row per context (its Context ID; op_summary_1.csv's Task 3183 of
+ * stream 16: NonZero_MemSet, Context ID 0, and NonZero, 1): one task. */
 struct pr_asc_rows {
     struct pr_asc_row {
         int64_t stream, task, ts, dur;
+        int64_t ctx; /* Context ID, -1 where the table gives none */
         uint32_t name;
     } * v; /* the distinct rows */
     size_t n, cap;
@@ -200,9 +203,10 @@ struct pr_asc_rows {
 
 /* 1 when the row repeats a distinct row (drop it), 0 when it is new (it
  * is kept), -1 on out-of-memory.  Rows without a stream or task id are
- * never duplicates. */
+ * never duplicates.  ctx: the row's Context ID, -1 where none. */
 int pr_asc_rows_seen(struct pr_asc_rows *r, struct pr_trace *t, int64_t stream,
-                     int64_t task, int64_t ts, int64_t dur, const char *name);
+                     int64_t task, int64_t ts, int64_t dur, int64_t ctx,
+                     const char *name);
 /* The data-quality rows: "duplicate_task_rows" when rows were dropped,
  * "task_list_extract" when the streams skip more Task IDs than
  * PR_ASC_EXTRACT_RATIO times the rows they hold (and at least

@@ -39,17 +39,30 @@ enum {
     C_TYPES,
     C_CUBE,
     C_BLOCK,
+    C_CTX,
     C_FOPS, /* four columns of measured operations */
     C_N = C_FOPS + 4
 };
 
-static const char *const col_names[C_N] = {
-    "Device_id",           "Step Id",        "Task ID",
-    "Stream ID",           "Name",           "Type",
-    "Accelerator Core",    "Start Time(us)", "Duration(us)",
-    "HF32 Eligible",       "Input Shapes",   "Input Data Types",
-    "cube_utilization(%)", "Block Dim",      "aic_cube_fops",
-    "aic_vector_fops",     "aiv_cube_fops",  "aiv_vector_fops"};
+static const char *const col_names[C_N] = {"Device_id",
+                                           "Step Id",
+                                           "Task ID",
+                                           "Stream ID",
+                                           "Name",
+                                           "Type",
+                                           "Accelerator Core",
+                                           "Start Time(us)",
+                                           "Duration(us)",
+                                           "HF32 Eligible",
+                                           "Input Shapes",
+                                           "Input Data Types",
+                                           "cube_utilization(%)",
+                                           "Block Dim",
+                                           "Context ID",
+                                           "aic_cube_fops",
+                                           "aic_vector_fops",
+                                           "aiv_cube_fops",
+                                           "aiv_vector_fops"};
 
 /* A timeline task by its start. */
 struct tkey {
@@ -358,9 +371,9 @@ one_row(struct kd *k, struct pr_error *err)
                             "not a time in us",
                             (unsigned long long)pr_csv_line(k->c));
     if (!k->a->has_tv) {
-        int seen = pr_asc_rows_seen(&k->rows, k->a->t,
-                                    int_cell(k, C_STREAM, -1), task_id, ts, dur,
-                                    pr_csv_field(k->c, k->col[C_NAME], NULL));
+        int seen = pr_asc_rows_seen(
+            &k->rows, k->a->t, int_cell(k, C_STREAM, -1), task_id, ts, dur,
+            int_cell(k, C_CTX, -1), pr_csv_field(k->c, k->col[C_NAME], NULL));
 
         if (seen > 0)
             return PR_OK; /* the same task again: named in Data quality */

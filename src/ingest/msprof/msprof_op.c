@@ -47,6 +47,7 @@ enum col {
     C_AIC_VEC_FOPS,
     C_CUBE_UTIL,
     C_BLOCK,
+    C_CTX,
     C_N
 };
 
@@ -70,6 +71,7 @@ static const char *const col_names[C_N][3] = {
     {"aic_vector_fops", NULL, NULL},
     {"cube_utilization(%)", NULL, NULL},
     {"Block Dim", "Block Num", NULL},
+    {"Context ID", NULL, NULL},
 };
 
 static int
@@ -653,7 +655,7 @@ open_cols(struct ops *o, const char *path, struct pr_error *err)
 static enum pr_status
 one_row(struct ops *o, int merging, struct pr_error *err)
 {
-    int64_t ts, dur, dev, stream, task;
+    int64_t ts, dur, dev, stream, task, ctx;
     int logical = 0, seen;
     enum pr_status st = row_time(o, &ts, &dur, err);
 
@@ -666,9 +668,10 @@ one_row(struct ops *o, int merging, struct pr_error *err)
         return st == PR_OK ? PR_OK
                            : pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
-    seen = pr_asc_rows_seen(
-        &o->rows, o->r->t, int_fld(o, C_STREAM, &stream) ? stream : -1,
-        int_fld(o, C_TASK_ID, &task) ? task : -1, ts, dur, fld(o, C_NAME));
+    seen = pr_asc_rows_seen(&o->rows, o->r->t,
+                            int_fld(o, C_STREAM, &stream) ? stream : -1,
+                            int_fld(o, C_TASK_ID, &task) ? task : -1, ts, dur,
+                            int_fld(o, C_CTX, &ctx) ? ctx : -1, fld(o, C_NAME));
     if (seen < 0)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (seen > 0)
