@@ -76,7 +76,10 @@ struct pr_mem_component {
     int64_t device; /* "NPU:0" -> 0 */
     size_t samples;
     double peak_allocated, peak_reserved;
-    int64_t peak_ns; /* when the reserved total (else allocated) peaked */
+    /* when the allocated total (else, without one, the reserved) first
+       reached its peak; -1 not known (a time in E-notation, a table
+       that keeps no time) */
+    int64_t peak_ns;
 };
 
 /* One step of MindSpore's step trace (step_trace_raw_*_detail_time.csv)

@@ -2276,8 +2276,11 @@ live_at_peak(struct pr_figs *f, const cJSON *dev)
     snprintf(text, sizeof(text),
              "At the peak%s%s%s, %s of the tensors the trace saw allocated "
              "are still live%s. %s",
-             who, pr_sget_str(dev, PR_K_PEAK_STEP) ? " in " : "",
-             pr_sget_str_or(dev, PR_K_PEAK_STEP, ""),
+             /* peak_step is then the peak allocator's, not the curve's */
+             who,
+             pr_sget_str(dev, PR_K_PEAK_STEP) && !peak_elsewhere(dev) ? " in "
+                                                                      : "",
+             peak_elsewhere(dev) ? "" : pr_sget_str_or(dev, PR_K_PEAK_STEP, ""),
              pr_chart_format(pr_sget_num(dev, PR_K_LIVE_AT_PEAK_BYTES),
                              PR_UNIT_BYTES, a, sizeof(a)),
              more,

@@ -6,7 +6,10 @@
 #   so, not the GE rows' (old2023 rank 0: 80.1 MiB against PTA's 4.49
 #   GiB), and nothing is said "allocated before the trace began" from the
 #   wrong allocator; the live-at-peak table's empty text does not deny
-#   the live bytes the sentence above it gives;
+#   the live bytes the sentence above it gives; the peak's time is PTA's
+#   row's too, not the GE curve's (review24: old2023 rank 0 said 22.5 ms,
+#   GE's 80 MiB, beside PTA's 4.49 GiB of 8.2 ms), and the HTML puts no
+#   PTA step on GE's peak;
 # - operator_memory.csv rows 100 days after the run's tasks (another
 #   capture's: old2023 rank 1's ResNet rows) are left out, with a Data
 #   quality row naming the file and the distance, and memory_record.csv
@@ -40,10 +43,14 @@ cann::Graph_1,2048,$((t + 100)),$((t + 300)),200,2.0,242.0,0.0,242.0,NPU:0
 cann::Graph_2,4096,$((t + 200)),$((t + 400)),200,6.0,242.0,2.0,242.0,NPU:0
 EOF
     m=$3
+    # PTA's reserved total peaks on its first row, its allocated on the
+    # second (at m + 400 where m is a time)
+    case $m in *E*) m2=$m ;; *) m2=$((m + 400)) ;; esac
     cat > "$d/memory_record.csv" <<EOF
 Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Device Type
 APP,$m,,11224.375,NPU:0
-PTA,$m,4599.5,8664.0,NPU:0
+PTA,$m,4000.0,8664.0,NPU:0
+PTA,$m2,4599.5,8664.0,NPU:0
 PTA,$m,1000.0,8000.0,NPU:0
 GE,$m,6.0,242.0,NPU:0
 PTA+GE,$m,4605.5,8906.0,NPU:0
@@ -61,7 +68,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))['runs'][0]['memory']['devices'][0]
 want = {'peak_allocated_bytes': 4599.5 * 1048576, 'peak_reserved_bytes': 8664.0 * 1048576,
         'peak_allocator': 'PTA', 'curve_allocator': 'GE', 'live_at_peak_untraced_bytes': None,
-        'live_at_peak_bytes': 6 * 1048576, 'allocations': 2}
+        'live_at_peak_bytes': 6 * 1048576, 'allocations': 2,
+        # PTA's allocated peak, 900 us after the first task; GE's was at 200
+        'peak_at_us': 900}
 bad = {k: (d.get(k), v) for k, v in want.items() if d.get(k) != v}
 assert not bad, bad
 " "$T_DIR/ge.json"
@@ -80,6 +89,7 @@ for want in (\"PTA: PyTorch's caching allocator (memory_record.csv)\",
 for never in ('allocated before the trace began',
               'No tensor allocated in the trace is live'):
     assert never not in h, never
+assert re.search(r\"At the peak of GE's allocations \(CANN's graph engine\), \", h), 'a step on the GE peak'
 " "$T_DIR/ge.html"
 
 # another capture's rows (100 days later) and E-notation times
@@ -97,7 +107,7 @@ o = dq['npu_op_mem_outside_session']
 assert o['count'] == 2 and 'operator_memory.csv' in o['text'] and \
     '100.0 days after' in o['text'] and '2023-12-28' in o['text'], o
 e = dq['memory_time_rounded']
-assert e['count'] == 5 and 'memory_record.csv' in e['text'] and \
+assert e['count'] == 6 and 'memory_record.csv' in e['text'] and \
     'E-notation' in e['text'] and 'not a time' in e['text'], e
 pta = [c for c in r['npu_memory']['components'] if c['component'] == 'PTA'][0]
 assert pta['peak_allocated_bytes'] == 4599.5 * 1048576, pta
@@ -121,6 +131,10 @@ for r in s['runs']:
         dev = r['memory']['devices'][0]
         assert abs(dev['peak_allocated_bytes'] - a) < 1 and dev['peak_allocator'] == 'PTA', dev
         assert dev['live_at_peak_untraced_bytes'] is None, dev
+        # the peak's time is that PTA row's (8.2 ms), from the first task
+        t = [float(x['Timestamp(us)']) for x in mr if float(x['Total Allocated(MB)']) * 1048576 == a][0]
+        k = min(float(x['Start Time(us)']) for x in csv.DictReader(open(os.path.join(d, 'kernel_details.csv'))))
+        assert abs(dev['peak_at_us'] - (t - k)) < 0.01 and dev['peak_step'] == 'Step 2', (dev['peak_at_us'], t - k)
     else:
         assert r['memory'] is None, r['memory']
         assert any(x['kind'] == 'npu_op_mem_outside_session' for x in r['diagnostics'])

@@ -467,12 +467,12 @@ read_record(struct pr_asc *a, const char *path, struct pr_error *err)
         m->samples++;
         if (al >= 0 && al > m->peak_allocated) {
             m->peak_allocated = al;
-            if (!(m->peak_reserved >= 0))
-                m->peak_ns = at;
+            m->peak_ns = at;
         }
         if (re >= 0 && re > m->peak_reserved) {
             m->peak_reserved = re;
-            m->peak_ns = at;
+            if (!(m->peak_allocated >= 0))
+                m->peak_ns = at;
         }
     }
     if (st == PR_OK && rounded > 0) {
