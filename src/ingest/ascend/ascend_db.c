@@ -133,6 +133,19 @@ struct adb {
     int64_t last_conn; /* the connection id launched last */
     int64_t *launched; /* sorted: connection ids an operator launched */
     size_t n_launched, cap_launched;
+    /* CANN_API's rows, those of the node level (an operator's launch,
+       whose connectionId a TASK row shares), their time, and the first
+       distinct names with their counts, for the note on an export
+       without launches */
+    size_t n_cann, n_cann_node;
+    int64_t cann_ns;
+    struct {
+        char name[48];
+        size_t n;
+    } cann_names[4];
+    size_t n_cann_names;
+    int cann_more;  /* more names than cann_names holds */
+    size_t n_tasks; /* TASK rows read */
     size_t no_info; /* compute tasks COMPUTE_TASK_INFO does not name */
     int64_t no_info_ns;
     size_t mem_rows;
@@ -1176,6 +1189,31 @@ read_launches(struct adb *a)
     return st == PR_OK ? each_row(a, "CONNECTION_IDS", on_launch) : st;
 }
 
+/* A CANN_API row in the counts the launches note reads. */
+static void
+count_cann(struct adb *a, const struct pr_span *s)
+{
+    size_t i;
+
+    a->n_cann++;
+    a->cann_ns += s->dur_ns;
+    if (s->cat != NULL && strcmp(s->cat, "node") == 0)
+        a->n_cann_node++;
+    for (i = 0; i < a->n_cann_names; i++)
+        if (strcmp(a->cann_names[i].name, s->name ? s->name : "") == 0)
+            break;
+    if (i == a->n_cann_names &&
+        i < sizeof(a->cann_names) / sizeof(a->cann_names[0])) {
+        snprintf(a->cann_names[i].name, sizeof(a->cann_names[i].name), "%s",
+                 s->name ? s->name : "");
+        a->n_cann_names++;
+    }
+    if (i < a->n_cann_names)
+        a->cann_names[i].n++;
+    else
+        a->cann_more = 1;
+}
+
 static enum pr_status
 on_cann(struct adb *a, sqlite3_stmt *q)
 {
@@ -1194,6 +1232,7 @@ on_cann(struct adb *a, sqlite3_stmt *q)
     s.cat = sqlite3_column_type(q, 4) == SQLITE_NULL
                 ? NULL
                 : pr_sqlite_string(&a->api_types, col_i64(a, q, 4, -1));
+    count_cann(a, &s);
     if (conn >= 0 && !has_i64(a->launched, a->n_launched, conn) &&
         pr_ascend_api_launches(s.name))
         s.correlation = conn;
@@ -1382,6 +1421,7 @@ on_task(struct adb *a, sqlite3_stmt *q)
     memset(&s, 0, sizeof(s));
     if (!row_span(a, q, K_START, K_END, &s))
         return PR_OK;
+    a->n_tasks++;
     k = task_kind(a, q, tt ? tt : "", stream);
     if (k == PR_KIND_OTHER && name == NULL && a->has_info &&
         task_cls(tt ? tt : "") == T_KERNEL &&
@@ -2320,6 +2360,48 @@ rank_from_info(struct pr_trace *t, const char *path)
     closedir(d);
 }
 
+/* A database that holds the device's tasks but none of the host calls
+ * that launched them (review23a #12, msprof_full_db: CANN_API's 4 AscendCL
+ * calls in 13.8 us beside 24 TASK rows, no PYTORCH_API): the host's time
+ * is not what the export recorded, so its "unrecorded" host time is the
+ * export's gap, not the run's. */
+static enum pr_status
+no_launches(struct adb *a)
+{
+    char text[900], names[300] = "", api[200];
+    size_t i, len = 0;
+    int py = pr_sqlite_has_table(a->db, "PYTORCH_API");
+
+    for (i = 0; i < a->n_cann_names && len < sizeof(names); i++) {
+        int n = a->cann_names[i].n > 1
+                    ? snprintf(names + len, sizeof(names) - len, "%s%s x%zu",
+                               i ? ", " : "", a->cann_names[i].name,
+                               a->cann_names[i].n)
+                    : snprintf(names + len, sizeof(names) - len, "%s%s",
+                               i ? ", " : "", a->cann_names[i].name);
+
+        len += n > 0 ? (size_t)n : 0;
+    }
+    if (a->n_cann > 0)
+        snprintf(api, sizeof(api),
+                 "CANN_API has %zu row%s (%s%s; %.1f "
+                 "\xC2\xB5s in all) and none",
+                 a->n_cann, a->n_cann == 1 ? "" : "s", names,
+                 a->cann_more ? ", ..." : "", (double)a->cann_ns / 1000.0);
+    else
+        snprintf(api, sizeof(api), "CANN_API has no row");
+    snprintf(text, sizeof(text),
+             "the database holds %zu device tasks (TASK) but none of the "
+             "host calls that launched them: %s of the node level (an "
+             "operator's launch, whose connectionId its TASK rows share), "
+             "and PYTORCH_API (the framework's operators) %s. So the host "
+             "time that no recorded call covers tells what the export left "
+             "out, not what the host did, and launch delays and the host's "
+             "share of the run are not known",
+             a->n_tasks, api, py == 1 ? "has no row" : "is absent");
+    return pr_trace_add_gap(a->t, "no_launch_records", a->n_tasks, text);
+}
+
 /* What the database cannot give, each with what would have recorded it. */
 static enum pr_status
 add_gaps(struct adb *a)
@@ -2345,6 +2427,8 @@ add_gaps(struct adb *a)
                               "no PYTORCH_API rows: device tasks have no "
                               "framework operators; profile with "
                               "torch_npu.profiler (export_type db) for them");
+    if (st == PR_OK && ops == 0 && a->n_cann_node == 0 && a->n_tasks > 0)
+        st = no_launches(a);
     if (st == PR_OK && a->mstx_outside > 0)
         st = pr_trace_add_gap(t, "mstx_outside_session", a->mstx_outside,
                               "mstx ranges outside the profiling session "
