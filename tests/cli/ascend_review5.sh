@@ -35,6 +35,8 @@ assert l['slowest_launch'] is None and 'no launch calls' in l['note'], l
 import re, sys, html
 t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read()))
 t = ' '.join(t.split())
+# named only where Data quality lists what CANN_API holds instead of launches
+t = re.sub(r'CANN_API has \\d+ rows \\([^)]*\\) and none of the node level', '', t)
 assert 'aclrtGetDeviceCount' not in t
 assert 'Median launch delay' not in t
 assert 'already launched' not in t
