@@ -552,6 +552,21 @@ fill_steps(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     st = put(run, PR_K_STEPS, steps_json(t, s, origin, rt), err);
     if (st == PR_OK)
         st = put(run, PR_K_STEP_SUMMARY, step_summary_json(s, rt), err);
+    if (st == PR_OK && t->laid_out) {
+        /* operator totals laid end to end (MindSpore's aicore_intermediate
+           alone): their sum is no time the run took, so the window's
+           length is not known (review23a #11: ms_fixtures rank 1's
+           "456 us" capture and its job Ranks row) */
+        static const char *const len[] = {PR_K_MEAN_US, PR_K_MEDIAN_US,
+                                          PR_K_P90_US, PR_K_MIN_US,
+                                          PR_K_MAX_US};
+        cJSON *ss = cJSON_GetObjectItemCaseSensitive(run, PR_K_STEP_SUMMARY);
+        size_t i;
+
+        for (i = 0; ss != NULL && i < sizeof(len) / sizeof(len[0]); i++)
+            if (!pr_sput(ss, len[i], cJSON_CreateNull()))
+                st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
     if (st == PR_OK)
         st = pr_gpu_util_build(t, &w, &gpus, gpu_rows, err);
     if (st == PR_OK)
@@ -694,10 +709,27 @@ static void
 note_steps(const struct pr_trace *t, const struct pr_steps *s,
            struct pr_notes *notes)
 {
-    char text[320];
+    char text[400];
 
-    if (!s->has_step_events && s->n > 0 && !has_gap(t, "no_steps") &&
-        t->row_steps > 0) {
+    if (t->laid_out && s->n > 0 && !has_gap(t, "no_steps")) {
+        /* no steps and no capture either (review23a #11: ms_fixtures
+           rank 1's "456 us" in the job's Ranks table): the job reads
+           this row's kind */
+        double sum = 0;
+        size_t i;
+
+        for (i = 0; i < s->n; i++)
+            sum += (double)(s->v[i].end_ns - s->v[i].start_ns);
+        snprintf(text, sizeof(text),
+                 "no step or timeline: the export gives each operator's "
+                 "total device time and calls only (MindSpore's "
+                 "aicore_intermediate table), laid end to end here, so the "
+                 "run's one window (%.1f \xC2\xB5s) is the sum of those "
+                 "totals, not a time the run took",
+                 sum / 1000.0);
+        pr_notes_row(notes, "operator_totals_only", 0, text);
+    } else if (!s->has_step_events && s->n > 0 && !has_gap(t, "no_steps") &&
+               t->row_steps > 0) {
         /* stepped, with no step's bounds (review22a #2) */
         if (t->row_step_lo == t->row_step_hi)
             snprintf(text, sizeof(text),

@@ -377,11 +377,10 @@ cmp_slow(const void *a, const void *b)
 {
     double x = pr_sget_num(*(cJSON *const *)a, PR_K_MEAN_US);
     double y = pr_sget_num(*(cJSON *const *)b, PR_K_MEAN_US);
-    /* the ranks with steps first: a capture is no step to rank by */
-    int ca = cJSON_IsFalse(pr_sget(*(cJSON *const *)a, PR_K_HAS_STEPS)) &&
-             !isnan(x),
-        cb = cJSON_IsFalse(pr_sget(*(cJSON *const *)b, PR_K_HAS_STEPS)) &&
-             !isnan(y);
+    /* the ranks with steps first: a capture is no step to rank by, nor
+       operator totals (no capture time either: last, review23a #11) */
+    int ca = cJSON_IsFalse(pr_sget(*(cJSON *const *)a, PR_K_HAS_STEPS)),
+        cb = cJSON_IsFalse(pr_sget(*(cJSON *const *)b, PR_K_HAS_STEPS));
 
     if (ca != cb)
         return ca - cb;
@@ -413,8 +412,7 @@ slowest_rows(const cJSON *per_rank, int mixed)
     qsort(v, n, sizeof(*v), cmp_slow);
     for (i = 0; i < n; i++) {
         cJSON *d = cJSON_Duplicate(v[i], 1);
-        if (d != NULL && mixed && cJSON_IsFalse(pr_sget(d, PR_K_HAS_STEPS)) &&
-            !isnan(pr_sget_num(d, PR_K_MEAN_US))) {
+        if (d != NULL && mixed && cJSON_IsFalse(pr_sget(d, PR_K_HAS_STEPS))) {
             cJSON_DeleteItemFromObjectCaseSensitive(d, PR_K_STEPS);
             cJSON_DeleteItemFromObjectCaseSensitive(d, PR_K_MEDIAN_US);
             cJSON_DeleteItemFromObjectCaseSensitive(d, PR_K_MAX_US);
