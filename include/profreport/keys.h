@@ -187,6 +187,7 @@
 
 /* ---- runs[].kernels[] */
 #define PR_K_KERNELS "kernels"
+#define PR_K_KERNELS_NOTE "kernels_note"
 #define PR_K_OPERATOR "operator"
 #define PR_K_TOTAL_US "total_us"
 #define PR_K_MEAN_BLOCKS_PER_SM "mean_blocks_per_sm"

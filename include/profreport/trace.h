@@ -586,6 +586,10 @@ struct pr_trace {
     /* where world_floor: what the run's files hold of the groups, and
      * why no member list is among them (string id; PR_STR_NONE) */
     uint32_t world_note;
+    /* the task rows the kernel table leaves out, named beside it
+       (runs[].kernels_note: a ragged record of kernel_details.csv or
+       op_summary); PR_STR_NONE: none */
+    uint32_t kernels_note;
     /* 1 when an HCCL group's size is the ranks its links name (one more
      * than the highest), which no file states as its members: a lower
      * bound, as a ring's rank names its neighbours only */

@@ -423,6 +423,16 @@ fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
         st = pr_kernels_build(t, tree, &k, &tb->kernels, err);
     if (st == PR_OK)
         st = put(run, PR_K_KERNELS, k, err);
+    if (st == PR_OK && t->kernels_note != PR_STR_NONE) {
+        /* the rows its table left out, beside it (review24: old2023's
+           line 17 was named in Data quality only) */
+        int ok = 1;
+
+        pr_emit_str(run, PR_K_KERNELS_NOTE, pr_trace_str(t, t->kernels_note),
+                    &ok);
+        if (!ok)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
     if (st == PR_OK && pr_kernels_classes(&tb->kernels, &k, err) == PR_OK)
         st = put(run, PR_K_KERNEL_CLASSES, k, err);
     else if (st == PR_OK)

@@ -263,6 +263,7 @@ run_row(const struct pr_trace *t, const char *worker, const char *span,
              !(pr_schema_rows[f->row].flags & PR_SF_ALWAYS)) ||
             f->row == PR_SR_RUNS_PR_K_OPERATORS_SOURCE ||
             f->row == PR_SR_RUNS_PR_K_DEVICE_NOT_RECORDED ||
+            f->row == PR_SR_RUNS_PR_K_KERNELS_NOTE ||
             f->row == PR_SR_RUNS_PR_K_FORM)
             pr_rows_omit(PR_RO_RUNS, r, f->row);
     }

@@ -295,6 +295,40 @@ pr_csv_note_ragged(const struct pr_csv *c, struct pr_trace *t, const char *path)
     return pr_trace_add_gap(t, "csv_ragged_rows", c->n_ragged, text);
 }
 
+enum pr_status
+pr_csv_note_kernel_rows(const struct pr_csv *c, struct pr_trace *t,
+                        const char *path)
+{
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    char text[640];
+    size_t i, k = c->n_ragged < RAGGED_KEPT ? c->n_ragged : RAGGED_KEPT;
+    int n;
+
+    if (c->n_ragged == 0)
+        return PR_OK;
+    n = snprintf(text, sizeof(text), "Left out of this table: %s", name);
+    for (i = 0; i < k && n >= 0 && (size_t)n < sizeof(text); i++) {
+        const struct ragged *r = &c->ragged[i];
+
+        n +=
+            snprintf(text + n, sizeof(text) - (size_t)n,
+                     "%s line %" PRIu64 "%s%s%s", i ? "," : "", r->line,
+                     r->label[0] ? " (" : "", r->label, r->label[0] ? ")" : "");
+    }
+    if (n >= 0 && (size_t)n < sizeof(text) && c->n_ragged > k)
+        n += snprintf(text + n, sizeof(text) - (size_t)n, " and %zu more",
+                      c->n_ragged - k);
+    if (n >= 0 && (size_t)n < sizeof(text))
+        snprintf(text + n, sizeof(text) - (size_t)n,
+                 ": %s another number of fields than the header, so which "
+                 "field is missing or extra cannot be told (see Data "
+                 "quality); %s time is in no row here.",
+                 c->n_ragged == 1 ? "the record has" : "the records have",
+                 c->n_ragged == 1 ? "its" : "their");
+    t->kernels_note = pr_strtab_intern(t->strs, text, strlen(text));
+    return t->kernels_note != PR_STR_NONE ? PR_OK : PR_E_NOMEM;
+}
+
 size_t
 pr_csv_n_fields(const struct pr_csv *c)
 {

@@ -137,6 +137,13 @@ size_t pr_csv_n_ragged(const struct pr_csv *c);
 PR_NODISCARD enum pr_status pr_csv_note_ragged(const struct pr_csv *c,
                                                struct pr_trace *t,
                                                const char *path);
+/* Where the table is the run's kernel table (kernel_details.csv,
+ * op_summary): its ragged records named beside it too (t->kernels_note,
+ * runs[].kernels_note), "kernel_details.csv line 17 (FlashAttentionScore)
+ * ... is left out of this table".  Nothing without any.  PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_csv_note_kernel_rows(const struct pr_csv *c,
+                                                    struct pr_trace *t,
+                                                    const char *path);
 
 /* ------------------------------------------------------------ sqlite.c */
 

@@ -39,6 +39,7 @@ pr_trace_new(void)
     t->backend = PR_STR_NONE;
     t->worker = PR_STR_NONE;
     t->world_note = PR_STR_NONE;
+    t->kernels_note = PR_STR_NONE;
     t->format = pr_strtab_intern(t->strs, "kineto", 6);
     if (t->format == PR_STR_NONE) {
         pr_trace_free(t);

@@ -1764,6 +1764,9 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     pr_figs_chart(f, kernel_bars(kernels, pr_fig_run_is_npu(run)), 0);
     kernel_classes(f, run);
     pr_figs_table(f, NULL, &t, NULL);
+    /* task rows the table leaves out (a ragged CSV record) */
+    if (pr_sget_str(run, PR_K_KERNELS_NOTE) != NULL)
+        pr_figs_note(f, pr_sget_str(run, PR_K_KERNELS_NOTE));
 }
 
 /* ---- tensor cores ----------------------------------------------------- */

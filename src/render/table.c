@@ -1388,6 +1388,34 @@ emit(struct table *t, const struct pr_table_opts *o, struct pr_buf *out)
     return st;
 }
 
+/* Each run's task rows its kernel table leaves out (runs[].kernels_note),
+ * under the table as the report puts them beside it. */
+static enum pr_status
+kernels_notes(const cJSON *sum, size_t width, struct pr_buf *out)
+{
+    const cJSON *run;
+    enum pr_status st = PR_OK;
+
+    cJSON_ArrayForEach(run, pr_sget(sum, PR_K_RUNS))
+    {
+        const char *note = pr_sget_str(run, PR_K_KERNELS_NOTE);
+        char *line;
+        size_t n;
+
+        if (note == NULL || st != PR_OK)
+            continue;
+        n = strlen(note) + 128;
+        line = malloc(n);
+        if (line == NULL)
+            return PR_E_NOMEM;
+        snprintf(line, n, "(%s: %s)", pr_sget_str_or(run, PR_K_WORKER, "?"),
+                 note);
+        st = put_wrapped(out, line, width);
+        free(line);
+    }
+    return st;
+}
+
 /* Columns, sort key, rows, order, output: the one path every table takes.
  * Rows come from the summary (sum) or from a caller's array (rows). */
 static enum pr_status
@@ -1464,6 +1492,13 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
         sort_rows(t, sc, is_text(sc->fmt)) != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK && emit(t, o, out) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK && sum != NULL && o->format == PR_TABLE_TEXT &&
+        strcmp(t->kind->name, "kernels") == 0 &&
+        kernels_notes(sum,
+                      o->width > 0 ? (size_t)o->width
+                                   : (size_t)pr_table_term_width(),
+                      out) != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     free(t->rows);
     free(t->workers);

@@ -48,7 +48,24 @@ assert len(d) == 1 and d[0]['count'] == 1, r['diagnostics']
 t = d[0]['text']
 assert t.startswith('short_kd.csv line 3: 10 fields, header 11 (FlashAttentionScore)'), t
 assert 'not read' in t and 'shifted' in t, t
+# named beside the table it belongs to too (review24): the kernel table's note
+k = r['kernels_note']
+assert k.startswith('Left out of this table: short_kd.csv line 3 (FlashAttentionScore): the record has another number of fields'), k
 " "$T_DIR/short.json"
+"$PR_BIN" -q --input "$T_DIR/short_kd.csv" --html "$T_DIR/short.html" 2> /dev/null
+check "the short record is named in the HTML's Kernels section, after its table" \
+    python3 -c "
+import re, sys
+h = open(sys.argv[1]).read()
+k = h.find('id=\"kernels\"')
+n = h.find('Left out of this table: short_kd.csv line 3 (FlashAttentionScore)')
+assert k >= 0 and n > k and h.find('<table', k) < n, (k, n)
+" "$T_DIR/short.html"
+"$PR_BIN" table --kind kernels --input "$T_DIR/short_kd.csv" -w 200 \
+    > "$T_DIR/short.txt" 2> /dev/null
+check "table --kind kernels names the short record under the table" \
+    grep -q "Left out of this table: short_kd.csv line 3 (FlashAttentionScore)" \
+    "$T_DIR/short.txt"
 
 # the same in an op_summary table (msprof), and a long record
 OH='Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,Task Type,Task Start Time(us),Task Duration(us),Task Wait Time(us),Block Dim'
@@ -71,6 +88,8 @@ d = [x for x in r['diagnostics'] if x['kind'] == 'csv_ragged_rows']
 assert len(d) == 1 and d[0]['count'] == 2, r['diagnostics']
 t = d[0]['text']
 assert 'op_summary_0.csv line 3: 10 fields, header 11 (FA_2); line 4: 12 fields, header 11 (Add_3)' in t, t
+k = r['kernels_note']
+assert k.startswith('Left out of this table: op_summary_0.csv line 3 (FA_2), line 4 (Add_3): the records have'), k
 " "$T_DIR/ops.json"
 
 # every table reader does the same: MindSpore's step trace with its
@@ -297,6 +316,7 @@ fa = [k for k in r['kernels'] if k['name'] == 'FlashAttentionScore']
 assert fa[0]['calls'] == 3 and fa[0]['min_us'] > 5000, fa
 d = [x for x in r['diagnostics'] if x['kind'] == 'csv_ragged_rows']
 assert d and d[0]['text'].startswith('kernel_details.csv line 17: 31 fields, header 32 (FlashAttentionScore)'), d
+assert r['kernels_note'].startswith('Left out of this table: kernel_details.csv line 17 (FlashAttentionScore)'), r.get('kernels_note')
 # its tasks are an extract (745 ids skipped over 16 with a stream): no
 # path, and the step-table texts do not speak of one
 assert r['critical_path']['no_path_reason'] == 'task_list_extract', r['critical_path']

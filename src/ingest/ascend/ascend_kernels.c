@@ -474,9 +474,12 @@ pr_asc_kernels(struct pr_asc *a, struct pr_error *err)
         st = one_row(&k, err);
     a->t->n_trace_events += pr_csv_n_ragged(k.c);
     a->t->bytes += pr_csv_bytes(k.c);
-    if (st == PR_OK && (note_unmatched(&k) != PR_OK ||
-                        pr_csv_note_ragged(k.c, a->t, path) != PR_OK ||
-                        pr_asc_rows_note(&k.rows, a->t, path) != PR_OK))
+    if (st == PR_OK &&
+        (note_unmatched(&k) != PR_OK ||
+         pr_csv_note_ragged(k.c, a->t, path) != PR_OK ||
+         /* the rows are the kernel table (no timeline) */
+         (!a->has_tv && pr_csv_note_kernel_rows(k.c, a->t, path) != PR_OK) ||
+         pr_asc_rows_note(&k.rows, a->t, path) != PR_OK))
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     pr_pmu_finish(a->t);
     a->has_kernels = st == PR_OK;

@@ -768,7 +768,11 @@ pr_msprof_op_summary(const char *path, struct pr_msprof_run *r,
         rows++;
     }
     r->t->n_trace_events += rows + pr_csv_n_ragged(o.csv);
-    if (st == PR_OK && pr_csv_note_ragged(o.csv, r->t, path) != PR_OK)
+    if (st == PR_OK &&
+        (pr_csv_note_ragged(o.csv, r->t, path) != PR_OK ||
+         /* the rows are the kernel table (not merged
+            into a timeline's tasks) */
+         (!merging && pr_csv_note_kernel_rows(o.csv, r->t, path) != PR_OK)))
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     pr_pmu_finish(r->t);
     if (st == PR_OK && !merging &&
