@@ -562,7 +562,7 @@ fill_steps(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     st = put(run, PR_K_STEPS, steps_json(t, s, origin, rt), err);
     if (st == PR_OK)
         st = put(run, PR_K_STEP_SUMMARY, step_summary_json(s, rt), err);
-    if (st == PR_OK && t->laid_out) {
+    if (st == PR_OK && t->laid_out && s->basis == PR_STEPS_BASIS_CAPTURE) {
         /* operator totals laid end to end (MindSpore's aicore_intermediate
            alone): their sum is no time the run took, so the window's
            length is not known (review23a #11: ms_fixtures rank 1's
@@ -721,10 +721,11 @@ note_steps(const struct pr_trace *t, const struct pr_steps *s,
 {
     char text[400];
 
-    if (t->laid_out && s->n > 0 && !has_gap(t, "no_steps")) {
+    if (t->laid_out && s->basis == PR_STEPS_BASIS_CAPTURE && s->n > 0 &&
+        !has_gap(t, "no_steps")) {
         /* no steps and no capture either (review23a #11: ms_fixtures
-           rank 1's "456 us" in the job's Ranks table): the job reads
-           this row's kind */
+           rank 1's "456 us" in the job's Ranks table); fill_steps nulls
+           the window's length */
         double sum = 0;
         size_t i;
 

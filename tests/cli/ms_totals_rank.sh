@@ -56,4 +56,19 @@ assert t.find('rank0 0', i) < t.find('rank1 1', i), t[i:i + 400]
 " "$T_DIR/s.html"
 check "the terminal gives the totals rank no capture time" \
     sh -c '! grep -q "400 µs" "$1"' sh "$T_DIR/s.term"
+
+# the same totals beside a step trace of their rank: its steps stand (the
+# step trace times them), and no operator_totals_only row
+E=$T_DIR/stepped
+mkdir -p "$E"
+cp "$PR_SRCDIR/tests/data/mindspore/step_interval/step_trace_raw_0_detail_time.csv" "$E/"
+sed 1q "$D/aicore_intermediate_1_detail.csv" > "$E/aicore_intermediate_0_detail.csv"
+sed 1d "$D/aicore_intermediate_1_detail.csv" >> "$E/aicore_intermediate_0_detail.csv"
+"$PR_BIN" -q --input "$E" --json "$T_DIR/e.json" 2> "$T_DIR/e.err"
+check "totals beside a step trace: the steps keep their lengths" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+assert r['step_summary']['mean_us'] is not None and r['step_summary']['count'] > 1, r['step_summary']
+assert not [x for x in r['diagnostics'] if x['kind'] == 'operator_totals_only'], r['diagnostics']
+" "$T_DIR/e.json"
 echo "1..$T_N"
