@@ -139,7 +139,22 @@ strip_inner_namespaces(char *s)
     for (; s[r]; r++) {
         char c = s[r];
         if (depth > 0 && c == ':' && s[r + 1] == ':') {
-            w = tok; /* forget the qualifier just written */
+            size_t b = w;
+            int d = 0;
+            while (b > 0 && s[w - 1] == '>') { /* "Policy<long, int>::" */
+                b--;
+                d += s[b] == '>' ? 1 : s[b] == '<' ? -1 : 0;
+                if (d == 0)
+                    break;
+            }
+            if (b < w && d == 0) { /* a class template's: "Policy<long,
+                                      int>::Policy800" keeps it, the
+                                      "::" of "f<T>::operator()" goes */
+                if (is_ident(s[r + 2]) && strncmp(s + r + 2, "operator", 8))
+                    s[w++] = ':', s[w++] = ':';
+            } else {
+                w = tok; /* forget the qualifier just written */
+            }
             r++;
             continue;
         }
@@ -538,6 +553,8 @@ fits(const char *s, size_t max_chars, size_t cap)
 }
 
 static void token_cut(const char *s, size_t len, size_t *hb, size_t *tb);
+static char *fit_form(const char *s, size_t at, size_t max, int folds,
+                      size_t *left);
 
 char *
 pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
@@ -545,7 +562,7 @@ pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
     /* the working copy: on the stack for any name a trace is likely to
        hold, so that shortening one cannot run out of memory (a failed
        copy would shorten it differently, and silently) */
-    char work[8192], *s;
+    char work[8192], *s, *fit = NULL;
     size_t len;
     int step;
 
@@ -564,6 +581,9 @@ pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
         apply_step(s, step);
     if (s[0] == '\0' || fits(s, max_chars, cap)) {
         pr_shorten_middle(s[0] ? s : name, max_chars, out, cap);
+    } else if ((fit = fit_form(s, SIZE_MAX, max_chars, 0, NULL)) != NULL &&
+               strlen(fit) < cap) { /* whole arguments and parts elided */
+        memcpy(out, fit, strlen(fit) + 1);
     } else { /* the middle cut, at token boundaries */
         size_t w = pr_shorten_width(s), head, hb, tb, m = max_chars;
         len = strlen(s);
@@ -577,6 +597,7 @@ pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
         memcpy(out + hb, ELLIPSIS, 3);
         memcpy(out + hb + 3, s + len - tb, tb + 1);
     }
+    free(fit);
     if (s != work)
         free(s);
     return out;
@@ -654,6 +675,16 @@ same_tail(const char *a, const char *b, size_t upto)
     return n;
 }
 
+/* Whether a part of an identifier starts at s[t] (t > 0): "_rowwise" of
+ * "split_embedding_backward_codegen_rowwise", "Kernel" of
+ * "DeviceRadixSortExclusiveSumKernel". */
+static int
+part_start(const char *s, size_t t)
+{
+    return s[t] == '_' ||
+           (s[t] >= 'A' && s[t] <= 'Z' && s[t - 1] >= 'a' && s[t - 1] <= 'z');
+}
+
 /* A cut of name s after hb bytes and before its last tb bytes, moved to
  * token boundaries: the head ends before an identifier it would split
  * (where that keeps half of it) and never on an opening bracket, space
@@ -669,6 +700,13 @@ token_cut(const char *s, size_t len, size_t *hb, size_t *tb)
             b--;
         if (h - b < 4 && b > 0) /* a piece of a name too short to read */
             h = b;
+        else { /* else where one of its parts ends: "split_embedding…" */
+            size_t q = h;
+            while (q > b + 4 && !part_start(s, q))
+                q--;
+            if (part_start(s, q))
+                h = q;
+        }
     }
     for (;;) { /* "f(T&)[", "k<4, ": an opened part or a separator */
         if (h > 0 && (s[h - 1] == ' ' || s[h - 1] == ','))
@@ -680,6 +718,13 @@ token_cut(const char *s, size_t len, size_t *hb, size_t *tb)
             h--; /* (a list's own "[" stays: "[1, 2], […]") */
         else
             break;
+    }
+    if (*tb > 0 && t > 0 && t < len && is_ident(s[t - 1]) && is_ident(s[t])) {
+        size_t q = t; /* the tail starts where a part of a name does */
+        while (q < len && is_ident(s[q]) && !part_start(s, q))
+            q++;
+        if ((q < len && is_ident(s[q])) || q - t < 4)
+            t = q;
     }
     while (*tb > 0 && t < len &&
            (s[t] == ' ' || s[t] == ',' ||
@@ -742,6 +787,15 @@ window(const char *s, size_t h, size_t at, size_t max)
         return head_tail(s, h, max - 1 - h);
     len = strlen(s);
     hb = prefix_bytes(s, h);
+    if (hb > 0 && is_ident(s[hb - 1]) && is_ident(s[hb])) {
+        size_t b = hb; /* the head ends where a part of the name does */
+        while (b > 0 && is_ident(s[b - 1]))
+            b--;
+        while (hb > b + 4 && !part_start(s, hb))
+            hb--;
+    }
+    if (hb >= 3 && strncmp(s + hb - 3, ELLIPSIS, 3) == 0)
+        hb -= 3; /* "vectorized…" of a name shrunk: one "…" */
     fb = prefix_bytes(s, from);
     eb = prefix_bytes(s, from + room < w ? from + room : w);
     if (eb < len) { /* end it at a token boundary too */
@@ -750,6 +804,12 @@ window(const char *s, size_t h, size_t at, size_t max)
         if (eb <= fb)
             eb = prefix_bytes(s, from + room);
     }
+    while (fb < eb && fb > 0 && is_ident(s[fb - 1]) && is_ident(s[fb]) &&
+           fb < prefix_bytes(s, at))
+        fb++; /* never from inside an identifier: "…ol, float" */
+    while (fb < eb && (s[fb] == ' ' || s[fb] == ',') &&
+           fb < prefix_bytes(s, at))
+        fb++;
     while (eb >= fb + 6 && strncmp(s + fb, ELLIPSIS, 3) == 0)
         fb += 3; /* a fold's "…" at the window's start: one "…" */
     out = malloc(hb + (eb - fb) + 8);
@@ -764,6 +824,257 @@ window(const char *s, size_t h, size_t at, size_t max)
     else
         out[hb + 3 + (eb - fb)] = '\0';
     return out;
+}
+
+/* ---- fitting a form that tells names apart (fit_form) ------------------ */
+
+#define FIT_MAX_BYTES 4096 /* longer forms take the plain window */
+#define FIT_MAX_ROUNDS 64
+
+static size_t span_width(const char *s, size_t from, size_t to);
+
+/* Replace s[from, to) with `with` (no longer than it), in place. */
+static void
+splice(char *s, size_t from, size_t to, const char *with)
+{
+    size_t n = strlen(with);
+
+    memcpy(s + from, with, n);
+    memmove(s + from + n, s + to, strlen(s + to) + 1);
+}
+
+/* The best cut so far of fit_step's: s[at, to) replaced, saving `save`
+ * code points; the one that saves least while enough (`need`), else the
+ * one that saves most. */
+struct fit_cut {
+    size_t at, to, save;
+    int named, have;
+};
+
+static void
+fit_consider(struct fit_cut *c, size_t at, size_t to, size_t save, size_t need,
+             int named)
+{
+    if (save == 0)
+        return;
+    if (!c->have || (save >= need && (c->save < need || save < c->save)) ||
+        (c->save < need && save > c->save)) {
+        c->have = 1;
+        c->at = at;
+        c->to = to;
+        c->save = save;
+        c->named = named;
+    }
+}
+
+/* "…name…" of the key name in s[from, to) (key_name) into with (at
+ * least its length + 7 bytes); its length, 0 when there is none. */
+static size_t
+named_fold(const char *s, size_t from, size_t to, char *with)
+{
+    size_t at, kn;
+
+    if (!key_name(s, from, to, &at, &kn) || kn + 6 >= to - from)
+        return 0;
+    memcpy(with, ELLIPSIS, 3);
+    memcpy(with + 3, s + at, kn);
+    memcpy(with + 3 + kn, ELLIPSIS, 4);
+    return kn + 6;
+}
+
+/* One shrinking step on s of width w toward max code points, keeping the
+ * byte at *p (where s first differs from its nearest name; SIZE_MAX:
+ * none) and the brackets balanced; *p follows the text.  Candidates, by
+ * kind, the next kind only where the one before has none: (with `folds`)
+ * a template argument list not holding *p folded to "<…name…>"
+ * (key_name) or "<…>", the one that saves least while enough to fit,
+ * else the one that saves most; the longest whole argument of a list
+ * ("<>" or "()") holding *p (any list when none) elided to "…"; the middle
+ * parts of a long identifier not holding *p ("split…_rowwise_adagrad…",
+ * "Device…SumKernel"), least while enough.  No cut starts inside an identifier
+ * it keeps.  `work`: 2 * strlen(s) + 2 slots.  Returns 0 when nothing is left
+ * to shrink. */
+static int
+fit_step(char *s, size_t w, size_t max, size_t *p, size_t *work, int folds)
+{
+    size_t len = strlen(s), i, need = w - max, *match = work;
+    size_t *stack = work + len + 1, top = 0, ptop = 0, kl;
+    size_t *pstack = work + 2 * len + 2;
+    struct fit_cut c = {0, 0, 0, 0, 0};
+    int kind;
+    char with[FIT_MAX_BYTES + 8];
+
+    for (i = 0; i < len; i++) { /* match the template brackets */
+        match[i] = 0;
+        if (s[i] == '<')
+            stack[top++] = i;
+        else if (s[i] == '>' && top > 0 && (i == 0 || s[i - 1] != '-'))
+            match[stack[--top]] = i;
+        else if (s[i] == '(')
+            pstack[ptop++] = i;
+        else if (s[i] == ')' && ptop > 0)
+            match[pstack[--ptop]] = i;
+    }
+    for (kind = folds ? 0 : 1; kind < 3 && !c.have; kind++) {
+        for (i = 0; i < len; i++) {
+            /* a lambda's parameters tell it apart: "{lambda(bool, long" */
+            int params = kind == 1 && s[i] == '(' &&
+                         (i < 6 || strncmp(s + i - 6, "lambda", 6) != 0);
+            size_t e = s[i] == '<' || params ? match[i] : 0, a, from, t, s1,
+                   last;
+            int holds = e > 0 && (*p == SIZE_MAX || (i < *p && *p <= e)), d = 0;
+            if (kind == 0) { /* a list not holding *p: "<…>" */
+                if (e == 0 || e - i - 1 <= 3 || holds)
+                    continue;
+                kl = named_fold(s, i + 1, e, with);
+                if (kl > 0)
+                    fit_consider(&c, i + 1, e,
+                                 span_width(s, i + 1, e) -
+                                     pr_shorten_width(with),
+                                 need, 1);
+                fit_consider(&c, i + 1, e, span_width(s, i + 1, e) - 1, need,
+                             0);
+            } else if (kind == 1) { /* an argument of a list holding *p */
+                if (!holds)
+                    continue;
+                for (a = i + 1, d = 0; a < e && (s[a] != ',' || d > 0); a++)
+                    d += strchr("<({[", s[a]) != NULL   ? 1
+                         : strchr(">)}]", s[a]) != NULL ? -1
+                                                        : 0;
+                if (a >= e) /* one argument: "Kernel<…>" tells nothing */
+                    continue;
+                for (d = 0, from = a = i + 1; a <= e; a++) {
+                    if (a < e && strchr("<({[", s[a]) != NULL)
+                        d++;
+                    else if (a < e && strchr(">)}]", s[a]) != NULL && d > 0)
+                        d--;
+                    if (a < e && (s[a] != ',' || d > 0))
+                        continue;
+                    while (from < a && s[from] == ' ')
+                        from++;
+                    if (!(from <= *p && *p < a) && span_width(s, from, a) > 1 &&
+                        (!c.have || span_width(s, from, a) - 1 > c.save))
+                        fit_consider(&c, from, a, span_width(s, from, a) - 1,
+                                     SIZE_MAX, 0); /* the longest */
+                    from = a + 1;
+                }
+            } else { /* a long identifier's middle parts */
+                if (!is_ident(s[i]) || (i > 0 && is_ident(s[i - 1])))
+                    continue;
+                for (e = i; e < len && is_ident(s[e]); e++)
+                    ;
+                for (s1 = i; s1 < e && s[s1] == '_'; s1++)
+                    ;
+                for (s1++; s1 < e && !part_start(s, s1); s1++)
+                    ;
+                if (e - i < 24 || s1 >= e)
+                    continue;
+                /* the parts dropped about the middle of what stays:
+                   "sm80_xmma_wgrad…_tensor16x8x8_kernel" */
+                t = e - i > need + 2 ? i + (e - i - need - 1) / 2 : i;
+                for (a = t; a > s1 && !part_start(s, a); a--)
+                    ;
+                if (a > s1 && (*p == SIZE_MAX || *p < a || *p >= e))
+                    s1 = a;
+                for (last = 0, t = s1 + 1; t < e; t++) {
+                    if (!part_start(s, t))
+                        continue;
+                    if (*p != SIZE_MAX && s1 <= *p && *p < t)
+                        break;
+                    last = t;
+                    if (span_width(s, s1, t) > need)
+                        break;
+                }
+                if (last > 0)
+                    fit_consider(&c, s1, last, span_width(s, s1, last) - 1,
+                                 need, 0);
+                i = e;
+            }
+        }
+    }
+    if (!c.have)
+        return 0;
+    if (!c.named || named_fold(s, c.at, c.to, with) == 0)
+        memcpy(with, ELLIPSIS, 4);
+    kl = strlen(with);
+    if (*p != SIZE_MAX && *p >= c.to)
+        *p -= (c.to - c.at) - kl;
+    splice(s, c.at, c.to, with);
+    /* an elided argument beside another: "…, …" -> "…" */
+    for (i = 0; s[i];) {
+        if (strncmp(s + i, ELLIPSIS ", " ELLIPSIS, 8) == 0) {
+            if (*p != SIZE_MAX && *p >= i + 8)
+                *p -= 5;
+            splice(s, i, i + 5, "");
+        } else {
+            i++;
+        }
+    }
+    return 1;
+}
+
+/* The form of s (a form that does not fit) in at most max code points
+ * by shrinking whole parts only (fit_step), the part at code point `at`
+ * (where it first differs from its nearest name; SIZE_MAX: none) kept;
+ * `folds`: whether lists may fold (pr_shorten's steps have folded what
+ * they would).  NULL when that cannot fit (or on out-of-memory); with
+ * `left`, the form as far as it shrank, *left the code point where `at`
+ * is in it (SIZE_MAX: none). */
+static char *
+fit_form(const char *s, size_t at, size_t max, int folds, size_t *left)
+{
+    size_t len = strlen(s), p, w, rounds, *work;
+    char *out;
+
+    if (len > FIT_MAX_BYTES || (out = strdup(s)) == NULL)
+        return NULL;
+    work = malloc((3 * len + 3) * sizeof(*work));
+    if (work == NULL) {
+        free(out);
+        return NULL;
+    }
+    p = at == SIZE_MAX ? SIZE_MAX : prefix_bytes(s, at);
+    if (p != SIZE_MAX && p >= len)
+        p = SIZE_MAX;
+    for (rounds = 0;
+         (w = pr_shorten_width(out)) > max && rounds < FIT_MAX_ROUNDS &&
+         fit_step(out, w, max, &p, work, folds);
+         rounds++)
+        ;
+    free(work);
+    if (left != NULL)
+        *left = p == SIZE_MAX ? SIZE_MAX : span_width(out, 0, p);
+    else if (pr_shorten_width(out) > max) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* The form of r (rw code points, first differing from its nearest name
+ * at code point `at`) in max code points: with `whole`, whole parts
+ * shrunk first (fit_form), then a window at its difference over what
+ * is left; else the plain window (head of pref code points).  NULL on
+ * out-of-memory. */
+static char *
+told_form(const char *r, size_t rw, size_t at, size_t pref, size_t max,
+          int whole)
+{
+    size_t left, fw, hw;
+    char *f, *part;
+
+    if (rw <= max)
+        return strdup(r);
+    f = whole ? fit_form(r, at, max, 1, &left) : NULL;
+    if (f != NULL && (fw = pr_shorten_width(f)) > max) {
+        part = f; /* what shrank whole, then a window at its difference */
+        hw = base_width(part) + 1 < max / 2 ? base_width(part) + 1 : max / 2;
+        f = window(part, hw, left == SIZE_MAX ? fw : left, max);
+        free(part);
+    } else if (f == NULL) {
+        f = window(r, pref, at, max);
+    }
+    return f;
 }
 
 static int tell_apart(struct named *v, size_t i, size_t j, size_t max,
@@ -803,13 +1114,14 @@ tell_apart(struct named *v, size_t i, size_t j, size_t max, int depth)
     size_t g = j - i, k, m, h, best_h = 0, pref, *ord, *at, *rw;
     long best_score = -1;
     int steps, ok = 0, found = 0;
-    char **r = calloc(g, sizeof(*r));
+    char **r = calloc(g, sizeof(*r)), **fk = calloc(g, sizeof(*fk));
     unsigned char *bad = calloc(max + 1, 1);
 
     ord = calloc(g, sizeof(*ord));
     at = calloc(g, sizeof(*at));
     rw = calloc(g, sizeof(*rw));
-    if (r == NULL || bad == NULL || ord == NULL || at == NULL || rw == NULL)
+    if (r == NULL || fk == NULL || bad == NULL || ord == NULL || at == NULL ||
+        rw == NULL)
         goto nomem;
     for (steps = N_STEPS; steps >= 0 && !ok; steps--) {
         for (k = 0; k < g; k++) {
@@ -873,11 +1185,31 @@ tell_apart(struct named *v, size_t i, size_t j, size_t max, int depth)
        from its nearest name, in context); the one cut for all where two
        windows meet */
     for (k = 0; k < g; k++) {
-        char *f = rw[k] <= max ? strdup(r[k]) : window(r[k], pref, at[k], max);
+        char *f = told_form(r[k], rw[k], at[k], pref, max, 1);
         if (f == NULL)
             goto nomem;
         free(v[i + k].form);
         v[i + k].form = f;
+    }
+    /* forms shrunk alike for different names (what one elided told it
+       from a name not its nearest): those take their plain windows */
+    for (k = 0; k < g; k++) {
+        ord[k] = k;
+        fk[k] = v[i + k].form;
+    }
+    qsort_r(ord, g, sizeof(*ord), cmp_r, fk);
+    for (k = 0; k < g; k = m) {
+        int mixed = 0;
+        for (m = k + 1; m < g && strcmp(fk[ord[m]], fk[ord[k]]) == 0; m++)
+            mixed |= strcmp(v[i + ord[m]].name, v[i + ord[k]].name) != 0;
+        for (h = k; mixed && h < m; h++) {
+            size_t x = ord[h];
+            char *f = told_form(r[x], rw[x], at[x], pref, max, 0);
+            if (f == NULL)
+                goto nomem;
+            free(v[i + x].form);
+            v[i + x].form = f;
+        }
     }
     qsort(v + i, g, sizeof(*v), cmp_named);
     ok = 1;
@@ -906,6 +1238,7 @@ tell_apart(struct named *v, size_t i, size_t j, size_t max, int depth)
     for (k = 0; k < g; k++)
         free(r[k]);
     free(r);
+    free(fk);
     free(bad);
     free(ord);
     free(at);
@@ -915,6 +1248,7 @@ nomem:
     for (k = 0; r != NULL && k < g; k++)
         free(r[k]);
     free(r);
+    free(fk);
     free(bad);
     free(ord);
     free(at);
