@@ -15,6 +15,9 @@
     "          (kernel memcpy memset communication runtime dataloader\n"       \
     "          cpu_exec other) | memory.peak | gpu.utilization |\n"            \
     "          gpu.sm_efficiency | gpu.occupancy | tc.share |\n"               \
+    "          rate.kernels | rate.gemm | rate.op (captures without\n"         \
+    "          steps: kernels, GEMM kernel calls, the most frequent\n"         \
+    "          operator's calls per second of windows within 10%; %)\n"        \
     "          op:NAME | shape:NAME | kernel:NAME\n"                           \
     "          (NAME is exact or a glob: op:* = any one operator)\n"           \
     "  CMP     >  (grew by more than)   <  (shrank by more than)\n"            \
@@ -24,7 +27,7 @@
     "          B KiB MiB GiB KB MB GB   bytes (memory.peak)\n"                 \
     "          pp             percentage points (gpu.*, tc.share)\n"           \
     "  e.g. step.mean>+3%  memory.peak>+256MiB  op:aten::mm>+10%\n"            \
-    "       kernel:*>+20%  gpu.utilization<-5pp\n"
+    "       kernel:*>+20%  gpu.utilization<-5pp  rate.kernels<-5%\n"
 
 enum pr_rule_kind {
     PR_RULE_METRIC = 0, /* a named figure of each run: step.mean, ... */

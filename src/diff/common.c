@@ -48,10 +48,13 @@ pr_drow_us(const cJSON *row, const char *key)
     return pr_dj_num(row, key);
 }
 
-/* The format of a metric row's unit ("us", "bytes", "pct"). */
+/* The format of a metric row's unit ("us", "bytes", "pct", "per_s": a
+ * count per second, "/s" after it). */
 static enum pr_fmt
 unit_fmt(const char *unit)
 {
+    if (unit != NULL && strcmp(unit, "per_s") == 0)
+        return PR_FMT_COUNT;
     if (unit != NULL && strcmp(unit, "bytes") == 0)
         return PR_FMT_BYTES;
     if (unit != NULL && strcmp(unit, "pct") == 0)
@@ -74,16 +77,30 @@ pr_dfmt_p(double p, char *buf, size_t n)
     return buf;
 }
 
+/* "/s" after a finite per-second figure. */
+static char *
+per_s(double v, const char *unit, char *buf, size_t n)
+{
+    size_t len = strlen(buf);
+
+    if (isfinite(v) && unit != NULL && strcmp(unit, "per_s") == 0 &&
+        len + 3 <= n)
+        memcpy(buf + len, "/s", 3);
+    return buf;
+}
+
 char *
 pr_dfmt_value(double v, const char *unit, char *buf, size_t n)
 {
-    return pr_fig_format(v, unit_fmt(unit), buf, n);
+    return per_s(v, unit, pr_fig_format(v, unit_fmt(unit), buf, n), n);
 }
 
 void
 pr_dfmt_pair(double x, double y, const char *unit, char *bx, char *by, size_t n)
 {
     pr_fig_format_pair(x, y, unit_fmt(unit), bx, by, n);
+    per_s(x, unit, bx, n);
+    per_s(y, unit, by, n);
 }
 
 char *
@@ -91,7 +108,7 @@ pr_dfmt_delta(double v, const char *unit, char *buf, size_t n)
 {
     if (unit_fmt(unit) == PR_FMT_PCT)
         return pr_fig_format_pp(v, buf, n);
-    return pr_fig_format_change(v, unit_fmt(unit), buf, n);
+    return per_s(v, unit, pr_fig_format_change(v, unit_fmt(unit), buf, n), n);
 }
 
 char *
@@ -397,6 +414,8 @@ pr_dshort_why(const char *why)
         return "definition may have changed";
     if (strstr(why, "different windows") != NULL)
         return "different windows";
+    if (strncmp(why, "windows differ", 14) == 0)
+        return "capture windows over 10% apart";
     if (strstr(why, "no steps: each run is one capture") != NULL)
         return "no steps";
     if (strncmp(why, "peer wait", 9) == 0)
@@ -517,6 +536,54 @@ gpu_largest(const cJSON *diff, char *buf, size_t n)
              pr_dj_str(best, "metric"));
 }
 
+/* For a diff of captures without steps, whose default gate compares
+ * nothing, where a capture's kernels per second changed 5% or more:
+ * "; the current capture ran 9.8% fewer kernels per second (GPU 0: 6,646
+ * -> 5,992/s) at the same per-call times (+1.1%): gate it with
+ * --fail-on 'rate.kernels<-5%'", the compared rate.kernels row that
+ * moved most, or "" (review24 #5). */
+static void
+rate_largest(const cJSON *diff, char *buf, size_t n)
+{
+    const cJSON *pair, *row, *best = NULL;
+    double best_d = 0, pc;
+    char dev[16] = "", x[32], y[32], calls[56];
+
+    buf[0] = '\0';
+    cJSON_ArrayForEach(pair, pr_sget(diff, PR_K_RUNS))
+    {
+        cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
+        {
+            double d = pr_dj_num(row, "delta_pct");
+            if (!pr_sget_is(pr_dj_str(row, "metric"), "rate.kernels") ||
+                cJSON_IsFalse(pr_sget(row, "comparable")) || !isfinite(d) ||
+                fabs(d) < 5.0 || fabs(d) <= fabs(best_d))
+                continue;
+            best = row;
+            best_d = d;
+        }
+    }
+    if (best == NULL)
+        return;
+    if (isfinite(pr_dj_num(best, PR_K_DEVICE)))
+        snprintf(dev, sizeof(dev), "GPU %.0f: ", pr_dj_num(best, PR_K_DEVICE));
+    pr_dfmt_pair(pr_dj_num(best, "baseline"), pr_dj_num(best, "current"),
+                 "per_s", x, y, sizeof(x));
+    pc = pr_dj_num(best, "per_call_change_pct");
+    if (!isfinite(pc))
+        snprintf(calls, sizeof(calls), "%s", "");
+    else if (fabs(pc) < 3.0)
+        snprintf(calls, sizeof(calls), " at the same per-call times (%+.1f%%)",
+                 pc);
+    else
+        snprintf(calls, sizeof(calls), " with per-call times %+.1f%%", pc);
+    snprintf(buf, n,
+             "; the current capture ran %.1f%% %s kernels per second (%s%s "
+             "-> %s)%s: gate it with --fail-on 'rate.kernels%s'",
+             fabs(best_d), best_d < 0 ? "fewer" : "more", dev, x, y, calls,
+             best_d < 0 ? "<-5%" : ">+5%");
+}
+
 void
 pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
 {
@@ -535,8 +602,10 @@ pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
                  "; the runs may not be comparable: %zu warning%s", v->warnings,
                  v->warnings == 1 ? "" : "s");
     if (verdict_words(pr_sget(diff, "gates"), verdict, v)) {
-        char gpu[200] = "";
+        char gpu[300] = "";
         if (pr_dno_steps(diff))
+            rate_largest(diff, gpu, sizeof(gpu));
+        if (pr_dno_steps(diff) && gpu[0] == '\0')
             gpu_largest(diff, gpu, sizeof(gpu));
         snprintf(v->counts, sizeof(v->counts),
                  "no gate compared anything: %zu of %zu skipped%s%s",

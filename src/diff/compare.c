@@ -482,6 +482,8 @@ compare_runs(cJSON *diff, cJSON *runs, const cJSON *lb, const cJSON *lc,
     if (st == PR_OK)
         st = add_hardware_metrics(metrics, rb, rc, err);
     if (st == PR_OK)
+        st = pr_drates_pair(metrics, rb, rc, err);
+    if (st == PR_OK)
         st = add_series(pair, rb, rc, &pl, err);
     if (st == PR_OK)
         st = pr_dcompat_pair(diff, pair, rb, rc, &sp, err);

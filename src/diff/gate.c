@@ -291,8 +291,10 @@ gate_detail(cJSON *gate, const struct gate *g, int capture,
         /* review 23g #2: the remedy beside the reason */
         if (st == PR_OK && capture)
             st = pr_buf_adds(&b, "; gate a diff of captures without steps "
-                                 "with --fail-on 'gpu.utilization<-5pp' or "
-                                 "--fail-on 'kernel:*>+10%' (per call)");
+                                 "with --fail-on 'rate.kernels<-5%' (kernels "
+                                 "per second of capture), --fail-on "
+                                 "'gpu.utilization<-5pp' or --fail-on "
+                                 "'kernel:*>+10%' (per call)");
     } else {
         st = pr_buf_adds(&b, "nothing compared: no figure of these runs "
                              "matches the rule");

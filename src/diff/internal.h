@@ -63,6 +63,18 @@ void pr_dbreakdown(const cJSON *pair, double vals[16], double deltas[8],
  * tree says 0 there, which reads as a measured zero (issue #15). */
 double pr_drow_us(const cJSON *row, const char *key);
 
+/* Work rates of a pair of runs without steps (rates.c, review24 #5):
+ * metric rows "rate.kernels" (kernel events per second of capture, with
+ * the calls, windows and "per_call_change_pct", the change of the
+ * kernels' mean time per call at the baseline's mix), "rate.gemm" (GEMM
+ * kernel calls per second) and "rate.op" (the baseline's most frequent
+ * operator, its "name", calls per second), unit "per_s", appended to
+ * metrics; rows of windows more than 10% apart are not compared.
+ * Nothing for runs with steps.  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_drates_pair(cJSON *metrics, const cJSON *rb,
+                                           const cJSON *rc,
+                                           struct pr_error *err);
+
 /* The most code points a shortened name takes in a diff's text. */
 #define PR_DNAME_MAX_CHARS 120
 
@@ -319,7 +331,7 @@ struct pr_dtable {
 PR_NODISCARD int pr_dtable_gates(struct pr_dtable *t, const cJSON *diff);
 PR_NODISCARD int pr_dtable_figures(struct pr_dtable *t, const cJSON *pair);
 PR_NODISCARD int pr_dtable_changes(struct pr_dtable *t, const cJSON *arr,
-                                   int want, size_t top);
+                                   int want, size_t top, size_t n_pairs);
 PR_NODISCARD int pr_dtable_nights(struct pr_dtable *t, const cJSON *trend);
 void pr_dtable_free(struct pr_dtable *t);
 

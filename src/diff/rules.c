@@ -55,6 +55,9 @@ static const struct metric_name metrics[] = {
     {"gpu.sm_efficiency", PR_RULE_PP},
     {"gpu.occupancy", PR_RULE_PP},
     {"tc.share", PR_RULE_PP},
+    {"rate.kernels", PR_RULE_PCT}, /* captures without steps: per second */
+    {"rate.gemm", PR_RULE_PCT},
+    {"rate.op", PR_RULE_PCT},
 };
 
 struct prefix_name {
@@ -229,9 +232,13 @@ parse_metric(const char *lhs, size_t n, enum pr_rule_unit unit,
         if (unit != PR_RULE_PCT && unit != metrics[i].abs_unit)
             return pr_error_set(err, PR_E_USAGE,
                                 "bad rule \"%s\": %s takes "
-                                "%% or %s",
+                                "%%%s%s",
                                 rule, metrics[i].name,
-                                pr_rule_unit_str(metrics[i].abs_unit));
+                                metrics[i].abs_unit == PR_RULE_PCT ? ""
+                                                                   : " or ",
+                                metrics[i].abs_unit == PR_RULE_PCT
+                                    ? ""
+                                    : pr_rule_unit_str(metrics[i].abs_unit));
         out->kind = PR_RULE_METRIC;
         out->name = dup_range(lhs, n);
         if (out->name == NULL)

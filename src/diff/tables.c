@@ -64,6 +64,27 @@ static const struct pr_col call_status_cols[] = {
     {"status", "status", "Status", PR_FMT_TEXT, 1.0, NULL, PR_COL_BOTH},
 };
 
+/* The same over several runs a side: a mean per rank. */
+static const struct pr_col call_ranks_cols[] = {
+    {"name", PR_K_NAME, "Name", PR_FMT_NAME, 4.4, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls, mean per rank", PR_FMT_TEXT, 1.1, NULL,
+     PR_COL_BOTH},
+    {"base", "base", "Baseline", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
+    {"cur", "cur", "Current", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
+    {"delta", "delta", "Change", PR_FMT_CHANGE, 1.1, NULL, PR_COL_BOTH},
+    {"pct", "pct", "Change %", PR_FMT_CHANGE, 1.0, NULL, PR_COL_BOTH},
+};
+
+static const struct pr_col call_status_ranks_cols[] = {
+    {"name", PR_K_NAME, "Name", PR_FMT_NAME, 4.4, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls, mean per rank", PR_FMT_TEXT, 1.1, NULL,
+     PR_COL_BOTH},
+    {"base", "base", "Baseline", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
+    {"cur", "cur", "Current", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
+    {"delta", "delta", "Change", PR_FMT_CHANGE, 1.1, NULL, PR_COL_BOTH},
+    {"status", "status", "Status", PR_FMT_TEXT, 1.0, NULL, PR_COL_BOTH},
+};
+
 /* New and vanished rows: a status instead of a relative change. */
 static const struct pr_col status_cols[] = {
     {"name", PR_K_NAME, "Name", PR_FMT_NAME, 5.0, NULL, PR_COL_BOTH},
@@ -220,12 +241,19 @@ interval_text(const cJSON *noise, char *buf, size_t n)
     snprintf(buf, n, "%s to %s", a, pr_dfmt_pct(hi, b, sizeof(b)));
 }
 
-/* "step.mean", "memory.peak GPU0", "gpu.utilization GPU 3". */
+/* "step.mean", "memory.peak GPU0", "gpu.utilization GPU 3", "rate.op
+ * aten::copy_ GPU 0" (a figure of one operator or kernel names it). */
 static void
 figure_name(const cJSON *row, char *buf, size_t n)
 {
     const cJSON *dev = pr_sget(row, PR_K_DEVICE);
-    const char *m = pr_sget_str_or(row, "metric", "?");
+    char m[120];
+
+    if (pr_sget_str(row, PR_K_NAME) != NULL)
+        snprintf(m, sizeof(m), "%s %s", pr_sget_str_or(row, "metric", "?"),
+                 pr_sget_str(row, PR_K_NAME));
+    else
+        snprintf(m, sizeof(m), "%s", pr_sget_str_or(row, "metric", "?"));
 
     /* a solo pair of two ids (GPU 3 last night, GPU 1 tonight): the
        metric alone, the pair named under Comparability */
@@ -240,13 +268,14 @@ figure_name(const cJSON *row, char *buf, size_t n)
 }
 
 /* Figures where a rise is good: the share of the window a device was
- * busy (utilization, SM efficiency, occupancy) and the tensor-core share
- * of kernel time; for every other figure (times, memory) lower is
- * better. */
+ * busy (utilization, SM efficiency, occupancy), the tensor-core share
+ * of kernel time and the work done per second of a capture (rate.*);
+ * for every other figure (times, memory) lower is better. */
 static int
 higher_is_better(const char *metric)
 {
-    return strncmp(metric, "gpu.", 4) == 0 || strncmp(metric, "tc.", 3) == 0;
+    return strncmp(metric, "gpu.", 4) == 0 || strncmp(metric, "tc.", 3) == 0 ||
+           strncmp(metric, "rate.", 5) == 0; /* work per second */
 }
 
 /* Which way a figure row's change goes (PR_FIG_CHANGE_DIR): "worse",
@@ -463,15 +492,18 @@ pr_dchanges_put(struct pr_buf *b, const cJSON *diff, size_t top,
         for (k = 0; k < PR_N_DKINDS; k++) {
             head(b, c, &pr_dkinds[k], pr_dchange_measure(c, diff));
             pr_dtable_put(b, &tab,
-                          pr_dtable_changes(&tab, pr_sget(diff, c->key),
-                                            pr_dkinds[k].want, top),
+                          pr_dtable_changes(
+                              &tab, pr_sget(diff, c->key), pr_dkinds[k].want,
+                              top,
+                              (size_t)pr_sget_len(pr_sget(diff, PR_K_RUNS))),
                           layout);
         }
     }
 }
 
 int
-pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
+pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top,
+                  size_t n_pairs)
 {
     const cJSON *row;
     const char *why = NULL;
@@ -482,11 +514,20 @@ pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
     int by_call =
         pr_sget_is(pr_sget_str(cJSON_GetArrayItem(arr, 0), "per"), "call");
 
-    if (by_call ? (want == 0
-                       ? table_init(t, call_status_cols, N_OF(call_status_cols))
-                       : table_init(t, call_cols, N_OF(call_cols)))
-                : (want == 0 ? table_init(t, status_cols, N_OF(status_cols))
-                             : table_init(t, change_cols, N_OF(change_cols))))
+    /* over several runs a side's calls are a mean per rank ("253.5 ->
+       226"), not one run's (review24 #5) */
+    if (by_call && n_pairs > 1)
+        by_call = 2;
+    if (by_call
+            ? (want == 0
+                   ? table_init(t,
+                                by_call == 2 ? call_status_ranks_cols
+                                             : call_status_cols,
+                                N_OF(call_status_cols))
+                   : table_init(t, by_call == 2 ? call_ranks_cols : call_cols,
+                                N_OF(call_cols)))
+            : (want == 0 ? table_init(t, status_cols, N_OF(status_cols))
+                         : table_init(t, change_cols, N_OF(change_cols))))
         return -1;
     t->names_from = arr; /* a name reads as in the list's other tables */
     cJSON_ArrayForEach(row, arr)

@@ -146,16 +146,16 @@ test_changes(void **state)
     struct pr_buf md, html;
 
     (void)state;
-    assert_int_equal(pr_dtable_changes(&t, a, 1, 15), 0);
+    assert_int_equal(pr_dtable_changes(&t, a, 1, 15, 1), 0);
     assert_int_equal(cJSON_GetArraySize(t.rows), 1);
     assert_string_equal(cell(&t, 0, PR_DTABLE_SUB), "[[2, 3]]");
     pr_dtable_free(&t);
-    assert_int_equal(pr_dtable_changes(&t, a, 0, 15), 0);
+    assert_int_equal(pr_dtable_changes(&t, a, 0, 15, 1), 0);
     assert_int_equal(cJSON_GetArraySize(t.rows), 1);
     assert_string_equal(cell(&t, 0, "status"), "new");
     assert_string_equal(t.cols[4].label, "Status");
     pr_dtable_free(&t);
-    assert_int_equal(pr_dtable_changes(&t, a, -1, 15), 0);
+    assert_int_equal(pr_dtable_changes(&t, a, -1, 15, 1), 0);
     both(&t, &md, &html);
     assert_non_null(strstr(md.data, "| (none) | | | | |\n"));
     assert_non_null(strstr(html.data, "<p class=\"empty\">None.</p>"));
@@ -187,7 +187,7 @@ test_not_compared(void **state)
     struct pr_buf md, html;
 
     (void)state;
-    assert_int_equal(pr_dtable_changes(&t, a, -1, 15), 0);
+    assert_int_equal(pr_dtable_changes(&t, a, -1, 15, 1), 0);
     assert_int_equal(cJSON_GetArraySize(t.rows), 1);
     assert_string_equal(cell(&t, 0, PR_K_NAME), "aten::add");
     assert_string_equal(t.note, "1 row not compared (steps against a whole "
@@ -204,11 +204,11 @@ test_not_compared(void **state)
     pr_buf_free(&html);
     pr_dtable_free(&t);
     /* nothing grew: no note under the regressions */
-    assert_int_equal(pr_dtable_changes(&t, a, 1, 15), 0);
+    assert_int_equal(pr_dtable_changes(&t, a, 1, 15, 1), 0);
     assert_int_equal(cJSON_GetArraySize(t.rows), 0);
     assert_string_equal(t.note, "");
     pr_dtable_free(&t);
-    assert_int_equal(pr_dtable_changes(&t, a, 0, 15), 0);
+    assert_int_equal(pr_dtable_changes(&t, a, 0, 15, 1), 0);
     assert_int_equal(cJSON_GetArraySize(t.rows), 1);
     assert_string_equal(cell(&t, 0, "status"), "new");
     pr_dtable_free(&t);
