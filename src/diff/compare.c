@@ -484,6 +484,8 @@ compare_runs(cJSON *diff, cJSON *runs, const cJSON *lb, const cJSON *lc,
     if (st == PR_OK)
         st = pr_drates_pair(metrics, rb, rc, err);
     if (st == PR_OK)
+        st = pr_dcollectives_pair(pair, rb, rc, err);
+    if (st == PR_OK)
         st = add_series(pair, rb, rc, &pl, err);
     if (st == PR_OK)
         st = pr_dcompat_pair(diff, pair, rb, rc, &sp, err);

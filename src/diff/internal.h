@@ -75,6 +75,15 @@ PR_NODISCARD enum pr_status pr_drates_pair(cJSON *metrics, const cJSON *rb,
                                            const cJSON *rc,
                                            struct pr_error *err);
 
+/* The collectives of a pair of runs side by side (colls.c): a row per
+ * collective type of either run's communication.ops ("name", "status"
+ * both/new/vanished, calls, bytes, mean time per call, algbw and busbw of
+ * each side, the change per call) in pair["collectives"]; none where
+ * neither run has one.  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_dcollectives_pair(cJSON *pair, const cJSON *rb,
+                                                 const cJSON *rc,
+                                                 struct pr_error *err);
+
 /* The most code points a shortened name takes in a diff's text. */
 #define PR_DNAME_MAX_CHARS 120
 
@@ -333,6 +342,10 @@ PR_NODISCARD int pr_dtable_figures(struct pr_dtable *t, const cJSON *pair);
 PR_NODISCARD int pr_dtable_changes(struct pr_dtable *t, const cJSON *arr,
                                    int want, size_t top, size_t n_pairs);
 PR_NODISCARD int pr_dtable_nights(struct pr_dtable *t, const cJSON *trend);
+/* The collectives of one pair (pair["collectives"], colls.c): type, calls,
+ * bytes, time per call and its change, algbw and busbw, each "baseline ->
+ * current"; no rows when the pair has none. */
+PR_NODISCARD int pr_dtable_collectives(struct pr_dtable *t, const cJSON *pair);
 void pr_dtable_free(struct pr_dtable *t);
 
 /* The Method paragraph of the diff reports, around its one emphasised

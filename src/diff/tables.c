@@ -85,6 +85,21 @@ static const struct pr_col call_status_ranks_cols[] = {
     {"status", "status", "Status", PR_FMT_TEXT, 1.0, NULL, PR_COL_BOTH},
 };
 
+/* The collectives of a pair of runs (colls.c): each side's calls, bytes
+ * and bandwidths as "before -> after", the time per call as the change
+ * tables show it. */
+static const struct pr_col coll_cols[] = {
+    {"name", PR_K_NAME, "Collective", PR_FMT_TEXT, 2.0, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_TEXT, 1.0, NULL, PR_COL_BOTH},
+    {"size", "size", "Bytes", PR_FMT_TEXT, 1.6, NULL, PR_COL_BOTH},
+    {"base", "base", "Baseline per call", PR_FMT_FIGURE, 1.1, NULL,
+     PR_COL_BOTH},
+    {"cur", "cur", "Current per call", PR_FMT_FIGURE, 1.1, NULL, PR_COL_BOTH},
+    {"pct", "pct", "Change %", PR_FMT_CHANGE, 0.9, NULL, PR_COL_BOTH},
+    {"algbw", "algbw", "algbw GB/s", PR_FMT_TEXT, 1.1, NULL, PR_COL_BOTH},
+    {"busbw", "busbw", "busbw GB/s", PR_FMT_TEXT, 1.1, NULL, PR_COL_BOTH},
+};
+
 /* New and vanished rows: a status instead of a relative change. */
 static const struct pr_col status_cols[] = {
     {"name", PR_K_NAME, "Name", PR_FMT_NAME, 5.0, NULL, PR_COL_BOTH},
@@ -358,6 +373,72 @@ pr_dtable_figures(struct pr_dtable *t, const cJSON *pair)
             strncmp(pr_sget_str_or(row, "metric", ""), "step.", 5) == 0)
             continue;
         if (figure_row(t, row) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* "a -> b" of a row's two figures (`fmt`; a dash for a side without
+ * one), or "" when neither side has one. */
+static void
+both_sides(const cJSON *row, const char *kb, const char *kc, enum pr_fmt fmt,
+           char *buf, size_t n)
+{
+    char a[64], b[64];
+    double x = pr_sget_num(row, kb), y = pr_sget_num(row, kc);
+
+    if (isnan(x) && isnan(y)) {
+        buf[0] = '\0';
+        return;
+    }
+    pr_fig_format(x, fmt, a, sizeof(a));
+    pr_fig_format(y, fmt, b, sizeof(b));
+    snprintf(buf, n, "%s -> %s", a, b);
+}
+
+int
+pr_dtable_collectives(struct pr_dtable *t, const cJSON *pair)
+{
+    const cJSON *row;
+
+    if (table_init(t, coll_cols, N_OF(coll_cols)) != 0)
+        return -1;
+    cJSON_ArrayForEach(row, pr_sget(pair, "collectives"))
+    {
+        char calls[140], size[140], v1[64], v2[64], pct[64], alg[140], bus[140];
+        const char *vals[8] = {pr_sget_str_or(row, PR_K_NAME, "?"),
+                               calls,
+                               size,
+                               v1,
+                               v2,
+                               pct,
+                               alg,
+                               bus};
+        const char *st = pr_sget_str(row, "status");
+        double gb, gc;
+        both_sides(row, "calls_baseline", "calls_current", PR_FMT_COUNT, calls,
+                   sizeof(calls));
+        both_sides(row, "bytes_baseline", "bytes_current", PR_FMT_BYTES, size,
+                   sizeof(size));
+        both_sides(row, "algbw_baseline_gbps", "algbw_current_gbps", PR_FMT_NUM,
+                   alg, sizeof(alg));
+        both_sides(row, "busbw_baseline_gbps", "busbw_current_gbps", PR_FMT_NUM,
+                   bus, sizeof(bus));
+        gb = pr_sget_num(row, "group_size_baseline");
+        gc = pr_sget_num(row, "group_size_current");
+        if (bus[0] != '\0' && isfinite(gb) && isfinite(gc) && gb != gc &&
+            strlen(bus) + 40 < sizeof(bus))
+            /* busbw scales algbw by the group: another group size is
+               another factor, not another link */
+            snprintf(bus + strlen(bus), sizeof(bus) - strlen(bus),
+                     " (group %.0f -> %.0f)", gb, gc);
+        pr_dfmt_pair(pr_sget_num(row, "baseline_us"),
+                     pr_sget_num(row, "current_us"), "us", v1, v2, sizeof(v1));
+        if (pr_sget_is(st, "new") || pr_sget_is(st, "vanished"))
+            vals[5] = st;
+        else
+            pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct));
+        if (add_row(t, vals, NULL) != 0)
             return -1;
     }
     return 0;

@@ -1,0 +1,103 @@
+/* colls.c - the collectives of a pair of runs side by side (review24
+ * item 3 of the diff's brief): each collective type of either run's
+ * communication.ops (nccl:all_reduce, hccl:broadcast ...) with its calls,
+ * bytes, mean time per call and, where its calls were sized, algorithm
+ * and bus bandwidth, baseline and current, and the change of the time
+ * per call, as the kernel and operator tables compare theirs.  Kept in
+ * pair["collectives"]; a pair whose runs have no collective has none. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+#include "profreport/sget.h"
+
+#define NOMEM(err) pr_error_set(err, PR_E_NOMEM, "out of memory")
+
+static const cJSON *
+op_named(const cJSON *ops, const char *name)
+{
+    const cJSON *o;
+
+    cJSON_ArrayForEach(o, ops)
+    {
+        if (pr_sget_is(pr_sget_str(o, PR_K_NAME), name))
+            return o;
+    }
+    return NULL;
+}
+
+/* The figures of one side (o NULL: the side lacks the collective): 0 on
+ * out-of-memory. */
+static int
+side(cJSON *row, const cJSON *o, const char *calls, const char *bytes,
+     const char *us, const char *algbw, const char *busbw, const char *group)
+{
+    return pr_dj_add_num(row, group,
+                         o ? pr_sget_num(o, PR_K_GROUP_SIZE) : NAN) &&
+           pr_dj_add_num(row, calls, o ? pr_sget_num(o, PR_K_CALLS) : NAN) &&
+           pr_dj_add_num(row, bytes,
+                         o ? pr_sget_num(o, PR_K_TOTAL_BYTES) : NAN) &&
+           pr_dj_add_num(row, us, o ? pr_sget_num(o, PR_K_MEAN_US) : NAN) &&
+           pr_dj_add_num(row, algbw,
+                         o ? pr_sget_num(o, PR_K_ALGBW_GBPS) : NAN) &&
+           pr_dj_add_num(row, busbw, o ? pr_sget_num(o, PR_K_BUSBW_GBPS) : NAN);
+}
+
+/* One row: the collective `name`, ob and oc its rows on each side (one
+ * may be NULL). */
+static int
+coll_row(cJSON *arr, const char *name, const cJSON *ob, const cJSON *oc)
+{
+    cJSON *row = cJSON_CreateObject();
+    double b = pr_sget_num(ob, PR_K_MEAN_US), c = pr_sget_num(oc, PR_K_MEAN_US);
+    const char *status = ob == NULL ? "new" : oc == NULL ? "vanished" : "both";
+
+    if (row == NULL || !cJSON_AddItemToArray(arr, row)) {
+        cJSON_Delete(row);
+        return 0;
+    }
+    return cJSON_AddStringToObject(row, PR_K_NAME, name) != NULL &&
+           cJSON_AddStringToObject(row, "status", status) != NULL &&
+           side(row, ob, "calls_baseline", "bytes_baseline", "baseline_us",
+                "algbw_baseline_gbps", "busbw_baseline_gbps",
+                "group_size_baseline") &&
+           side(row, oc, "calls_current", "bytes_current", "current_us",
+                "algbw_current_gbps", "busbw_current_gbps",
+                "group_size_current") &&
+           pr_dj_add_num(row, "delta_us",
+                         ob != NULL && oc != NULL ? c - b : NAN) &&
+           pr_dj_add_num(
+               row, "delta_pct",
+               ob != NULL && oc != NULL && b > 0 ? 100.0 * (c / b - 1.0) : NAN);
+}
+
+enum pr_status
+pr_dcollectives_pair(cJSON *pair, const cJSON *rb, const cJSON *rc,
+                     struct pr_error *err)
+{
+    const cJSON *ob = pr_sget(pr_sget(rb, PR_K_COMMUNICATION), PR_K_OPS);
+    const cJSON *oc = pr_sget(pr_sget(rc, PR_K_COMMUNICATION), PR_K_OPS);
+    const cJSON *o;
+    cJSON *arr;
+
+    if (cJSON_GetArraySize(ob) == 0 && cJSON_GetArraySize(oc) == 0)
+        return PR_OK;
+    if ((arr = cJSON_AddArrayToObject(pair, "collectives")) == NULL)
+        return NOMEM(err);
+    cJSON_ArrayForEach(o, ob)
+    {
+        const char *name = pr_sget_str(o, PR_K_NAME);
+        if (name != NULL && !coll_row(arr, name, o, op_named(oc, name)))
+            return NOMEM(err);
+    }
+    cJSON_ArrayForEach(o, oc)
+    {
+        const char *name = pr_sget_str(o, PR_K_NAME);
+        if (name != NULL && op_named(ob, name) == NULL &&
+            !coll_row(arr, name, NULL, o))
+            return NOMEM(err);
+    }
+    return PR_OK;
+}
