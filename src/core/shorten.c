@@ -13,6 +13,7 @@
 
 #define ELLIPSIS "\xE2\x80\xA6"
 #define MIN_CHARS 8
+#define FIT_MAX_BYTES 1024 /* longer forms take the plain window or cut */
 
 size_t
 pr_shorten_width(const char *s)
@@ -554,7 +555,7 @@ fits(const char *s, size_t max_chars, size_t cap)
 
 static void token_cut(const char *s, size_t len, size_t *hb, size_t *tb);
 static char *fit_form(const char *s, size_t at, size_t max, int folds,
-                      size_t *left);
+                      size_t *left, char *out, size_t *work);
 
 char *
 pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
@@ -562,7 +563,8 @@ pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
     /* the working copy: on the stack for any name a trace is likely to
        hold, so that shortening one cannot run out of memory (a failed
        copy would shorten it differently, and silently) */
-    char work[8192], *s, *fit = NULL;
+    char work[8192], *s, fit[FIT_MAX_BYTES + 1];
+    size_t fit_work[3 * FIT_MAX_BYTES + 3]; /* on the stack: as work */
     size_t len;
     int step;
 
@@ -581,7 +583,8 @@ pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
         apply_step(s, step);
     if (s[0] == '\0' || fits(s, max_chars, cap)) {
         pr_shorten_middle(s[0] ? s : name, max_chars, out, cap);
-    } else if ((fit = fit_form(s, SIZE_MAX, max_chars, 0, NULL)) != NULL &&
+    } else if (fit_form(s, SIZE_MAX, max_chars, 0, NULL, fit, fit_work) !=
+                   NULL &&
                strlen(fit) < cap) { /* whole arguments and parts elided */
         memcpy(out, fit, strlen(fit) + 1);
     } else { /* the middle cut, at token boundaries */
@@ -597,7 +600,6 @@ pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
         memcpy(out + hb, ELLIPSIS, 3);
         memcpy(out + hb + 3, s + len - tb, tb + 1);
     }
-    free(fit);
     if (s != work)
         free(s);
     return out;
@@ -801,12 +803,18 @@ window(const char *s, size_t h, size_t at, size_t max)
     if (eb < len) { /* end it at a token boundary too */
         size_t tb = 0;
         token_cut(s, len, &eb, &tb);
-        if (eb <= fb)
-            eb = prefix_bytes(s, from + room);
+        if (eb <= fb || (eb <= prefix_bytes(s, at) &&
+                         prefix_bytes(s, from + room) > prefix_bytes(s, at)))
+            eb = prefix_bytes(s, from + room); /* keep the difference */
     }
-    while (fb < eb && fb > 0 && is_ident(s[fb - 1]) && is_ident(s[fb]) &&
-           fb < prefix_bytes(s, at))
-        fb++; /* never from inside an identifier: "…ol, float" */
+    if (fb > 0 && is_ident(s[fb - 1]) && is_ident(s[fb])) {
+        size_t q = fb; /* not from inside a word: "…ol, float" */
+        while (q < eb && q - fb < 12 && is_ident(s[q]) && !part_start(s, q))
+            q++;
+        if (q + 4 < eb && q <= prefix_bytes(s, at) &&
+            (part_start(s, q) || !is_ident(s[q])))
+            fb = q;
+    }
     while (fb < eb && (s[fb] == ' ' || s[fb] == ',') &&
            fb < prefix_bytes(s, at))
         fb++;
@@ -828,7 +836,6 @@ window(const char *s, size_t h, size_t at, size_t max)
 
 /* ---- fitting a form that tells names apart (fit_form) ------------------ */
 
-#define FIT_MAX_BYTES 4096 /* longer forms take the plain window */
 #define FIT_MAX_ROUNDS 64
 
 static size_t span_width(const char *s, size_t from, size_t to);
@@ -1017,22 +1024,21 @@ fit_step(char *s, size_t w, size_t max, size_t *p, size_t *work, int folds)
  * by shrinking whole parts only (fit_step), the part at code point `at`
  * (where it first differs from its nearest name; SIZE_MAX: none) kept;
  * `folds`: whether lists may fold (pr_shorten's steps have folded what
- * they would).  NULL when that cannot fit (or on out-of-memory); with
- * `left`, the form as far as it shrank, *left the code point where `at`
- * is in it (SIZE_MAX: none). */
+ * they would), into out (FIT_MAX_BYTES + 1 bytes; `work`: 3 *
+ * FIT_MAX_BYTES + 3 slots), so that it allocates nothing and cannot
+ * shorten differently when memory runs out.  Returns out, or NULL when s
+ * is longer than FIT_MAX_BYTES or, without `left`, the form cannot fit;
+ * with `left`, the form as far as it shrank, *left the code point where
+ * `at` is in it (SIZE_MAX: none). */
 static char *
-fit_form(const char *s, size_t at, size_t max, int folds, size_t *left)
+fit_form(const char *s, size_t at, size_t max, int folds, size_t *left,
+         char *out, size_t *work)
 {
-    size_t len = strlen(s), p, w, rounds, *work;
-    char *out;
+    size_t len = strlen(s), p, w, rounds;
 
-    if (len > FIT_MAX_BYTES || (out = strdup(s)) == NULL)
+    if (len > FIT_MAX_BYTES)
         return NULL;
-    work = malloc((3 * len + 3) * sizeof(*work));
-    if (work == NULL) {
-        free(out);
-        return NULL;
-    }
+    memcpy(out, s, len + 1);
     p = at == SIZE_MAX ? SIZE_MAX : prefix_bytes(s, at);
     if (p != SIZE_MAX && p >= len)
         p = SIZE_MAX;
@@ -1041,13 +1047,10 @@ fit_form(const char *s, size_t at, size_t max, int folds, size_t *left)
          fit_step(out, w, max, &p, work, folds);
          rounds++)
         ;
-    free(work);
     if (left != NULL)
         *left = p == SIZE_MAX ? SIZE_MAX : span_width(out, 0, p);
-    else if (pr_shorten_width(out) > max) {
-        free(out);
+    else if (pr_shorten_width(out) > max)
         return NULL;
-    }
     return out;
 }
 
@@ -1060,20 +1063,29 @@ static char *
 told_form(const char *r, size_t rw, size_t at, size_t pref, size_t max,
           int whole)
 {
-    size_t left, fw, hw;
+    size_t left, fw, hw, *work;
     char *f, *part;
 
     if (rw <= max)
         return strdup(r);
-    f = whole ? fit_form(r, at, max, 1, &left) : NULL;
-    if (f != NULL && (fw = pr_shorten_width(f)) > max) {
-        part = f; /* what shrank whole, then a window at its difference */
-        hw = base_width(part) + 1 < max / 2 ? base_width(part) + 1 : max / 2;
-        f = window(part, hw, left == SIZE_MAX ? fw : left, max);
+    if (!whole || strlen(r) > FIT_MAX_BYTES)
+        return window(r, pref, at, max);
+    part = malloc(FIT_MAX_BYTES + 1);
+    work = malloc((3 * FIT_MAX_BYTES + 3) * sizeof(*work));
+    f = part != NULL && work != NULL
+            ? fit_form(r, at, max, 1, &left, part, work)
+            : NULL;
+    free(work);
+    if (f == NULL) { /* out-of-memory */
         free(part);
-    } else if (f == NULL) {
-        f = window(r, pref, at, max);
+        return NULL;
     }
+    if ((fw = pr_shorten_width(part)) <= max)
+        return part;
+    /* what shrank whole, then a window at its difference */
+    hw = base_width(part) + 1 < max / 2 ? base_width(part) + 1 : max / 2;
+    f = window(part, hw, left == SIZE_MAX ? fw : left, max);
+    free(part);
     return f;
 }
 
