@@ -101,6 +101,13 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 t = [x['text'] for x in r['diagnostics'] if x['kind'] == 'no_launch_records'][0]
 assert 'holds 24 device tasks' in t and 'CANN_API has 4 rows (aclrtGetDeviceCount, aclrtSynchronizeStream, aclrtMemcpy x2;' in t, t
 " "$T_DIR/full.json"
+    check "msinsight_full_db: the unrecorded host time is what the export left out, not Python or the GIL" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+t = [x['text'] for x in r['diagnostics'] if x['kind'] == 'host_unrecorded'][0]
+assert 'the export keeps none of the calls that launched its tasks' in t and 'GIL' not in t, t
+" "$T_DIR/full.json"
 else
     skip "msinsight_full_db" "no $PR_SHARED/traces/$M"
 fi

@@ -58,6 +58,18 @@ struct span {
 };
 
 /* A dispatcher operator or a runtime call: what the host ran. */
+/* 1 when the trace records a gap of this kind (pr_trace_add_gap). */
+static int
+has_gap(const struct pr_trace *t, const char *kind)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_gaps; i++)
+        if (strcmp(pr_trace_str(t, t->gaps[i].kind), kind) == 0)
+            return 1;
+    return 0;
+}
+
 static int
 recorded(const struct pr_trace *t, const struct pr_event *e)
 {
@@ -291,7 +303,20 @@ note_text(const struct pr_trace *t, const struct pr_steps *s, double pct,
                         kept, span, (long long)t->ev_idx_min,
                         (long long)t->ev_idx_max, kept_pct);
     }
-    if (pct >= UNRECORDED_PCT)
+    if (pct >= UNRECORDED_PCT && has_gap(t, "no_launch_records"))
+        /* the export keeps no launch calls (ascend_db.c): its host time
+           is what the export left out, not time the host spent apart
+           from its calls (closing 'Left': msprof_full_db listed Python
+           and the GIL as causes) */
+        len = pr_append(text, cap, len,
+                        ": the export keeps none of the calls that launched "
+                        "its tasks (see no_launch_records), so this is what "
+                        "the export left out, not what the host did, and %s "
+                        "rest on time it does not record",
+                        no_dev ? "the host findings"
+                               : "the host-bound reading and the host "
+                                 "findings");
+    else if (pct >= UNRECORDED_PCT)
         len = pr_append(text, cap, len,
                         ". The trace cannot say what the host did there "
                         "(Python, operators it did not keep, or a thread "
