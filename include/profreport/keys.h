@@ -88,6 +88,8 @@
 #define PR_K_EST_SM_EFFICIENCY_PCT "est_sm_efficiency_pct"
 #define PR_K_EST_ACHIEVED_OCCUPANCY_PCT "est_achieved_occupancy_pct"
 #define PR_K_KERNEL_TIME_US "kernel_time_us"
+#define PR_K_OCCUPANCY_UNKNOWN_LAUNCHES "occupancy_unknown_launches"
+#define PR_K_OCCUPANCY_UNKNOWN_KERNEL_PCT "occupancy_unknown_kernel_pct"
 
 /* ---- runs[].attribution: kernel time that reaches an operator
  * (docs/summary-json.md); also kernel_time_us, kernels, reason */

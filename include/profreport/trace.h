@@ -721,6 +721,14 @@ struct pr_mem_info *pr_trace_add_mem(struct pr_trace *t, uint32_t *index);
 /* A side record for kernels with every field "absent", for readers that
  * fill records of their own before handing them to the trace. */
 void pr_gpu_info_init(struct pr_gpu_info *g);
+/* Kineto writes "est. achieved occupancy %" 0 for a kernel whose shared
+ * memory passes the 48 KiB default (the occupancy query is not made for
+ * it), though blocks run: review25g #1, every such launch of control,
+ * alexnet, timeline_analysis, hta_nccl and hta_call_stack.  The reader
+ * leaves those occupancies NaN; this says a record is one of them (blocks
+ * per SM recorded, shared memory over 48 KiB, no occupancy). */
+#define PR_OCC_SMEM_DEFAULT_MAX 49152
+int pr_gpu_occupancy_not_computed(const struct pr_gpu_info *g);
 PR_NODISCARD enum pr_status pr_trace_add_flow(struct pr_trace *t,
                                               const struct pr_flow *f);
 PR_NODISCARD enum pr_status pr_trace_add_link(struct pr_trace *t,

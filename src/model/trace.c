@@ -460,6 +460,13 @@ pr_trace_op_extra(const struct pr_trace *t, uint32_t index, double *flops,
     }
 }
 
+int
+pr_gpu_occupancy_not_computed(const struct pr_gpu_info *g)
+{
+    return isnan(g->occupancy_pct) && g->blocks_per_sm > 0 &&
+           g->shared_mem > PR_OCC_SMEM_DEFAULT_MAX;
+}
+
 void
 pr_gpu_info_init(struct pr_gpu_info *g)
 {

@@ -337,6 +337,40 @@ fit_notes(struct pr_figs *f, const cJSON *devices)
 /* An Ascend run: its devices say kind "npu", and the report names them
  * NPUs and leaves out what only a CUDA GPU has (SMs, warps). */
 
+/* Kernels whose occupancy the trace does not give (Kineto's 0 for
+ * kernels over 48 KiB of shared memory, review25g #1): the card's short
+ * words or the table's sentence; "" where there are none. */
+static void
+occ_unknown_note(const cJSON *gm, int card, char *buf, size_t cap)
+{
+    double n = pr_sget_num(gm, PR_K_OCCUPANCY_UNKNOWN_LAUNCHES);
+    double pct = pr_sget_num(gm, PR_K_OCCUPANCY_UNKNOWN_KERNEL_PCT);
+    int none = isnan(pr_sget_num(gm, PR_K_EST_ACHIEVED_OCCUPANCY_PCT));
+    const char *s = n == 1 ? "" : "es";
+
+    buf[0] = '\0';
+    if (!(n > 0) || !(pct >= 0))
+        return;
+    if (card && none)
+        snprintf(buf, cap,
+                 "not known: the trace gives no occupancy for its %.0f "
+                 "kernel launch%s (over 48 KiB of shared memory)",
+                 n, s);
+    else if (card)
+        snprintf(buf, cap,
+                 "warps resident / maximum; %.0f launch%s (%.1f%% of kernel "
+                 "time) left out: no occupancy in the trace",
+                 n, s, pct);
+    else
+        snprintf(buf, cap,
+                 "Est. achieved occupancy %s %.0f kernel launch%s (%.1f%% "
+                 "of kernel time) that %s no occupancy in the trace: the "
+                 "profiler writes 0 for kernels with more than 48 KiB of "
+                 "shared memory, though their blocks run.",
+                 none ? "is not known: it would rest on" : "leaves out", n, s,
+                 pct, n == 1 ? "has" : "have");
+}
+
 /* SM and warp figures: CUDA's; an NPU has no such counters. */
 static void
 gpu_only_kpis(struct pr_figs *f, const cJSON *gm, int no_steps)
@@ -345,9 +379,12 @@ gpu_only_kpis(struct pr_figs *f, const cJSON *gm, int no_steps)
                 pr_sget_num(gm, PR_K_EST_SM_EFFICIENCY_PCT), PR_FMT_PCT,
                 no_steps ? "SMs busy over the capture, idle time included"
                          : "SMs busy over the steps, idle time included");
+    char sub[160];
+
+    occ_unknown_note(gm, 1, sub, sizeof(sub));
     pr_figs_kpi(f, "Est. achieved occupancy",
                 pr_sget_num(gm, PR_K_EST_ACHIEVED_OCCUPANCY_PCT), PR_FMT_PCT,
-                "warps resident / maximum, while kernels run");
+                sub[0] ? sub : "warps resident / maximum, while kernels run");
 }
 
 /* A run on the host only: how much of the mean step its operators and
@@ -1017,9 +1054,17 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         char note[400];
 
         if (isnan(busy)) {
+            const cJSON *gm;
+
             metrics_table(
                 f, run, pr_fig_run_is_npu(run) ? "NPU metrics" : "GPU metrics",
                 &t);
+            cJSON_ArrayForEach(gm, pr_sget(run, PR_K_GPU_METRICS))
+            {
+                occ_unknown_note(gm, 0, note, sizeof(note));
+                if (note[0])
+                    pr_figs_note(f, note);
+            }
         } else {
             metrics_table(f, run, "NPU metrics (incomplete task list)", &t);
             snprintf(note, sizeof(note),

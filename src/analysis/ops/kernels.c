@@ -57,6 +57,8 @@ struct kgroup {
     double bps_x_ns, occ_x_ns;   /* duration-weighted sums (trace args) */
     double cbps_x_ns, cocc_x_ns; /* the same, computed (no args) */
     size_t n_args;               /* calls carrying either arg */
+    double occ_ns;               /* time of the calls with an occupancy */
+    size_t n_occ_unknown;        /* pr_gpu_occupancy_not_computed calls */
     size_t n_cbps, n_cocc;       /* calls with a computed value */
     /* the unit the producer says its calls ran on (Ascend) */
     int by_unit;       /* some call names its unit */
@@ -310,8 +312,11 @@ add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
         add_pmu(t, kt, g, e);
     if (isfinite(gi->blocks_per_sm))
         g->bps_x_ns += gi->blocks_per_sm * dur;
-    if (isfinite(gi->occupancy_pct))
+    if (isfinite(gi->occupancy_pct)) {
         g->occ_x_ns += gi->occupancy_pct * dur;
+        g->occ_ns += dur;
+    }
+    g->n_occ_unknown += (size_t)pr_gpu_occupancy_not_computed(gi);
     kt->has_bps |=
         gi->device >= 0 && isfinite(gi->blocks_per_sm) && gi->blocks_per_sm > 0;
     kt->has_occ |= gi->device >= 0 && gi->occupancy_pct >= 0;
@@ -580,6 +585,12 @@ mean_bps(const struct ktable *kt, const struct kgroup *g, double *v)
 static int
 mean_occ(const struct ktable *kt, const struct kgroup *g, double *v)
 {
+    /* calls whose occupancy the trace does not give are left out, not
+       counted as 0 (review25g #1); null when no call has one */
+    if (g->n_occ_unknown > 0 && g->n_args > 0 && kt->has_occ) {
+        *v = g->occ_ns > 0 ? g->occ_x_ns / g->occ_ns : NAN;
+        return g->occ_ns > 0;
+    }
     return kmean(kt->has_occ, g->occ_x_ns, g->n_cocc, g->cocc_x_ns, g, v);
 }
 
@@ -593,7 +604,8 @@ static const char *
 occupancy_source(const struct kgroup *g)
 {
     if (g->n_args > 0)
-        return "trace";
+        return g->n_occ_unknown > 0 && !(g->occ_ns > 0) ? "trace_missing"
+                                                        : "trace";
     return g->n_cbps > 0 || g->n_cocc > 0 ? "computed" : NULL;
 }
 

@@ -72,7 +72,9 @@ struct gpu_acc {
     struct sweep sm;
     int64_t kernel_ns;
     double occ_sum, occ_ns; /* 9.3 accumulators */
-    size_t compute_tasks;   /* kernels counted in compute */
+    int64_t occ_unknown_ns; /* kernels without an occupancy (trace.h) */
+    size_t occ_unknown;
+    size_t compute_tasks; /* kernels counted in compute */
 };
 
 /* Kernels with args.device, as (event, gpu info) pairs: the record
@@ -351,6 +353,10 @@ accumulate(const struct pr_trace *t, struct pr_names *nc, int32_t dev,
             continue;
         a->kernel_ns = pr_sat_add_i64(a->kernel_ns, e->dur_ns);
         add_occupancy(a, e, g->occupancy_pct, w);
+        if (pr_gpu_occupancy_not_computed(g)) {
+            a->occ_unknown++;
+            a->occ_unknown_ns = pr_sat_add_i64(a->occ_unknown_ns, e->dur_ns);
+        }
         /* kernels come in start order (events are sorted by start) */
         busy_add(&a->busy, e->ts_ns, end, &a->bk, w);
         /* compute: neither communication nor waiting for input data */
@@ -456,6 +462,23 @@ comm_note(struct pr_row_gpu_metric *r, char *text, size_t cap, double util,
     "kernels were measured by CUPTI's range profiler, whose ranges carry "     \
     "counters but no timing: utilization is not measured"
 
+/* The row's absent mask leaving out the unknown-occupancy keys. */
+static uint64_t
+occ_unknown_absent(void)
+{
+    const struct pr_rows_objinfo *oi = pr_rows_object(PR_RO_RUNS_GPU_METRICS);
+    uint64_t m = 0;
+    size_t k;
+
+    for (k = 0; oi != NULL && k < oi->n_fields && k < 64; k++)
+        if (oi->fields[k].row ==
+                PR_SR_RUNS_GPU_METRICS_PR_K_OCCUPANCY_UNKNOWN_LAUNCHES ||
+            oi->fields[k].row ==
+                PR_SR_RUNS_GPU_METRICS_PR_K_OCCUPANCY_UNKNOWN_KERNEL_PCT)
+            m |= (uint64_t)1 << k;
+    return m;
+}
+
 /* One element of gpu_metrics[] appended to arr.  device is a JSON field
  * (the spec lets a device be a number or a string): this writer's is the
  * device id as a number. */
@@ -467,7 +490,13 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
     int64_t span = pr_sat_sub_i64(w->steps_end_ns, w->steps_start_ns);
     double util = NAN, sm = sm_efficiency(&a->sm, w), occ = NAN, comp = NAN;
     cJSON *id = cJSON_CreateNumber(dev), *ser = NULL;
-    struct pr_row_gpu_metric r = {id, NAN, NAN, NAN, NAN, NAN, NULL, NULL, 0};
+    struct pr_row_gpu_metric r = {.device = id,
+                                  .utilization_pct = NAN,
+                                  .est_sm_efficiency_pct = NAN,
+                                  .est_achieved_occupancy_pct = NAN,
+                                  .kernel_time_us = NAN,
+                                  .compute_utilization_pct = NAN,
+                                  .absent = occ_unknown_absent()};
     char text[400];
 
     row->device = dev;
@@ -488,6 +517,15 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
         r.utilization_pct = util;
         r.est_sm_efficiency_pct = 100.0 * sm;
         r.est_achieved_occupancy_pct = occ;
+        /* the mean leaves out what Kineto did not compute; say how much
+           (review25g #1); the keys are written only where some */
+        r.occupancy_unknown_launches = (double)a->occ_unknown;
+        r.occupancy_unknown_kernel_pct =
+            a->kernel_ns > 0
+                ? 100.0 * (double)a->occ_unknown_ns / (double)a->kernel_ns
+                : 0.0;
+        if (a->occ_unknown > 0)
+            r.absent = 0;
         r.kernel_time_us = (double)a->kernel_ns / 1000.0;
         comm_note(&r, text, sizeof(text), util, comp, npu,
                   a->compute_tasks == 0 && table_compute && a->kernel_ns > 0,

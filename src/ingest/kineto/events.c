@@ -1397,6 +1397,11 @@ add_gpu_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
     else
         g->blocks_per_sm = arg_num(a, A_BPSM, NAN);
     g->occupancy_pct = arg_num(a, A_OCC, NAN);
+    /* 0 with blocks running and over 48 KiB of shared memory: the
+     * profiler did not compute it (pr_gpu_occupancy_not_computed) */
+    if (g->occupancy_pct == 0 && g->blocks_per_sm > 0 &&
+        g->shared_mem > PR_OCC_SMEM_DEFAULT_MAX)
+        g->occupancy_pct = NAN;
     g->bytes =
         arg_int(a, arg_has(a, A_BYTES) ? A_BYTES : A_SIZE, 0, INT64_MAX, -1);
     g->in_nelems = arg_int(a, A_IN_NELEMS, 0, INT64_MAX, -1);

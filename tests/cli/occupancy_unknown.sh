@@ -1,0 +1,102 @@
+#!/bin/sh
+# occupancy_unknown.sh - Kineto writes "est. achieved occupancy %" 0 for a
+# kernel with more than 48 KiB of shared memory though its blocks run (the
+# occupancy is not computed; review25g #1): such a launch is unknown, not
+# 0%.  A trace made here: kernel A {blocks per SM 8, shared memory 98304,
+# occupancy 0} and kernel B {blocks per SM 8, occupancy 50}, same time:
+# the card reads 50%, not 25%, and says what it leaves out; A's row in the
+# Kernels table is a dash with source trace_missing.  A trace of A alone:
+# the card is not known.  Then hta's call_stack sample (its one kernel is
+# such a GEMM) when ../shared is there.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "occupancy_unknown" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+python3 - "$T_DIR" << 'PY'
+import json, sys
+def trace(path, kernels):
+    ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1",
+           "pid": 1, "tid": 1, "ts": 0, "dur": 400, "args": {}}]
+    for i, (name, smem, occ) in enumerate(kernels):
+        ext = i + 1
+        ev.append({"ph": "X", "cat": "cuda_runtime",
+                   "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                   "ts": 10 + i * 100, "dur": 2,
+                   "args": {"External id": ext, "correlation": ext}})
+        ev.append({"ph": "X", "cat": "kernel", "name": name, "pid": 0,
+                   "tid": 7, "ts": 20 + i * 100, "dur": 80,
+                   "args": {"External id": ext, "correlation": ext,
+                            "device": 0, "stream": 7, "grid": [864, 1, 1],
+                            "block": [128, 1, 1],
+                            "registers per thread": 64,
+                            "shared memory": smem, "blocks per SM": 8,
+                            "est. achieved occupancy %": occ}})
+    json.dump({"deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-40GB",
+                                     "computeMajor": 8, "computeMinor": 0,
+                                     "numSms": 108}],
+               "traceEvents": ev}, open(path, "w"))
+trace(sys.argv[1] + "/two.json",
+      [("kernel_big_smem", 98304, 0), ("kernel_small", 0, 50)])
+trace(sys.argv[1] + "/one.json", [("kernel_big_smem", 98304, 0)])
+PY
+
+"$PR_BIN" -q --input "$T_DIR/two.json" --json "$T_DIR/two.out.json" \
+    --html "$T_DIR/two.html"
+check "card 50%, the unknown launch left out and counted" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+g = r['gpu_metrics'][0]
+assert abs(g['est_achieved_occupancy_pct'] - 50) < 1e-9, g
+assert g['occupancy_unknown_launches'] == 1, g
+assert abs(g['occupancy_unknown_kernel_pct'] - 50) < 1e-9, g
+k = {x['name']: x for x in r['kernels']}
+assert k['kernel_big_smem']['mean_est_achieved_occupancy_pct'] is None, k
+assert k['kernel_big_smem']['occupancy_source'] == 'trace_missing', k
+assert k['kernel_small']['mean_est_achieved_occupancy_pct'] == 50, k
+assert k['kernel_small']['occupancy_source'] == 'trace', k
+" "$T_DIR/two.out.json"
+check "HTML: the card says what it leaves out" \
+    grep -q '1 launch (50.0% of kernel time) left out: no occupancy in the trace' \
+    "$T_DIR/two.html"
+"$PR_BIN" table -q --input "$T_DIR/two.out.json" --kind kernels \
+    -c name,occupancy > "$T_DIR/k.txt"
+check "Kernels table: a dash, not 0.0%" \
+    sh -c "grep 'kernel_big_smem' '$T_DIR/k.txt' | grep -q ' [-–]\$' &&
+           ! grep 'kernel_big_smem' '$T_DIR/k.txt' | grep -q '0.0%'"
+
+"$PR_BIN" -q --input "$T_DIR/one.json" --json "$T_DIR/one.out.json" \
+    --html "$T_DIR/one.html"
+check "no occupancy at all: null, not 0" python3 -c "
+import json, sys
+g = json.load(open(sys.argv[1]))['runs'][0]['gpu_metrics'][0]
+assert g['est_achieved_occupancy_pct'] is None, g
+" "$T_DIR/one.out.json"
+check "HTML: the card says not known" \
+    grep -q 'not known: the trace gives no occupancy for its 1 kernel launch' \
+    "$T_DIR/one.html"
+
+if have_shared; then
+    shared_summary cs hta/call_stack/backward_thread.json
+    check "hta call_stack: occupancy not known (a 96 KiB cutlass GEMM)" \
+        python3 -c "
+import json, sys
+g = json.load(open(sys.argv[1]))['runs'][0]['gpu_metrics'][0]
+assert g['est_achieved_occupancy_pct'] is None, g
+assert g['occupancy_unknown_launches'] == 1, g
+" "$T_DIR/cs.json"
+    shared_summary ax hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz
+    check "alexnet: 46.3% without the 6 launches (17.0%) of no occupancy" \
+        python3 -c "
+import json, sys
+g = json.load(open(sys.argv[1]))['runs'][0]['gpu_metrics'][0]
+assert round(g['est_achieved_occupancy_pct'], 1) == 46.3, g
+assert g['occupancy_unknown_launches'] == 6, g
+assert round(g['occupancy_unknown_kernel_pct'], 1) == 17.0, g
+" "$T_DIR/ax.json"
+else
+    skip "hta call_stack occupancy" "no $PR_SHARED/traces"
+fi
+echo "1..$T_N"
