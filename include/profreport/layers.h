@@ -40,6 +40,10 @@
 
 /* Source of a backward count derived from its forward. */
 #define PR_LAYERS_ESTIMATED "estimated 2x forward"
+/* A convolution whose backward computed the weight gradient only (its
+ * roots hold a *_backward_weight and no *_backward_input: the first conv,
+ * whose input needs no gradient): once its forward (review25g #6). */
+#define PR_LAYERS_ESTIMATED_1X "estimated 1x forward"
 
 /* What the trace lacks, said when no forward op has a backward: */
 #define PR_LAYERS_NO_PAIRS                                                     \

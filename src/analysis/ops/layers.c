@@ -78,6 +78,9 @@ struct bwd_root {
 struct seq {
     int64_t seq;
     uint32_t n_bwd, slot;
+    uint32_t layer;      /* top node of the first layer found to carry it */
+    unsigned char multi; /* forward ops of two layers or more carry it */
+    unsigned char cpp;   /* its backward is a C++ Function's CppNode<> */
 };
 
 /* One row: the layers of one (name, input shapes). */
@@ -123,7 +126,11 @@ struct ctx {
     struct part cur;
     size_t cur_back;
     size_t n_layers, n_bwd, n_unpaired;
+    unsigned grads; /* GRAD_*: what the backward roots being folded hold */
 };
+
+#define GRAD_INPUT 1u  /* a *_backward_input op (the data gradient) */
+#define GRAD_WEIGHT 2u /* a *_backward_weight op */
 
 /* ---- operators ---------------------------------------------------------- */
 
@@ -375,6 +382,18 @@ walk(struct ctx *c, uint32_t top, enter_fn enter, leave_fn leave)
 
 /* ---- backward roots' sequence numbers ----------------------------------- */
 
+/* A backward root of a C++ autograd Function ("...CppNode<Name>"): the
+ * op that made it records no sequence number, so the ops that carry its
+ * number are ones that ran before it. */
+static int
+is_cpp_node(const struct ctx *c, uint32_t ni)
+{
+    const char *nm =
+        pr_trace_str(c->t, pr_tree_name(c->t, c->tree, &c->tree->nodes[ni]));
+
+    return nm != NULL && strstr(nm, "CppNode<") != NULL;
+}
+
 static int
 cmp_seqs(const void *a, const void *b)
 {
@@ -403,6 +422,9 @@ collect_seqs(struct ctx *c)
             break;
         c->seqs[n].seq = node_op(c, &tr->nodes[ni], &ob)->seq;
         c->seqs[n].n_bwd = 1;
+        c->seqs[n].layer = NO_NODE;
+        c->seqs[n].multi = 0;
+        c->seqs[n].cpp = is_cpp_node(c, ni);
         c->seqs[n++].slot = NO_SLOT;
     }
     pr_tree_walk_free(&w);
@@ -411,9 +433,10 @@ collect_seqs(struct ctx *c)
     if (n > 1)
         qsort(c->seqs, n, sizeof(*c->seqs), cmp_seqs);
     for (i = 0; i < n; i++) {
-        if (c->n_seqs > 0 && c->seqs[c->n_seqs - 1].seq == c->seqs[i].seq)
+        if (c->n_seqs > 0 && c->seqs[c->n_seqs - 1].seq == c->seqs[i].seq) {
             c->seqs[c->n_seqs - 1].n_bwd++;
-        else
+            c->seqs[c->n_seqs - 1].cpp |= c->seqs[i].cpp;
+        } else
             c->seqs[c->n_seqs++] = c->seqs[i];
     }
     return 1;
@@ -545,13 +568,34 @@ claim(struct ctx *c, const struct pr_op_info *op)
 {
     struct seq *s = is_forward(op) ? find_seq(c, op->seq) : NULL;
 
-    if (s == NULL || s->slot != NO_SLOT)
+    if (s == NULL || s->slot != NO_SLOT || (s->multi && s->cpp))
         return 1;
     if (c->cur_slot == NO_SLOT && !new_slot(c))
         return 0;
     s->slot = c->cur_slot;
     c->cur_back += s->n_bwd;
     return 1;
+}
+
+/* An operator of its own namespace without a sequence number (a C++
+ * autograd Function: fbgemm::split_embedding_codegen_lookup_..._function,
+ * whose backward node takes the number its inner aten::zero_, view and
+ * select record): when ops inside it carry numbers it is the layer, not
+ * one of them (review25g #4: hta_diff_control's SplitLookupFunction
+ * backward, 59.4 ms, was paired with an aten::zero_ [[1]]).  Annotations
+ * (ProfilerStep#, Optimizer.step#, enumerate(DataLoader)) are not. */
+static int
+encloses_forward(const struct ctx *c, uint32_t ni, const struct pr_op_info *op)
+{
+    const struct pr_tree_node *nd = &c->tree->nodes[ni];
+    const char *nm;
+
+    if (!nd->is_operator || (op != NULL && op->seq >= 0) ||
+        pr_tree_n_kids(c->tree, nd) == 0)
+        return 0;
+    nm = pr_trace_str(c->t, pr_tree_name(c->t, c->tree, nd));
+    return nm != NULL && strstr(nm, "::") != NULL && strchr(nm, '#') == NULL &&
+           strncmp(nm, "autograd::", 10) != 0;
 }
 
 /* Whose the node is: a top-level forward op starts a layer, anything else
@@ -566,7 +610,7 @@ enter_layer(struct ctx *c, const struct frame *up, struct frame *f)
 
     if (is_backward_root(c, f->node))
         return 0;
-    if (!in_layer && is_forward(op)) {
+    if (!in_layer && (is_forward(op) || encloses_forward(c, f->node, op))) {
         c->cur_node = f->node;
         c->cur_slot = NO_SLOT;
         c->cur_back = 0;
@@ -578,6 +622,41 @@ enter_layer(struct ctx *c, const struct frame *up, struct frame *f)
     f->stop =
         (unsigned char)count(c, &c->cur, f->node, in_layer ? up->stop : 0u);
     return claim(c, op) ? 1 : -1;
+}
+
+/* The first walk: which sequence numbers forward ops of more than one
+ * layer carry.  Their backward cannot be told apart from the ops that
+ * ran before the autograd node was made: a C++ autograd Function
+ * (fbgemm's SplitLookupFunction) records no number of its own, so the
+ * number its CppNode takes is carried by the view, select, to and zero_
+ * of the layers before it (review25g #4: hta_diff_control's 59.4 ms
+ * backward was paired with an aten::zero_ [[1]] inside
+ * fbgemm::bounds_check_indices).  Such a backward is left unpaired
+ * (claim).  Elsewhere the last op to carry a number is the one that made
+ * the node (ops on tensors without grad before it carry it too, as the
+ * input batch's view, permute, to and div before ResNet's conv1 do). */
+static int
+enter_mark(struct ctx *c, const struct frame *up, struct frame *f)
+{
+    struct pr_op_info ob;
+    const struct pr_op_info *op = node_op(c, &c->tree->nodes[f->node], &ob);
+    int in_layer = up != NULL && up->own == OWN_LAYER;
+    struct seq *s;
+
+    if (is_backward_root(c, f->node))
+        return 0;
+    if (!in_layer && (is_forward(op) || encloses_forward(c, f->node, op)))
+        c->cur_node = f->node;
+    else if (!in_layer)
+        return 1;
+    f->own = OWN_LAYER;
+    if ((s = is_forward(op) ? find_seq(c, op->seq) : NULL) == NULL)
+        return 1;
+    if (s->layer == NO_NODE)
+        s->layer = c->cur_node;
+    else if (s->layer != c->cur_node)
+        s->multi = 1;
+    return 1;
 }
 
 /* The layer walked, when it has backward roots, into its row: its
@@ -625,6 +704,10 @@ walk_layers(struct ctx *c)
 {
     size_t r;
 
+    for (r = c->tree->n_roots; r > 0 && c->n_seqs > 0; r--) {
+        if (!walk(c, c->tree->roots[r - 1], enter_mark, NULL))
+            return 0;
+    }
     for (r = c->tree->n_roots; r > 0; r--) {
         if (!walk(c, c->tree->roots[r - 1], enter_layer, leave_layer))
             return 0;
@@ -636,8 +719,16 @@ walk_layers(struct ctx *c)
 static int
 enter_backward(struct ctx *c, const struct frame *up, struct frame *f)
 {
+    const char *nm;
+
     if (up != NULL && is_backward_root(c, f->node))
         return 0;
+    nm = pr_trace_str(c->t,
+                      pr_tree_name(c->t, c->tree, &c->tree->nodes[f->node]));
+    if (nm != NULL && strstr(nm, "_backward_input") != NULL)
+        c->grads |= GRAD_INPUT;
+    if (nm != NULL && strstr(nm, "_backward_weight") != NULL)
+        c->grads |= GRAD_WEIGHT;
     f->stop = (unsigned char)count(c, &c->cur, f->node, up ? up->stop : 0u);
     return 1;
 }
@@ -705,6 +796,27 @@ group_backward(const struct ctx *c, const struct bwd_root *v, size_t n,
     return 1;
 }
 
+/* A backward root that ran the weight gradient only (a *_backward_weight
+ * op, no *_backward_input) but whose outer convolution_backward counted
+ * both (no output_mask in the trace): one pass of its FLOPs is dropped
+ * (review25g #6: ResNet's conv1, 45.3 GFLOP, not 90.6). */
+static void
+wgrad_only(const struct ctx *c, struct part *p)
+{
+    const char *nm;
+
+    if ((c->grads & (GRAD_INPUT | GRAD_WEIGHT)) != GRAD_WEIGHT ||
+        p->top == NO_NODE)
+        return;
+    nm = pr_trace_str(c->t,
+                      pr_tree_name(c->t, c->tree, &c->tree->nodes[p->top]));
+    if (nm == NULL || strstr(nm, "convolution_backward") == NULL ||
+        strstr(nm, "_backward_weight") != NULL ||
+        strstr(nm, "_backward_input") != NULL)
+        return;
+    p->flops -= 0.5 * top_flops(c, p);
+}
+
 /* Layer `slot`'s backward roots (n of them, in time order) summed, then
  * into its row as they count: unknown once a node's count is, but for
  * the estimate.  0 on out-of-memory. */
@@ -716,26 +828,39 @@ fold_layer(struct ctx *c, size_t slot, const uint32_t *roots, size_t n)
     struct part bwd;
     struct row *r;
     size_t i, k;
+    unsigned grads = 0;
+    int half;
 
     part_init(&bwd);
     no_names(names);
     for (i = 0; i < n; i++) {
         part_init(&c->cur);
+        c->grads = 0;
         if (!walk(c, roots[i], enter_backward, NULL))
             return 0;
+        wgrad_only(c, &c->cur);
+        grads |= c->grads;
         part_add(c, &bwd, &c->cur);
         add_name(names, pr_tree_name(c->t, c->tree, &c->tree->nodes[roots[i]]));
     }
     if (l->row == NO_SLOT)
         return 1; /* cannot happen: every claiming layer ends */
     r = &c->rows[l->row];
+    /* the weight gradient alone redoes the forward's work once, not
+       twice: no data gradient ran (cudnn_convolution_backward_weight
+       without _backward_input, ResNet's conv1: 45.3 GFLOP, not 90.6) */
+    half = (grads & (GRAD_INPUT | GRAD_WEIGHT)) == GRAD_WEIGHT;
     if (bwd.unknown & UNKNOWN_F) {
-        bwd.flops = l->est_flops;
-        bwd.flops_src = isfinite(bwd.flops) ? PR_LAYERS_ESTIMATED : NULL;
+        bwd.flops = half ? 0.5 * l->est_flops : l->est_flops;
+        bwd.flops_src = !isfinite(bwd.flops) ? NULL
+                        : half               ? PR_LAYERS_ESTIMATED_1X
+                                             : PR_LAYERS_ESTIMATED;
     }
     if (bwd.unknown & UNKNOWN_B) {
-        bwd.bytes = l->est_bytes;
-        bwd.bytes_src = isfinite(bwd.bytes) ? PR_LAYERS_ESTIMATED : NULL;
+        bwd.bytes = half ? 0.5 * l->est_bytes : l->est_bytes;
+        bwd.bytes_src = !isfinite(bwd.bytes) ? NULL
+                        : half               ? PR_LAYERS_ESTIMATED_1X
+                                             : PR_LAYERS_ESTIMATED;
     }
     part_add(c, &r->back, &bwd);
     for (k = 0; k < MAX_BWD_NAMES; k++)
