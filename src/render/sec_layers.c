@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "profreport/figures.h"
@@ -40,7 +41,7 @@ const struct pr_col pr_fig_cols_layers[] = {
     {"bwd_source", PR_K_BACKWARD_FLOPS_SOURCE, "Bwd FLOPs from", PR_FMT_WRAP,
      1.0,
      "formula, trace, measured; \"estimated 2x forward\" when the backward "
-     "ops have no formula",
+     "ops have no formula (\"1x\": a convolution's weight gradient only)",
      PR_COL_BOTH},
     {"fwd_tflops", PR_K_FORWARD_ACHIEVED_TFLOPS, "Fwd TFLOP/s", PR_FMT_TFLOPS,
      0.7, NULL, 0},
@@ -54,23 +55,62 @@ const struct pr_col pr_fig_cols_layers[] = {
     {"roofline", PR_K_ROOFLINE_PCT, "Of roofline", PR_FMT_PCT, 0.7,
      "Achieved over attainable at this intensity", PR_COL_BOTH},
     {"bound", PR_K_BOUND, "Bound", PR_FMT_TEXT, 0.7, NULL, PR_COL_TERM},
-    {"mark", PR_K_ROOFLINE_MARK, "Above roof", PR_FMT_TEXT, 0.7, NULL, 0},
+    {"mark", PR_K_ROOFLINE_MARK, "Above roof", PR_FMT_TEXT, 0.7,
+     "Why the layer sits over its roof: winograd/fft (fewer FLOPs ran than "
+     "its nominal count), model_overcount (the FLOP/byte model counts more "
+     "than ran)",
+     0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
-/* "conv2d [32,64,56,56]" into buf: the name without its namespace and
- * the leading tensor shapes, without blanks, as many as fit in about 30
- * characters (the chart's labels are short; the table has them all). */
+/* A convolution's weight "[256, 256, 3, 3]" (the second input) as
+ * " 3x3 256->256" into buf; "" when the shapes do not give one. */
+static void
+conv_kernel(const char *name, const char *sh, char *buf, size_t n)
+{
+    long d[4];
+    const char *w;
+    int k = 0;
+
+    buf[0] = '\0';
+    if (strstr(name, "conv") == NULL || *sh != '[' ||
+        (w = strchr(sh + 1, ']')) == NULL || (w = strchr(w, '[')) == NULL)
+        return;
+    for (w++; k < 4; k++) {
+        char *end;
+        d[k] = strtol(w, &end, 10);
+        if (end == w || d[k] <= 0)
+            return;
+        w = end + strspn(end, ", ");
+        if (*w == ']')
+            break;
+    }
+    if (k == 3) /* [out, in/groups, kh, kw] */
+        snprintf(buf, n, " %ldx%ld %ld->%ld", d[2], d[3], d[1], d[0]);
+}
+
+/* "conv2d 3x3 256->256 [32,256,14,14]" into buf: the name without its
+ * namespace, a convolution's kernel and channels (layers of one input
+ * shape differ by them, review25g #6), then the leading tensor shapes,
+ * without blanks, as many as fit in about 34 characters (the chart's
+ * labels are short; the table has them all).  A row over its roof for a
+ * named reason ends with it: "(winograd)". */
 static const char *
 point_label(const cJSON *row, char *buf, size_t n)
 {
     const char *name = pr_sget_str_or(row, PR_K_NAME, "?");
     const char *sh = pr_sget_str_or(row, PR_K_INPUT_SHAPES, "");
+    const char *mark = pr_sget_str(row, PR_K_ROOFLINE_MARK);
     const char *colon = strstr(name, "::");
-    int w = snprintf(buf, n, "%s", colon ? colon + 2 : name);
-    size_t len = w > 0 && (size_t)w < n ? (size_t)w : 0, k;
-    char entry[LABEL_CHARS];
+    char entry[LABEL_CHARS], conv[48];
+    int w;
+    size_t len, k, room = 34;
 
+    conv_kernel(name, sh, conv, sizeof(conv));
+    w = snprintf(buf, n, "%s%s", colon ? colon + 2 : name, conv);
+    len = w > 0 && (size_t)w < n ? (size_t)w : 0;
+    if (conv[0])
+        room = len + 20; /* the image shape after the kernel */
     if (*sh == '[')
         sh++; /* the list of inputs; its entries follow */
     while (*sh == '[') {
@@ -83,12 +123,16 @@ point_label(const cJSON *row, char *buf, size_t n)
             }
         }
         entry[k] = '\0';
-        if (k <= 2 || len + k + 2 > 30 || len + k + 2 >= n)
+        if (k <= 2 || len + k + 2 > room || len + k + 2 >= n)
             break; /* an empty entry ends the tensors; or no room */
         len += (size_t)snprintf(buf + len, n - len, "%s%s",
                                 buf[len - 1] == ']' ? "," : " ", entry);
         sh += strspn(sh, ", ");
+        if (conv[0])
+            break; /* the weight is in the kernel's words */
     }
+    if (mark != NULL && len + strlen(mark) + 4 < n)
+        snprintf(buf + len, n - len, " (%s)", mark);
     return buf;
 }
 
@@ -113,6 +157,27 @@ static const char *const view_plain[] = {
 static const char *const view_estimated[] = {
     "name",      "shape",     "backward",   "fwd_device", "bwd_device",
     "fwd_flops", "bwd_flops", "bwd_source", NULL};
+/* The same with the "Above roof" column, where a row is over its roof
+ * for a named reason (the chart draws it apart). */
+static const char *const view_plain_mark[] = {
+    "name",      "shape",     "backward", "fwd_device", "bwd_device",
+    "fwd_flops", "bwd_flops", "mark",     NULL};
+static const char *const view_estimated_mark[] = {
+    "name",      "shape",     "backward",   "fwd_device", "bwd_device",
+    "fwd_flops", "bwd_flops", "bwd_source", "mark",       NULL};
+
+static int
+any_mark(const cJSON *rows)
+{
+    const cJSON *r;
+
+    cJSON_ArrayForEach(r, rows)
+    {
+        if (pr_sget_str(r, PR_K_ROOFLINE_MARK) != NULL)
+            return 1;
+    }
+    return 0;
+}
 
 static int
 any_estimated(const cJSON *rows)
@@ -121,8 +186,9 @@ any_estimated(const cJSON *rows)
 
     cJSON_ArrayForEach(r, rows)
     {
-        if (pr_sget_is(pr_sget_str(r, PR_K_BACKWARD_FLOPS_SOURCE),
-                       "estimated 2x forward"))
+        const char *src = pr_sget_str(r, PR_K_BACKWARD_FLOPS_SOURCE);
+        if (pr_sget_is(src, "estimated 2x forward") ||
+            pr_sget_is(src, "estimated 1x forward"))
             return 1;
     }
     return 0;
@@ -178,7 +244,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     } else {
         pr_figs_chart(f, ch, 0);
     }
-    t.view = any_estimated(t.rows) ? view_estimated : view_plain;
+    if (any_mark(t.rows))
+        t.view = any_estimated(t.rows) ? view_estimated_mark : view_plain_mark;
+    else
+        t.view = any_estimated(t.rows) ? view_estimated : view_plain;
     pr_figs_table(f, "Forward and backward by layer", &t, NULL);
 }
 

@@ -1973,19 +1973,35 @@ roof_points(const cJSON *rows, const struct pr_sec_roofline *spec,
                                          spec->label_chars)
                            : pr_sget_str_or(r, PR_K_NAME, "?");
         pts[n].weight = isnan(w) ? 0 : w;
-        pts[n++].color_index = pr_sget_is(b, "compute")     ? 0
-                               : pr_sget_is(b, PR_K_MEMORY) ? 1
-                                                            : 2;
+        /* a point past its roof for a reason the row names (winograd:
+           nominal FLOPs) is drawn apart, not as a compute-bound point
+           over the peak (review25g #6, #12) */
+        pts[n++].color_index = pr_sget_str(r, PR_K_ROOFLINE_MARK) != NULL ? 3
+                               : pr_sget_is(b, "compute")                 ? 0
+                               : pr_sget_is(b, PR_K_MEMORY)               ? 1
+                                                                          : 2;
     }
     return n;
+}
+
+static int
+any_marked(const struct pr_chart_point *pts, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (pts[i].color_index == 3)
+            return 1;
+    return 0;
 }
 
 struct pr_fig_chart *
 pr_sec_roofline_chart(const cJSON *run, const cJSON *rows,
                       const struct pr_sec_roofline *spec, size_t *n_points)
 {
-    static const char *const legend[] = {"compute-bound", "memory-bound",
-                                         "unknown"};
+    static const char *const legend[] = {
+        "compute-bound", "memory-bound", "unknown",
+        "over its roof for a known reason (its mark)"};
     size_t cap = pr_sget_len(rows) ? pr_sget_len(rows) : 1;
     struct pr_fig_chart *ch =
         pr_fig_chart_new(pr_fig_draw_roofline, spec->caption, 960, 440, 300);
@@ -2015,7 +2031,7 @@ pr_sec_roofline_chart(const cJSON *run, const cJSON *rows,
                                    isnan(gbps) ? 0 : gbps,
                                    spec->n_labels,
                                    legend,
-                                   3};
+                                   any_marked(pts, *n_points) ? 4 : 3};
     return ch;
 }
 
