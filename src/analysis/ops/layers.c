@@ -6,8 +6,9 @@
  * row with its place on the roofline.
  *
  * Memory (issue #17): the pass runs beside the op tree, so it keeps no
- * record per node.  Three walks: the sequence numbers of the backward
- * roots; the layers, in the order they ran, each folded into its row as
+ * record per node.  Four walks: the sequence numbers of the backward
+ * roots; which of them forward ops of several layers carry (enter_mark);
+ * the layers, in the order they ran, each folded into its row as
  * it ends (only a layer with backward roots keeps a small record for
  * them); the backward roots, listed in time order with their layers,
  * then summed a layer at a time into its row. */
@@ -74,7 +75,7 @@ struct bwd_root {
 };
 
 /* A sequence number of backward roots: how many carry it, and the layer
- * (slot in ctx.layers) that claimed it. */
+ * (slot in ctx.layers) that claimed it; 24 bytes. */
 struct seq {
     int64_t seq;
     uint32_t n_bwd, slot;
