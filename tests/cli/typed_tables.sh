@@ -76,9 +76,21 @@ check "  a job collective's mean as text is refused" \
 check "  a straggler's rank as text is refused" \
     refused "$T_DIR/job.json" "distributed.stragglers[]" rank
 for p in "job.per_rank[]" "job.operators[]" "job.kernels[]" \
-    "job.heatmap.rows[]" "runs[].gpu_metrics[]"; do
+    "job.heatmap.rows[]"; do
     check "  $p: rows, keys in schema order" rows "$T_DIR/job.json" "$p"
 done
+# a GPU's occupancy_unknown_launches/_kernel_pct are written only where
+# some launch has no occupancy in the trace (review25g #1): every other
+# key is there, in schema order
+check "  runs[].gpu_metrics[]: rows, keys in schema order" \
+    rows "$T_DIR/job.json" --subset "runs[].gpu_metrics[]"
+check "  runs[].gpu_metrics[]: only the unknown-occupancy pair left out" \
+    python3 -c "
+import json, sys
+for r in json.load(open(sys.argv[1]))['runs']:
+    for g in r['gpu_metrics']:
+        assert len(g) == 8 and 'occupancy_unknown_launches' not in g, g
+" "$T_DIR/job.json"
 check "  a rank's has_steps as text is refused" \
     refused "$T_DIR/job.json" "job.per_rank[]" has_steps
 check "  a job operator's ranks as text are refused" \
