@@ -19,7 +19,9 @@
     "          steps: kernels, GEMM kernel calls, the most frequent\n"         \
     "          operator's calls per second of windows within 10%; %)\n"        \
     "          op:NAME | shape:NAME | kernel:NAME\n"                           \
-    "          (NAME is exact or a glob: op:* = any one operator)\n"           \
+    "          (NAME is exact or a glob: op:* = any one operator;\n"           \
+    "          gpu.* and tc.share are device-neutral ids: on an Ascend\n"      \
+    "          NPU, its utilization and the Cube share)\n"                     \
     "  CMP     >  (grew by more than)   <  (shrank by more than)\n"            \
     "  CHANGE  [+|-]NUMBER UNIT, UNIT one of\n"                                \
     "          %              relative change (any metric)\n"                  \

@@ -330,6 +330,8 @@ pr_ddescribe(struct pr_buf *b, const cJSON *it)
     st = pr_buf_adds(b, what);
     if (st == PR_OK && cJSON_IsString(dev))
         st = pr_buf_printf(b, " %s", dev->valuestring);
+    else if (st == PR_OK && cJSON_IsString(pr_sget(it, "device_label")))
+        st = pr_buf_printf(b, " %s", pr_sget_str(it, "device_label"));
     else if (st == PR_OK && cJSON_IsNumber(dev))
         st = pr_buf_printf(b, " GPU %d", dev->valueint);
     /* a solo pair of two ids names the current device too */
@@ -349,6 +351,13 @@ pr_ddescribe(struct pr_buf *b, const cJSON *it)
     if (st == PR_OK)
         st = describe_test(b, it);
     return st;
+}
+
+const char *
+pr_ddevice_word(const cJSON *diff)
+{
+    return pr_sget_is(pr_sget_str(diff, PR_K_DEVICE_KIND), "npu") ? "NPU"
+                                                                  : "GPU";
 }
 
 void
@@ -372,12 +381,13 @@ pr_dmethod_text(const cJSON *diff, char *before, size_t nb, char *after,
              "the rank test decides, the interval beside it gives the "
              "change's size only: it can exclude 0 on a row the test keeps "
              "within noise. Memory, "
-             "GPU metrics, operators and kernels have no per-step samples "
+             "%s metrics, operators and kernels have no per-step samples "
              "and are judged on the limit alone. Operator and kernel times "
              "are %s, matched by name (and by name + input "
              "shapes); glob rules skip rows under %g%% of the %s time.",
              pr_sget_num(m, "alpha"), pr_sget_num(bs, "confidence_pct"),
              pr_sget_num(bs, "resamples"), pr_sget_str_or(bs, "seed", "?"),
+             pr_ddevice_word(diff),
              pr_dno_steps(diff)
                  ? "mean device time per call (neither side has steps: each "
                    "run is one capture, whose length is the profiler's "
@@ -525,8 +535,23 @@ gpu_largest(const cJSON *diff, char *buf, size_t n)
     }
     if (best == NULL)
         return;
-    if (isfinite(pr_dj_num(best, PR_K_DEVICE)))
+    if (pr_sget_str(best, "device_label") != NULL)
+        snprintf(dev, sizeof(dev), " %s", pr_sget_str(best, "device_label"));
+    else if (isfinite(pr_dj_num(best, PR_K_DEVICE)))
         snprintf(dev, sizeof(dev), " GPU %.0f", pr_dj_num(best, PR_K_DEVICE));
+    /* an Ascend device's utilization counts HCCL tasks (waits for a late
+       rank included) as busy: a rank that waits longer looks busier, so
+       the gate to propose is the kernels' time per call (review 25u #4) */
+    if (pr_sget_is(pr_sget_str(diff, PR_K_DEVICE_KIND), "npu")) {
+        snprintf(buf, n,
+                 "; largest NPU change %s%s %+.1f pp (%.1f%% -> %.1f%%), "
+                 "but an NPU's utilization counts HCCL waits as busy: gate "
+                 "a capture with "
+                 "--fail-on 'kernel:*>+10%%' (per call)",
+                 pr_dj_str(best, "metric"), dev, best_d,
+                 pr_dj_num(best, "baseline"), pr_dj_num(best, "current"));
+        return;
+    }
     /* gpu.* shares are better higher: the gate a fall trips */
     snprintf(buf, n,
              "; largest GPU change %s%s %+.1f pp (%.1f%% -> %.1f%%): "

@@ -421,14 +421,18 @@ check_world(cJSON *warnings, const char *run, const cJSON *rb, const cJSON *rc)
     return add_warning(warnings, text);
 }
 
-/* "GPU 3" or the device's own name (a string id). */
+static int ascend_run(const cJSON *run);
+
+/* "GPU 3" ("NPU 3" on an Ascend run) or the device's own name (a string
+ * id). */
 static void
-device_id_text(const cJSON *dev, char *buf, size_t n)
+device_id_text(const cJSON *run, const cJSON *dev, char *buf, size_t n)
 {
     if (cJSON_IsString(dev))
         snprintf(buf, n, "%s", dev->valuestring);
     else if (cJSON_IsNumber(dev))
-        snprintf(buf, n, "GPU %d", dev->valueint);
+        snprintf(buf, n, "%s %d", ascend_run(run) ? "NPU" : "GPU",
+                 dev->valueint);
     else
         snprintf(buf, n, "a device");
 }
@@ -446,9 +450,9 @@ check_device_ids(cJSON *notes, const char *run, const cJSON *rb,
 
     if (cJSON_GetArraySize(gb) != 1 || cJSON_GetArraySize(gc) != 1)
         return 1;
-    device_id_text(pr_sget(cJSON_GetArrayItem(gb, 0), PR_K_DEVICE), a,
+    device_id_text(rb, pr_sget(cJSON_GetArrayItem(gb, 0), PR_K_DEVICE), a,
                    sizeof(a));
-    device_id_text(pr_sget(cJSON_GetArrayItem(gc, 0), PR_K_DEVICE), b,
+    device_id_text(rc, pr_sget(cJSON_GetArrayItem(gc, 0), PR_K_DEVICE), b,
                    sizeof(b));
     if (strcmp(a, b) == 0)
         return 1;
@@ -949,6 +953,46 @@ check_older_side(cJSON *list, const cJSON *diff, const cJSON *sum,
     return add_warning(list, line);
 }
 
+/* The device words of the diff (review 25u #4): diff["device_kind"] is
+ * "npu" when either side holds an Ascend run, else "gpu", and every
+ * per-device figure row gets "device_label", "NPU 0" on a pair with an
+ * Ascend side, "GPU 0" otherwise, so that no Ascend row reads "GPU" (and
+ * an Ascend pair's tc.share row "(Cube share)"); the metric ids
+ * (gpu.utilization, tc.share) stay device-neutral ids. */
+static int
+device_words(cJSON *diff, const cJSON *base, const cJSON *cur)
+{
+    const cJSON *pair;
+    cJSON *row;
+    int any = has_ascend(base, NULL) || has_ascend(cur, NULL);
+
+    if (cJSON_AddStringToObject(diff, PR_K_DEVICE_KIND, any ? "npu" : "gpu") ==
+        NULL)
+        return 0;
+    cJSON_ArrayForEach(pair, pr_sget(diff, PR_K_RUNS))
+    {
+        int npu = any && (has_ascend(base, pr_dj_str(pair, "baseline")) ||
+                          has_ascend(cur, pr_dj_str(pair, "current")));
+        cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
+        {
+            const cJSON *dev = pr_sget(row, PR_K_DEVICE);
+            char text[48];
+            /* the tensor-core share is the Cube unit's on an NPU */
+            if (npu && pr_sget_is(pr_dj_str(row, "metric"), "tc.share") &&
+                cJSON_AddStringToObject(row, "device_label", "(Cube share)") ==
+                    NULL)
+                return 0;
+            if (!cJSON_IsNumber(dev))
+                continue;
+            snprintf(text, sizeof(text), "%s %d", npu ? "NPU" : "GPU",
+                     dev->valueint);
+            if (cJSON_AddStringToObject(row, "device_label", text) == NULL)
+                return 0;
+        }
+    }
+    return 1;
+}
+
 enum pr_status
 pr_dcompat_finish(cJSON *diff, const cJSON *base, const cJSON *cur,
                   struct pr_error *err)
@@ -959,6 +1003,8 @@ pr_dcompat_finish(cJSON *diff, const cJSON *base, const cJSON *cur,
         c != NULL ? cJSON_AddArrayToObject(c, "older_summaries") : NULL;
 
     if (why != NULL && !mark_tables(diff, why))
+        return NOMEM(err);
+    if (!device_words(diff, base, cur))
         return NOMEM(err);
     if (older == NULL || !check_definitions(c, diff, base, cur) ||
         !check_older_side(older, diff, base, "baseline") ||

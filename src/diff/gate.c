@@ -265,7 +265,7 @@ eval_table(struct gate *g, const cJSON *diff)
 }
 
 static enum pr_status
-gate_detail(cJSON *gate, const struct gate *g, int capture,
+gate_detail(cJSON *gate, const struct gate *g, int capture, /* 1, 2 npu */
             struct pr_error *err)
 {
     struct pr_buf b;
@@ -289,12 +289,21 @@ gate_detail(cJSON *gate, const struct gate *g, int capture,
     } else if (g->not_comparable != NULL) {
         st = pr_buf_printf(&b, "nothing compared: %s", g->not_comparable);
         /* review 23g #2: the remedy beside the reason */
-        if (st == PR_OK && capture)
+        if (st == PR_OK && capture == 1)
             st = pr_buf_adds(&b, "; gate a diff of captures without steps "
                                  "with --fail-on 'rate.kernels<-5%' (kernels "
                                  "per second of capture), --fail-on "
                                  "'gpu.utilization<-5pp' or --fail-on "
                                  "'kernel:*>+10%' (per call)");
+        /* an Ascend device's utilization counts HCCL tasks, waits for a
+           late rank included, as busy (review 25u #4) */
+        else if (st == PR_OK && capture == 2)
+            st = pr_buf_adds(&b, "; gate a diff of captures without steps "
+                                 "with --fail-on 'rate.kernels<-5%' (tasks "
+                                 "per second of capture) or --fail-on "
+                                 "'kernel:*>+10%' (per call; an NPU's "
+                                 "utilization counts HCCL waits as busy, so "
+                                 "it rises when a rank waits longer)");
     } else {
         st = pr_buf_adds(&b, "nothing compared: no figure of these runs "
                              "matches the rule");
@@ -387,7 +396,10 @@ eval_rule(cJSON *gates, const cJSON *diff, const struct pr_rule *r,
        cannot be compared) must not pass as if it had looked */
     skipped = g.checked == 0 && !*failed;
     *compared = !skipped;
-    st = gate_detail(gate, &g, r->kind == PR_RULE_METRIC && pr_dno_steps(diff),
+    st = gate_detail(gate, &g,
+                     r->kind == PR_RULE_METRIC && pr_dno_steps(diff)
+                         ? (strcmp(pr_ddevice_word(diff), "NPU") == 0 ? 2 : 1)
+                         : 0,
                      err);
     gate_fields(gate, &g, is_default, *failed, skipped);
     if (st == PR_OK && g.oom)

@@ -250,6 +250,10 @@ void pr_dverdict(const cJSON *diff, struct pr_dverdict *v);
  * those of that night's gates (with the night before and with the first
  * night), how many nights crossed and how many could not be read. */
 void pr_dtrend_verdict(const cJSON *trend, struct pr_dverdict *v);
+/* "NPU" when the diff's runs are Ascend ones (diff["device_kind"] npu,
+ * compat.c), else "GPU": the word for a device in the diff's text; the
+ * metric ids (gpu.utilization, tc.share) stay device-neutral. */
+const char *pr_ddevice_word(const cJSON *diff);
 
 /* A waterfall from `start` to `end` (microseconds) through n signed
  * steps; pointers borrowed for the call. */

@@ -256,8 +256,9 @@ interval_text(const cJSON *noise, char *buf, size_t n)
     snprintf(buf, n, "%s to %s", a, pr_dfmt_pct(hi, b, sizeof(b)));
 }
 
-/* "step.mean", "memory.peak GPU0", "gpu.utilization GPU 3", "rate.op
- * aten::copy_ GPU 0" (a figure of one operator or kernel names it). */
+/* "step.mean", "memory.peak GPU0", "gpu.utilization GPU 3" ("NPU 3" on
+ * an Ascend pair: the row's device_label), "rate.op aten::copy_ GPU 0" (a
+ * figure of one operator or kernel names it). */
 static void
 figure_name(const cJSON *row, char *buf, size_t n)
 {
@@ -276,6 +277,8 @@ figure_name(const cJSON *row, char *buf, size_t n)
         snprintf(buf, n, "%s", m);
     else if (cJSON_IsString(dev))
         snprintf(buf, n, "%s %s", m, dev->valuestring);
+    else if (cJSON_IsString(pr_sget(row, "device_label")))
+        snprintf(buf, n, "%s %s", m, pr_sget_str(row, "device_label"));
     else if (cJSON_IsNumber(dev))
         snprintf(buf, n, "%s GPU %d", m, dev->valueint);
     else
