@@ -335,13 +335,27 @@ pr_dfigs_trend(const cJSON *trend, pr_dfigs_each_fn *each, void *ctx)
         }
         pr_figs_items(&f, items);
     }
-    pr_figs_text(&f, "Each night is compared with the one before and, from the "
-                     "third night on, with the first night by the diff gates "
-                     "(noise-aware for step time); the step chart marks the "
-                     "latest night that crossed a limit, the table lists them "
-                     "all.");
     if (pr_dtrend_figs(&tf, trend) != 0)
         pr_figs_nomem(&f);
+    /* captures without steps: no step chart, and why (review 25u #3) */
+    if (tf.no_steps)
+        pr_figs_text(&f,
+                     "No night has steps: each is one capture, whose length "
+                     "is the profiler's window, not a speed, so no step time "
+                     "is charted and the breakdown and operators are per "
+                     "capture. Each night is compared with the one before "
+                     "and, from the third night on, with the first night by "
+                     "the diff gates; the utilization chart (a share of each "
+                     "capture) marks the latest night that crossed a limit, "
+                     "the table lists them all.");
+    else
+        pr_figs_text(&f, "Each night is compared with the one before and, from "
+                         "the third night on, with the first night by the diff "
+                         "gates (noise-aware for step time); the step chart "
+                         "marks the latest night that crossed a limit, the "
+                         "table lists them all.");
+    if (tf.no_memory)
+        pr_figs_text(&f, "Memory peak: no night records memory.");
     for (i = 0; i < tf.n && !f.failed; i++) {
         struct pr_fig_chart *ch =
             pr_fig_chart_new(pr_fig_draw_lines, tf.charts[i].title, WIDE_W,

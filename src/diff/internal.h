@@ -15,6 +15,7 @@
 #include "profreport/error.h"
 #include "profreport/figures.h"
 #include "profreport/keys.h"
+#include "profreport/shorten.h"
 
 /* o[key] as a number; NAN when o is not an object, the key is missing, or
  * the value is null or not a number. */
@@ -296,9 +297,13 @@ void pr_dpair_figs_free(struct pr_dpair_figs *f);
 /* The trend report's line charts (trend_figs.c), built once for the HTML
  * and the PDF layout: step time, memory peak, breakdown and, when the tree
  * names them, the top operators, over nights 1..n named by their inputs;
- * a value a night lacks is NAN, a gap in its line. */
-#define PR_DTREND_CHARTS 4
+ * a value a night lacks is NAN, a gap in its line.  When no night has
+ * steps (captures), no step chart: each device's utilization and the top
+ * kernels' time per call instead, and "per capture" in the titles; no
+ * memory chart when no night records memory (no_memory). */
+#define PR_DTREND_CHARTS 5
 #define PR_DTREND_SERIES 8
+#define PR_DTREND_KNAME_CHARS 48
 struct pr_dtrend_figs {
     struct pr_chart_lines charts[PR_DTREND_CHARTS]; /* draw charts[0..n) */
     size_t n;
@@ -308,6 +313,9 @@ struct pr_dtrend_figs {
     char **names;   /* owned array of the nights' tick names */
     char *name_buf; /* owned: their text */
     char mark[64];  /* the crossed night's label */
+    int no_steps;   /* no night has steps: per-capture words, no step chart */
+    int no_memory;  /* no night records memory: no memory chart */
+    char kname[PR_DTREND_SERIES][PR_SHORTEN_CAP(PR_DTREND_KNAME_CHARS)];
 };
 
 /* Build the charts of a trend tree (cmd_trend.c's: "nights",

@@ -119,6 +119,18 @@ static const struct pr_col night_cols[] = {
     {"gates", "gates", "Gates", PR_FMT_WRAP, 4.0, NULL, PR_COL_BOTH},
 };
 
+/* The nights of captures without steps: the capture's length, never a
+ * "step", and no p90 of one value (review 25u #3). */
+static const struct pr_col night_capture_cols[] = {
+    {"night", "night", "#", PR_FMT_FIGURE, 0.4, NULL, PR_COL_BOTH},
+    {"input", "input", "Input", PR_FMT_NAME, 2.4, NULL, PR_COL_BOTH},
+    {"capture", "capture", "Capture (no steps)", PR_FMT_FIGURE, 1.2, NULL,
+     PR_COL_BOTH},
+    {"mem", "mem", "Memory peak", PR_FMT_FIGURE, 1.1, NULL, PR_COL_BOTH},
+    {"crossed", "crossed", "Crossed", PR_FMT_TEXT, 0.7, NULL, PR_COL_BOTH},
+    {"gates", "gates", "Gates", PR_FMT_WRAP, 4.0, NULL, PR_COL_BOTH},
+};
+
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- rows ------------------------------------------------------------- */
@@ -738,9 +750,18 @@ pr_dtable_nights(struct pr_dtable *t, const cJSON *trend)
     const char *vals[7] = {idx, NULL, num[0], num[1], num[2], NULL, gates};
     double *col[3] = {NULL, NULL, NULL};
     int extra[3], i = 0, rc = 0;
-    size_t k;
+    int capture = cJSON_IsTrue(pr_sget(trend, "no_steps"));
+    size_t k, crossed = 5;
 
-    if (table_init(t, night_cols, N_OF(night_cols)) != 0)
+    if (capture) {
+        /* # input capture memory crossed gates */
+        vals[3] = num[2];
+        vals[4] = NULL;
+        vals[5] = gates;
+        crossed = 4;
+        if (table_init(t, night_capture_cols, N_OF(night_capture_cols)) != 0)
+            return -1;
+    } else if (table_init(t, night_cols, N_OF(night_cols)) != 0)
         return -1;
     for (k = 0; k < 3; k++)
         if ((col[k] = night_column(nights, keys[k], fmts[k], &extra[k])) ==
@@ -755,7 +776,7 @@ pr_dtable_nights(struct pr_dtable *t, const cJSON *trend)
                             sizeof(num[k]));
         snprintf(idx, sizeof(idx), "%d", ++i);
         vals[1] = pr_sget_str_or(night, PR_K_LABEL, "?");
-        vals[5] = cJSON_IsTrue(pr_sget(night, "crossed")) ? "yes" : "no";
+        vals[crossed] = cJSON_IsTrue(pr_sget(night, "crossed")) ? "yes" : "no";
         gates_text(night, gates, sizeof(gates));
         rc = add_row(t, vals, NULL);
     }

@@ -1,8 +1,9 @@
 /* trend.c - a `profreport trend` run (trend.h): a series of nightly
  * summaries as line charts (step time, breakdown, memory peak, top
- * operators), each night compared with the one before by the same gates as
- * `diff`, and the nights that crossed a limit marked.  The command line is
- * src/cli/cmd_trend.c's. */
+ * operators; without steps, the capture-safe device utilization and top
+ * kernels' time per call instead of step time), each night compared with the
+ * one before by the same gates as `diff`, and the nights that crossed a limit
+ * marked.  The command line is src/cli/cmd_trend.c's. */
 #include "config.h"
 
 #include <float.h>
@@ -32,6 +33,7 @@ struct night {
     size_t given;     /* position on the command line */
     int saved;        /* a saved summary: read again when needed */
     cJSON *top;       /* owned: its heaviest operators (top_operators) */
+    cJSON *top_k;     /* owned: its heaviest kernels (top_kernels) */
 };
 
 /* The nights of a run: the readable ones, ordered, then those that could
@@ -73,6 +75,8 @@ cmp_night(const void *pa, const void *pb)
 
 static enum pr_status top_operators(const cJSON *sum, cJSON **out,
                                     struct pr_error *err);
+static enum pr_status top_kernels(const cJSON *sum, cJSON **out,
+                                  struct pr_error *err);
 
 /* Read night n's summary (again) unless it is held. */
 static enum pr_status
@@ -148,6 +152,8 @@ load_nights(const struct pr_trend_job *a, struct nights *ns,
         at->stamp = recorded_time(at->sum);
         all_stamped &= !isnan(at->stamp);
         st = top_operators(at->sum, &at->top, err);
+        if (st == PR_OK)
+            st = top_kernels(at->sum, &at->top_k, err);
         if (st != PR_OK)
             return st;
         night_release(at);
@@ -261,6 +267,109 @@ op_per_step(const cJSON *sum, const char *name, double *out,
 
 #define N_TOP_OPS 5
 
+/* Steps recorded over all runs of a summary, a run that is one capture
+ * (an nsys export, an op-summary CSV: its one "step" is the profiler's
+ * window, not a step) counting none, as `diff` reads it (review 25u #3). */
+static double
+steps_of(const cJSON *sum)
+{
+    const cJSON *r;
+    double k = 0;
+
+    cJSON_ArrayForEach(r, pr_sget(sum, PR_K_RUNS))
+    {
+        if (!pr_sget_run_is_capture(r))
+            k += pr_sget_len(pr_sget(r, PR_K_STEPS));
+    }
+    return k;
+}
+
+/* Whether a run is an Ascend one (device_kind npu). */
+static int
+npu_run(const cJSON *run)
+{
+    return pr_sget_is(pr_sget_str(run, PR_K_DEVICE_KIND), "npu");
+}
+
+/* Each device's utilization (the share of the window it was busy) into
+ * o: "GPU 0" ("NPU 0" on Ascend), the id alone so that a night whose
+ * process ids changed still names the same device; a second run on the
+ * same id is "GPU 0 #2" (by the runs' order).  A capture-safe figure: a
+ * share of the window, not a time per window. */
+static int
+device_utilization(cJSON *o, const cJSON *sum)
+{
+    const cJSON *runs = pr_sget(sum, PR_K_RUNS), *r, *d;
+
+    cJSON_ArrayForEach(r, runs)
+    {
+        char label[200], id[64];
+        int k = 1;
+        cJSON_ArrayForEach(d, pr_sget(r, PR_K_GPU_METRICS))
+        {
+            const cJSON *dev = pr_sget(d, PR_K_DEVICE);
+            double v = pr_dj_num(d, PR_K_UTILIZATION_PCT);
+            if (!isfinite(v))
+                continue;
+            if (cJSON_IsNumber(dev))
+                snprintf(id, sizeof(id), "%s %d", npu_run(r) ? "NPU" : "GPU",
+                         dev->valueint);
+            else
+                snprintf(id, sizeof(id), "%.60s",
+                         cJSON_IsString(dev) ? dev->valuestring : "device");
+            snprintf(label, sizeof(label), "%s", id);
+            while (cJSON_GetObjectItemCaseSensitive(o, label) != NULL)
+                snprintf(label, sizeof(label), "%s #%d", id, ++k);
+            if (!pr_dj_add_num(o, label, v))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* A run's kernels as typed rows (rows.h); *v owned (free()). */
+static enum pr_status
+run_kernels(const cJSON *run, struct pr_row_kernel **v, size_t *n,
+            struct pr_error *err)
+{
+    void *rows = NULL;
+    enum pr_status st = pr_rows_load(pr_sget(run, PR_K_KERNELS), PR_K_KERNELS,
+                                     PR_RO_RUNS_KERNELS, &rows, n, err);
+
+    *v = rows;
+    return st;
+}
+
+/* Mean device time per call of kernel `name`, over all runs (its total
+ * over its calls), into *out: a figure that the capture's length does not
+ * scale, as `diff` compares kernels of captures without steps. */
+static enum pr_status
+kernel_per_call(const cJSON *sum, const char *name, double *out,
+                struct pr_error *err)
+{
+    const cJSON *r;
+    double t = 0, calls = 0;
+
+    cJSON_ArrayForEach(r, pr_sget(sum, PR_K_RUNS))
+    {
+        struct pr_row_kernel *v;
+        size_t n, i;
+        enum pr_status st = run_kernels(r, &v, &n, err);
+
+        if (st != PR_OK)
+            return st;
+        for (i = 0; i < n; i++)
+            if (v[i].name != NULL && strcmp(v[i].name, name) == 0 &&
+                isfinite(v[i].total_us) && v[i].calls > 0) {
+                t += v[i].total_us;
+                calls += (double)v[i].calls;
+            }
+        free(v);
+    }
+    *out = calls > 0 ? t / calls : NAN;
+    return PR_OK;
+}
+
 /* Compare night cur with night prev under the gates; their gates go to
  * out[key] and *failed counts those that tripped. */
 static enum pr_status
@@ -301,16 +410,20 @@ gates_compared(const cJSON *gates)
 
 static enum pr_status
 night_figures(cJSON *o, const struct night *n, const cJSON *top_ops,
-              struct pr_error *err)
+              const cJSON *top_k, struct pr_error *err)
 {
     cJSON *bd = cJSON_AddObjectToObject(o, PR_K_BREAKDOWN_US);
     cJSON *ops = cJSON_AddObjectToObject(o, "operators_us");
+    cJSON *util = cJSON_AddObjectToObject(o, PR_K_UTILIZATION_PCT);
+    cJSON *kpc = cJSON_AddObjectToObject(o, "kernels_us_per_call");
     const cJSON *name;
     size_t k;
-    int ok = bd != NULL && ops != NULL;
+    int ok = bd != NULL && ops != NULL && util != NULL && kpc != NULL;
 
     ok = ok && cJSON_AddStringToObject(o, PR_K_LABEL, pr_dbasename(n->path));
     ok = ok && pr_dj_add_num(o, "recorded", n->stamp);
+    ok = ok && pr_dj_add_num(o, PR_K_STEPS, steps_of(n->sum));
+    ok = ok && device_utilization(util, n->sum);
     ok = ok &&
          pr_dj_add_num(o, "step_mean_us", run_mean(n->sum, PR_K_MEAN_US, NULL));
     ok = ok &&
@@ -331,7 +444,58 @@ night_figures(cJSON *o, const struct night *n, const cJSON *top_ops,
             return st;
         ok = pr_dj_add_num(ops, name->valuestring, v);
     }
+    cJSON_ArrayForEach(name, top_k)
+    {
+        double v;
+        enum pr_status st;
+
+        if (!ok)
+            break;
+        st = kernel_per_call(n->sum, name->valuestring, &v, err);
+        if (st != PR_OK)
+            return st;
+        ok = pr_dj_add_num(kpc, name->valuestring, v);
+    }
     return ok ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory");
+}
+
+/* The heaviest kernels of a night by total device time (first run) into
+ * *out (owned): the latest night's are charted per call. */
+static enum pr_status
+top_kernels(const cJSON *sum, cJSON **out, struct pr_error *err)
+{
+    const cJSON *run = cJSON_GetArrayItem(pr_sget(sum, PR_K_RUNS), 0);
+    struct pr_row_kernel *v = NULL;
+    size_t n = 0, i, j;
+    int k;
+    enum pr_status st = run_kernels(run, &v, &n, err);
+
+    *out = NULL;
+    if (st != PR_OK)
+        return st;
+    *out = cJSON_CreateArray();
+    for (k = 0; *out != NULL && k < N_TOP_OPS; k++) {
+        size_t best = n;
+        for (i = 0; i < n; i++) {
+            int taken = 0;
+            if (v[i].name == NULL || !(v[i].total_us > 0))
+                continue;
+            for (j = 0; j < (size_t)cJSON_GetArraySize(*out); j++)
+                taken |= pr_sget_is(
+                    cJSON_GetArrayItem(*out, (int)j)->valuestring, v[i].name);
+            if (!taken && (best == n || v[i].total_us > v[best].total_us))
+                best = i;
+        }
+        if (best == n)
+            break;
+        if (!cJSON_AddItemToArray(*out, cJSON_CreateString(v[best].name))) {
+            cJSON_Delete(*out);
+            *out = NULL;
+        }
+    }
+    free(v);
+    return *out != NULL ? PR_OK
+                        : pr_error_set(err, PR_E_NOMEM, "out of memory");
 }
 
 /* The heaviest operators of a night (first run's table is sorted by
@@ -369,7 +533,8 @@ top_operators(const cJSON *sum, cJSON **out, struct pr_error *err)
  * night i - 1 is let go after, night 0 is held throughout. */
 static enum pr_status
 trend_night(const struct pr_trend_job *a, struct night *n, size_t i,
-            cJSON *nights, const cJSON *top, struct pr_error *err)
+            cJSON *nights, const cJSON *top, const cJSON *top_k,
+            struct pr_error *err)
 {
     cJSON *o = cJSON_CreateObject();
     size_t failed = 0, failed_base = 0, compared;
@@ -383,7 +548,7 @@ trend_night(const struct pr_trend_job *a, struct night *n, size_t i,
         cJSON_Delete(o);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
-    st = night_figures(o, &n[i], top, err);
+    st = night_figures(o, &n[i], top, top_k, err);
     if (st != PR_OK)
         return st;
     if (i == 0)
@@ -435,20 +600,35 @@ static enum pr_status
 build_trend(const struct pr_trend_job *a, struct nights *ns, cJSON **out,
             struct pr_error *err)
 {
-    cJSON *t = cJSON_CreateObject(), *nights, *top;
+    cJSON *t = cJSON_CreateObject(), *nights, *top, *top_k;
+    const cJSON *night;
     size_t i;
+    double steps = 0;
     enum pr_status st = PR_OK;
 
     top = cJSON_Duplicate(ns->n[ns->n_ok - 1].top, 1);
-    if (t == NULL || top == NULL || !pr_dj_add_num(t, "trend_version", 1)) {
+    top_k = cJSON_Duplicate(ns->n[ns->n_ok - 1].top_k, 1);
+    if (t == NULL || top == NULL || top_k == NULL ||
+        !pr_dj_add_num(t, "trend_version", 1)) {
         cJSON_Delete(t);
         cJSON_Delete(top);
+        cJSON_Delete(top_k);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
     cJSON_AddItemToObject(t, "top_operators", top);
+    cJSON_AddItemToObject(t, "top_kernels", top_k);
     nights = cJSON_AddArrayToObject(t, "nights");
     for (i = 0; i < ns->n_ok && st == PR_OK; i++)
-        st = trend_night(a, ns->n, i, nights, top, err);
+        st = trend_night(a, ns->n, i, nights, top, top_k, err);
+    /* no night with steps: every figure is per capture, and the
+       renderers say so rather than "step" (review 25u #3) */
+    cJSON_ArrayForEach(night, nights)
+    {
+        double k = pr_sget_num(night, PR_K_STEPS);
+        steps += isfinite(k) ? k : 0;
+    }
+    if (st == PR_OK && cJSON_AddBoolToObject(t, "no_steps", steps == 0) == NULL)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK) {
         cJSON_AddItemToObject(t, "unreadable", ns->unreadable);
         ns->unreadable = NULL;
@@ -631,6 +811,7 @@ pr_trend_run(const struct pr_trend_job *a, const char **verdict,
     for (i = 0; ns.n != NULL && i < a->n_inputs; i++) {
         cJSON_Delete(ns.n[i].sum);
         cJSON_Delete(ns.n[i].top);
+        cJSON_Delete(ns.n[i].top_k);
     }
     free(ns.n);
     return st;

@@ -27,24 +27,17 @@ struct source {
     const struct pr_category *cats; /* colours of the series, or NULL */
 };
 
-static const struct source fixed[] = {
-    {"Step time",
-     PR_UNIT_US,
-     NULL,
-     {"step_mean_us", "step_p90_us"},
-     {"mean", "p90"},
-     2,
-     1,
-     NULL},
-    {"Memory peak",
-     PR_UNIT_BYTES,
-     NULL,
-     {"memory_peak_bytes"},
-     {"peak allocated"},
-     1,
-     0,
-     NULL},
-};
+static const struct source step_chart = {
+    "Step time",     PR_UNIT_US, NULL, {"step_mean_us", "step_p90_us"},
+    {"mean", "p90"}, 2,          1,    NULL};
+static const struct source memory_chart = {"Memory peak",
+                                           PR_UNIT_BYTES,
+                                           NULL,
+                                           {"memory_peak_bytes"},
+                                           {"peak allocated"},
+                                           1,
+                                           0,
+                                           NULL};
 
 /* "rank-0.1700000000.pt.trace.json.gz" -> "rank-0.1700000000": the file
  * kind says nothing about the night. */
@@ -146,6 +139,78 @@ nights_axis(struct pr_dtrend_figs *f, const cJSON *nights)
     return 0;
 }
 
+/* Whether any night has a value at key. */
+static int
+any_night_has(const cJSON *nights, const char *key)
+{
+    const cJSON *n;
+
+    cJSON_ArrayForEach(n, nights)
+    {
+        if (isfinite(pr_sget_num(n, key)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Captures without steps (review 25u #3): each device's utilization, a
+ * share of the window that its length does not scale (the devices the
+ * latest night names), marked where a night crossed a limit. */
+static void
+utilization_chart(struct pr_dtrend_figs *f, const cJSON *nights)
+{
+    const cJSON *last =
+        cJSON_GetArrayItem(nights, cJSON_GetArraySize(nights) - 1);
+    const cJSON *d;
+    struct source u = {"Utilization per device (share of each capture)",
+                       PR_UNIT_PCT,
+                       PR_K_UTILIZATION_PCT,
+                       {NULL},
+                       {NULL},
+                       0,
+                       1,
+                       NULL};
+
+    cJSON_ArrayForEach(d, pr_sget(last, PR_K_UTILIZATION_PCT))
+    {
+        if (u.n_series < PR_DTREND_SERIES && d->string != NULL) {
+            u.keys[u.n_series] = u.names[u.n_series] = d->string;
+            u.n_series++;
+        }
+    }
+    if (u.n_series > 0)
+        chart(f, nights, &u);
+}
+
+/* Captures without steps: the top kernels' mean device time per call,
+ * the figure `diff` compares for them (names shortened for the legend). */
+static void
+kernels_chart(struct pr_dtrend_figs *f, const cJSON *trend, const cJSON *nights)
+{
+    const cJSON *name;
+    struct source k = {"Top kernels (device time per call)",
+                       PR_UNIT_US,
+                       "kernels_us_per_call",
+                       {NULL},
+                       {NULL},
+                       0,
+                       0,
+                       NULL};
+
+    cJSON_ArrayForEach(name, pr_sget(trend, "top_kernels"))
+    {
+        if (k.n_series < PR_DTREND_SERIES && cJSON_IsString(name)) {
+            k.keys[k.n_series] = name->valuestring;
+            k.names[k.n_series] =
+                pr_shorten(name->valuestring, PR_DTREND_KNAME_CHARS,
+                           f->kname[k.n_series], sizeof(f->kname[0]));
+            k.n_series++;
+        }
+    }
+    if (k.n_series > 0)
+        chart(f, nights, &k);
+}
+
 int
 pr_dtrend_figs(struct pr_dtrend_figs *f, const cJSON *trend)
 {
@@ -166,10 +231,21 @@ pr_dtrend_figs(struct pr_dtrend_figs *f, const cJSON *trend)
 
     memset(f, 0, sizeof(*f));
     f->n_nights = (size_t)cJSON_GetArraySize(nights);
+    f->no_steps = cJSON_IsTrue(pr_sget(trend, "no_steps"));
+    f->no_memory = !any_night_has(nights, "memory_peak_bytes");
     if (nights_axis(f, nights) != 0)
         return -1;
-    for (i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
-        chart(f, nights, &fixed[i]);
+    /* a run without steps never speaks of steps: its length is the
+       profiler's window, which `diff` does not compare (review 25u #3) */
+    if (f->no_steps) {
+        ops.title = "Top operators (device time per capture)";
+        bd.title = "Breakdown per capture (no steps)";
+        utilization_chart(f, nights);
+    } else {
+        chart(f, nights, &step_chart);
+    }
+    if (!f->no_memory)
+        chart(f, nights, &memory_chart);
     /* the categories as the main report names and colours them (keys.h) */
     for (i = 0; i < PR_N_BREAKDOWN; i++) {
         bd.keys[i] = pr_keys_breakdown[i].key;
@@ -186,6 +262,8 @@ pr_dtrend_figs(struct pr_dtrend_figs *f, const cJSON *trend)
     }
     if (ops.n_series > 0)
         chart(f, nights, &ops);
+    if (f->no_steps)
+        kernels_chart(f, trend, nights);
     return 0;
 }
 

@@ -139,9 +139,11 @@ for f in base rerun slow; do
 done
 "$PR_BIN" trend -q --input "$T_DIR/base.json" "$T_DIR/rerun.json" \
     "$T_DIR/slow.json" --html "$T_DIR/nomem.html"
-check "  a memory peak no night has reads 'no data'" \
-    grep -q '>no data</text>' "$T_DIR/nomem.html"
-check "  with no 0 B scale under it" \
+# review 25u #3: not an empty 'no data' panel, one line
+check "  a memory peak no night has is one line, not a chart" \
+    sh -c "grep -q 'Memory peak: no night records memory' '$T_DIR/nomem.html' &&
+        ! grep -q '>no data</text>' '$T_DIR/nomem.html'"
+check "  with no 0 B scale" \
     sh -c "! grep -q '>0\.0 B</text>' '$T_DIR/nomem.html'"
 # issue #34: trend's standard output (no report file asked for) is the
 # terminal tables of `profreport table`, as diff's; --format md keeps the
