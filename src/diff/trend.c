@@ -340,15 +340,17 @@ run_kernels(const cJSON *run, struct pr_row_kernel **v, size_t *n,
     return st;
 }
 
-/* Mean device time per call of kernel `name`, over all runs (its total
- * over its calls), into *out: a figure that the capture's length does not
- * scale, as `diff` compares kernels of captures without steps. */
+/* Mean device time per call of each kernel of top (its total over its
+ * calls, over all runs) into o[name], null where no run has it: a figure
+ * that the capture's length does not scale, as `diff` compares kernels
+ * of captures without steps.  Each run's table is read once. */
 static enum pr_status
-kernel_per_call(const cJSON *sum, const char *name, double *out,
-                struct pr_error *err)
+kernels_per_call(cJSON *o, const cJSON *sum, const cJSON *top,
+                 struct pr_error *err)
 {
-    const cJSON *r;
-    double t = 0, calls = 0;
+    double t[N_TOP_OPS] = {0}, calls[N_TOP_OPS] = {0};
+    const cJSON *r, *name;
+    int k;
 
     cJSON_ArrayForEach(r, pr_sget(sum, PR_K_RUNS))
     {
@@ -358,15 +360,31 @@ kernel_per_call(const cJSON *sum, const char *name, double *out,
 
         if (st != PR_OK)
             return st;
-        for (i = 0; i < n; i++)
-            if (v[i].name != NULL && strcmp(v[i].name, name) == 0 &&
-                isfinite(v[i].total_us) && v[i].calls > 0) {
-                t += v[i].total_us;
-                calls += (double)v[i].calls;
+        for (i = 0; i < n; i++) {
+            if (v[i].name == NULL || !isfinite(v[i].total_us) ||
+                v[i].calls <= 0)
+                continue;
+            k = 0;
+            cJSON_ArrayForEach(name, top)
+            {
+                if (k < N_TOP_OPS && pr_sget_is(name->valuestring, v[i].name)) {
+                    t[k] += v[i].total_us;
+                    calls[k] += (double)v[i].calls;
+                }
+                k++;
             }
+        }
         free(v);
     }
-    *out = calls > 0 ? t / calls : NAN;
+    k = 0;
+    cJSON_ArrayForEach(name, top)
+    {
+        if (k < N_TOP_OPS &&
+            !pr_dj_add_num(o, name->valuestring,
+                           calls[k] > 0 ? t[k] / calls[k] : NAN))
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+        k++;
+    }
     return PR_OK;
 }
 
@@ -444,19 +462,9 @@ night_figures(cJSON *o, const struct night *n, const cJSON *top_ops,
             return st;
         ok = pr_dj_add_num(ops, name->valuestring, v);
     }
-    cJSON_ArrayForEach(name, top_k)
-    {
-        double v;
-        enum pr_status st;
-
-        if (!ok)
-            break;
-        st = kernel_per_call(n->sum, name->valuestring, &v, err);
-        if (st != PR_OK)
-            return st;
-        ok = pr_dj_add_num(kpc, name->valuestring, v);
-    }
-    return ok ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (!ok)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return kernels_per_call(kpc, n->sum, top_k, err);
 }
 
 /* The heaviest kernels of a night by total device time (first run) into
