@@ -339,8 +339,12 @@ pr_ddescribe(struct pr_buf *b, const cJSON *it)
         st = pr_buf_printf(b, " / %s",
                            pr_sget(it, "device_current")->valuestring);
     else if (st == PR_OK && cJSON_IsNumber(pr_sget(it, "device_current")))
-        st = pr_buf_printf(b, " / GPU %d",
-                           pr_sget(it, "device_current")->valueint);
+        st = pr_buf_printf(
+            b, " / %s %d",
+            strncmp(pr_sget_str_or(it, "device_label", ""), "NPU", 3) == 0
+                ? "NPU"
+                : "GPU",
+            pr_sget(it, "device_current")->valueint);
     if (st == PR_OK && run != NULL)
         st = pr_buf_printf(b, " [%s]", run);
     if (st == PR_OK)

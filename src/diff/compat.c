@@ -18,6 +18,8 @@
 #include "profreport/diff_match.h"
 #include "profreport/sget.h"
 
+static int ascend_run(const cJSON *run);
+
 #define NOMEM(err) pr_error_set(err, PR_E_NOMEM, "out of memory")
 
 /* Names in both runs under this share of all names (and of the time) is
@@ -321,11 +323,15 @@ check_steps(cJSON *pair, cJSON *warnings, cJSON *notes, const char *run,
         windows_text(basis_of(rb), sp->n[0], sb, b, sizeof(b));
         windows_text(basis_of(rc), sp->n[1], sc, c, sizeof(c));
         snprintf(why, sizeof(why),
-                 "run %s: the step figures and the figures per window (GPU "
-                 "utilization, SM efficiency, occupancy) measure different "
+                 "run %s: the step figures and the figures per window (%s) "
+                 "measure different "
                  "windows: baseline: %s; current: %s; they move without the "
                  "trace changing, so they are not compared%s",
-                 run, b, c,
+                 run,
+                 ascend_run(rb) || ascend_run(rc)
+                     ? "NPU utilization"
+                     : "GPU utilization, SM efficiency, occupancy",
+                 b, c,
                  basis_of(rb) == NULL
                      ? "; to compare them, regenerate the baseline's summary "
                        "with this profreport (`profreport --input <baseline "
@@ -420,8 +426,6 @@ check_world(cJSON *warnings, const char *run, const cJSON *rb, const cJSON *rc)
              run, wb, wc);
     return add_warning(warnings, text);
 }
-
-static int ascend_run(const cJSON *run);
 
 /* "GPU 3" ("NPU 3" on an Ascend run) or the device's own name (a string
  * id). */

@@ -85,6 +85,9 @@ make_item(struct gate *g, const char *what, const char *run, const cJSON *row,
         copy_str(g, it, "short", pr_dj_str(row, "short_name"));
     copy_str(g, it, "input_shapes", pr_dj_str(row, PR_K_INPUT_SHAPES));
     copy_str(g, it, "run", run);
+    /* "NPU 0" on an Ascend pair (compat.c), for the describe line */
+    if (pr_dj_str(row, "device_label") != NULL)
+        copy_str(g, it, "device_label", pr_dj_str(row, "device_label"));
     if (!cJSON_AddItemToObject(it, PR_K_DEVICE,
                                dev ? cJSON_Duplicate(dev, 0)
                                    : cJSON_CreateNull()))

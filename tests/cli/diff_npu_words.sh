@@ -84,6 +84,24 @@ check "  the headline: largest NPU change, gate on kernel:" \
 check "  gpu.utilization stays the id an NPU rule gates on (exit 0, compared)" \
     [ $? -eq 0 ]
 
+# one NPU a side with two ids (3 last night, 0 tonight): the note, the
+# gate's line and stderr name NPUs
+python3 -c "
+import json
+s = json.load(open('$T_DIR/an.json'))
+for r in s['runs']:
+    for g in r['gpu_metrics']:
+        g['device'] = 3
+json.dump(s, open('$T_DIR/a3n.json', 'w'))
+"
+COLUMNS=200 "$PR_BIN" diff "$T_DIR/a3n.json" "$T_DIR/bn.json" \
+    --fail-on 'gpu.utilization>+1pp' > "$T_DIR/d.txt" 2> "$T_DIR/d.err"
+check "  two NPU ids: 'NPU 3 / NPU 0' in the gate line and on stderr" \
+    sh -c "grep -q 'compare NPU 3 (baseline) with NPU 0 (current)' '$T_DIR/d.txt' &&
+        grep -q 'gpu.utilization NPU 3 / NPU 0 \[' '$T_DIR/d.txt' &&
+        grep -q 'gpu.utilization NPU 3 / NPU 0 \[' '$T_DIR/d.err' &&
+        ! grep -q GPU '$T_DIR/d.txt' '$T_DIR/d.err'"
+
 # the same summaries as GPU runs keep their GPU words
 COLUMNS=200 "$PR_BIN" diff "$T_DIR/a.json" "$T_DIR/b.json" \
     > "$T_DIR/g.txt" 2> /dev/null
