@@ -340,14 +340,24 @@ pr_dfigs_trend(const cJSON *trend, pr_dfigs_each_fn *each, void *ctx)
     /* captures without steps: no step chart, and why (review 25u #3) */
     if (tf.no_steps)
         pr_figs_text(&f,
-                     "No night has steps: each is one capture, whose length "
-                     "is the profiler's window, not a speed, so no step time "
-                     "is charted and the breakdown and operators are per "
-                     "capture. Each night is compared with the one before "
-                     "and, from the third night on, with the first night by "
-                     "the diff gates; the utilization chart (a share of each "
-                     "capture) marks the latest night that crossed a limit, "
-                     "the table lists them all.");
+                     tf.utilization
+                         ? "No night has steps: each is one capture, whose "
+                           "length is the profiler's window, not a speed, so "
+                           "no step time is charted and the breakdown and "
+                           "operators are per capture. Each night is "
+                           "compared with the one before and, from the third "
+                           "night on, with the first night by the diff "
+                           "gates; the utilization chart (a share of each "
+                           "capture) marks the latest night that crossed a "
+                           "limit, the table lists them all."
+                         : "No night has steps: each is one capture, whose "
+                           "length is the profiler's window, not a speed, so "
+                           "no step time is charted and the breakdown and "
+                           "operators are per capture. Each night is "
+                           "compared with the one before and, from the third "
+                           "night on, with the first night by the diff "
+                           "gates; the table lists the nights that crossed "
+                           "a limit.");
     else
         pr_figs_text(&f, "Each night is compared with the one before and, from "
                          "the third night on, with the first night by the diff "

@@ -309,12 +309,13 @@ struct pr_dtrend_figs {
     size_t n;
     struct pr_chart_series series[PR_DTREND_CHARTS][PR_DTREND_SERIES];
     size_t n_nights;
-    double *x, *y;  /* owned: positions, values */
-    char **names;   /* owned array of the nights' tick names */
-    char *name_buf; /* owned: their text */
-    char mark[64];  /* the crossed night's label */
-    int no_steps;   /* no night has steps: per-capture words, no step chart */
-    int no_memory;  /* no night records memory: no memory chart */
+    double *x, *y;   /* owned: positions, values */
+    char **names;    /* owned array of the nights' tick names */
+    char *name_buf;  /* owned: their text */
+    char mark[64];   /* the crossed night's label */
+    int no_steps;    /* no night has steps: per-capture words, no step chart */
+    int no_memory;   /* no night records memory: no memory chart */
+    int utilization; /* the utilization chart (no_steps) is drawn */
     char kname[PR_DTREND_SERIES][PR_SHORTEN_CAP(PR_DTREND_KNAME_CHARS)];
 };
 

@@ -175,9 +175,14 @@ utilization_chart(struct pr_dtrend_figs *f, const cJSON *nights)
     {
         if (u.n_series < PR_DTREND_SERIES && d->string != NULL) {
             u.keys[u.n_series] = u.names[u.n_series] = d->string;
+            /* an NPU's busy share counts HCCL tasks, waits included */
+            if (strncmp(d->string, "NPU", 3) == 0)
+                u.title = "Utilization per device (share of each capture; "
+                          "an NPU's counts HCCL waits as busy)";
             u.n_series++;
         }
     }
+    f->utilization = u.n_series > 0;
     if (u.n_series > 0)
         chart(f, nights, &u);
 }

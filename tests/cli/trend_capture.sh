@@ -91,6 +91,29 @@ check "  the terminal table too" \
     sh -c "grep -q '^# *Input *Capture (no steps) *Memory peak' '$T_DIR/t.txt' &&
         ! grep -q 'Mean step' '$T_DIR/t.txt'"
 
+# the same captures as NPU runs: "NPU 0", and the chart says what an
+# NPU's utilization counts (review 25u #4)
+if command -v python3 > /dev/null 2>&1; then
+    for x in n1 n2; do
+        "$PR_BIN" -q -i "$T_DIR/$x.pt.trace.json" --json "$T_DIR/$x.json"
+        python3 -c "
+import json
+s = json.load(open('$T_DIR/$x.json'))
+for r in s['runs']:
+    r['device_kind'] = 'npu'
+json.dump(s, open('$T_DIR/${x}n.json', 'w'))
+"
+    done
+    "$PR_BIN" trend -q --keep-order "$T_DIR/n1n.json" "$T_DIR/n2n.json" \
+        --html "$T_DIR/npu.html"
+    check "NPU captures: NPU 0, and an NPU's utilization counts HCCL waits" \
+        sh -c "grep -q '>NPU 0<' '$T_DIR/npu.html' &&
+            grep -q \"Utilization per device (share of each capture; an NPU&#39;s counts HCCL waits as busy)\" '$T_DIR/npu.html' &&
+            ! grep -q '>GPU 0<' '$T_DIR/npu.html'"
+else
+    skip "NPU captures" "no python3"
+fi
+
 # stepped nights keep their step words and charts
 "$PR_BIN" trend -q --input "$D/base.json" "$D/rerun.json" "$D/slow.json" \
     --html "$T_DIR/s.html" --markdown "$T_DIR/s.md" --json "$T_DIR/s.json"
