@@ -302,11 +302,10 @@ gate_detail(cJSON *gate, const struct gate *g, int capture, /* 1, 2 npu */
            late rank included, as busy (review 25u #4) */
         else if (st == PR_OK && capture == 2)
             st = pr_buf_adds(&b, "; gate a diff of captures without steps "
-                                 "with --fail-on 'rate.kernels<-5%' (tasks "
-                                 "per second of capture) or --fail-on "
-                                 "'kernel:*>+10%' (per call; an NPU's "
-                                 "utilization counts HCCL waits as busy, so "
-                                 "it rises when a rank waits longer)");
+                                 "with --fail-on 'kernel:*>+10%' (per call; "
+                                 "an NPU's utilization counts HCCL waits as "
+                                 "busy, so it rises when a rank waits "
+                                 "longer)");
     } else {
         st = pr_buf_adds(&b, "nothing compared: no figure of these runs "
                              "matches the rule");
