@@ -363,6 +363,7 @@
 #define PR_K_DIRECTION "direction"
 #define PR_K_HOST_MEMORY "host_memory"
 #define PR_K_WITHOUT_BYTES_COUNT "without_bytes_count"
+#define PR_K_BEFORE_FIRST_KERNEL_COUNT "before_first_kernel_count"
 #define PR_K_GBPS "gbps"
 #define PR_K_LINK "link"
 #define PR_K_LINK_GBPS "link_gbps"

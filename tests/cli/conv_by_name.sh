@@ -111,7 +111,7 @@ def dispatch(shapes):
 json.dump(dispatch(False), open(os.path.join(d, "disp.json"), "w"))
 json.dump(dispatch(True), open(os.path.join(d, "disp_shapes.json"), "w"))
 
-def copies(direction, nbytes=8):
+def copies(direction, nbytes=8, kernel_first=True):
     name, src, dst = (("Memcpy HtoD (Pageable -> Device)", 1, 2)
                       if direction == "HtoD"
                       else ("Memcpy DtoH (Device -> Pageable)", 2, 1))
@@ -127,12 +127,22 @@ def copies(direction, nbytes=8):
                    "args": {"correlation": 50 + i, "device": 0, "stream": 7,
                             "bytes": nbytes if i else 8,
                             "memory bandwidth (GB/s)": 0.004}})
+    if kernel_first and nbytes > 8:
+        # a kernel before the copies: they are the loop's, not a one-time
+        # move before any kernel (review 26g #3)
+        ev.append({"ph": "X", "cat": "cuda_runtime",
+                   "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 1,
+                   "dur": 2, "args": {"correlation": 49}})
+        ev.append({"ph": "X", "cat": "kernel", "name": "k", "pid": 0,
+                   "tid": 7, "ts": 4, "dur": 3,
+                   "args": {"correlation": 49, "device": 0, "stream": 7}})
     return {"deviceProperties": A100, "traceEvents": ev}
 
 json.dump(copies("HtoD"), open(os.path.join(d, "h2d.json"), "w"))
 json.dump(copies("DtoH"), open(os.path.join(d, "d2h.json"), "w"))
 json.dump(copies("DtoH", 8192), open(os.path.join(d, "d2h_big.json"), "w"))
 json.dump(copies("HtoD", 8192), open(os.path.join(d, "h2d_big.json"), "w"))
+json.dump(copies("HtoD", 8192, False), open(os.path.join(d, "h2d_once.json"), "w"))
 PY
 
 run() { # run NAME: $T_DIR/NAME.{s.json,html} from $T_DIR/NAME.json
@@ -239,6 +249,12 @@ check "Copies: pageable device-to-host reads of kilobytes get no DataLoader advi
 check "Copies: pageable host-to-device copies of kilobytes get the pinning advice" \
     sh -c "grep -q '4 copies from pageable host memory to the device' '$T_DIR/h2d_big.html' &&
            grep -q 'DataLoader(pin_memory=True) and .to(device, non_blocking=True) make them' '$T_DIR/h2d_big.html'"
+# review 26g #3: copies all before the first kernel are a one-time move
+# (alexnet's parameters under aten::to), not input batches to pin
+run h2d_once
+check "Copies: pageable host-to-device copies before any kernel are a one-time move" \
+    sh -c "grep -q 'all before the first kernel: a one-time move' '$T_DIR/h2d_once.html' &&
+           ! grep -q 'make them asynchronous' '$T_DIR/h2d_once.html'"
 
 # The shared samples the review read.
 if shared_summary alex hta/critical_path/alexnet; then
