@@ -153,7 +153,33 @@
     update();
   }
 
+  /* A table wider than its box names, above it, the columns that are off
+     to the right: the scrollbar alone sits under the last row. */
+  function markScrolling() {
+    Array.prototype.forEach.call(document.querySelectorAll(".table-wrap"), function (w) {
+      var hint = w.previousElementSibling;
+      if (!hint || !hint.classList.contains("scroll-hint")) {
+        hint = document.createElement("p");
+        hint.className = "scroll-hint";
+        hint.hidden = true;
+        w.parentNode.insertBefore(hint, w);
+      }
+      var table = w.querySelector("table"), box = w.getBoundingClientRect();
+      var off = [];
+      if (table && table.tHead && w.scrollWidth > w.clientWidth + 1) {
+        Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) {
+          if (th.getBoundingClientRect().right > box.right + 1) off.push(th.textContent);
+        });
+      }
+      w.classList.toggle("scrolls", off.length > 0);
+      hint.hidden = off.length === 0;
+      hint.textContent = off.length ? "More columns to the right (scroll the table sideways): " + off.join(", ") + " \u2192" : "";
+    });
+  }
+
   Array.prototype.forEach.call(document.querySelectorAll("table.data"), enhanceTable);
+  markScrolling();
+  window.addEventListener("resize", markScrolling);
   enhanceTooltips();
   enhanceNav();
 })();

@@ -75,6 +75,39 @@ push_obj(struct pr_html_view *v, cJSON *arr)
 
 /* --- tables */
 
+/* A cell's text as markup: escaped, with a <wbr> after each run of
+ * identifier separators (. _ / : ,) so that a long kernel name, rule or
+ * class ("cublas.sgemm", "tensor_core") may wrap at its own boundaries
+ * instead of widening its column past the page (review 25u #9); copy,
+ * find and the filter still see the text unchanged. */
+static void
+add_wrappable(struct pr_html_view *v, cJSON *obj, const char *key,
+              const char *s, int wrap)
+{
+    struct pr_buf b;
+    size_t i, start = 0, n = strlen(s);
+    int ok = 1;
+
+    pr_buf_init(&b, 0);
+    for (i = 0; i < n && ok; i++) {
+        int sep = strchr("._/:,", s[i]) != NULL;
+        int next_sep = i + 1 < n && strchr("._/:,", s[i + 1]) != NULL;
+
+        if (!wrap || !sep || next_sep || i + 1 == n)
+            continue;
+        ok = pr_escape_html(&b, s + start, i + 1 - start) == PR_OK &&
+             pr_buf_adds(&b, "<wbr>") == PR_OK;
+        start = i + 1;
+    }
+    if (ok && start < n)
+        ok = pr_escape_html(&b, s + start, n - start) == PR_OK;
+    if (ok && b.len > 0)
+        add_str(v, obj, key, b.data);
+    else
+        add_str(v, obj, key, "");
+    pr_buf_free(&b);
+}
+
 /* A name cell: its shown form (table_view's, NULL: the name shortener's
  * in NAME_CHARS characters), the full name in the tooltip and in data-v
  * (what sorting and the filter read). */
@@ -87,6 +120,7 @@ name_text(struct pr_html_view *v, cJSON *cell, const char *name,
     if (form == NULL)
         form = pr_shorten(name, NAME_CHARS, shown, sizeof(shown));
     add_str(v, cell, "c_t", form);
+    add_wrappable(v, cell, "c_h", form, 1);
     add_str(v, cell, "c_full", strcmp(form, name) != 0 ? name : "");
 }
 
@@ -173,6 +207,9 @@ cell(struct pr_html_view *v, cJSON *cells, const cJSON *row,
     }
     add_str(v, o, "c_v", sort[0] ? sort : cJSON_IsString(val) ? text : "");
     add_str(v, o, "c_t", text);
+    add_wrappable(v, o, "c_h", text,
+                  !pr_col_numeric(c->fmt) && c->fmt != PR_FMT_CHANGE &&
+                      c->fmt != PR_FMT_VERDICT);
 }
 
 /* A row of a tree table carries its depth (data-depth, which the script
