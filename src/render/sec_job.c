@@ -27,7 +27,12 @@ struct heat {
     size_t n_rows, n_cols;
     const double *v; /* n_rows x n_cols, NAN = no step there */
     double lo, hi;
+    size_t n_over; /* cells above hi, drawn in PR_HEAT_OVER */
 };
+
+/* A cell outside the colour scale (a warm-up step of 2.4 s beside steady
+ * steps of 180 ms): one colour off the ramp, named in the legend. */
+#define PR_HEAT_OVER 0xD55E00u
 
 /* Every k-th label, so that labels of `size` points a `gap` apart fit. */
 static size_t
@@ -50,6 +55,18 @@ heat_legend(struct pr_canvas *c, double x, double y, const struct heat *h)
              pr_chart_format(h->hi, PR_UNIT_US, b, sizeof(b)),
              h->capture ? "" : " per step");
     pr_chart_ramp_legend(c, x, y, text);
+    if (h->n_over > 0) {
+        struct pr_style st = {PR_HEAT_OVER, PR_COLOR_NONE, 0, 0, 0};
+        struct pr_text_style ts = {PR_CHART_FONT_TICK, PR_COLOR_MUTED,
+                                   PR_ANCHOR_START, 0, 0};
+        double at =
+            x + 128 + c->ops->text_width(c, text, PR_CHART_FONT_TICK, 0) + 16;
+
+        snprintf(text, sizeof(text), "over %s: %zu %s, kept off the scale", b,
+                 h->n_over, h->n_over == 1 ? "cell" : "cells");
+        c->ops->rect(c, at, y, 10, PR_CHART_FONT_TICK, &st);
+        c->ops->text(c, at + 14, y + PR_CHART_FONT_TICK - 1.5, text, &ts);
+    }
 }
 
 static void
@@ -58,15 +75,17 @@ heat_cell(struct pr_canvas *c, const struct heat *h, size_t r, size_t k,
 {
     double v = h->v[r * h->n_cols + k];
     struct pr_style st = {
-        isnan(v) ? PR_COLOR_GRID
-                 : pr_canvas_ramp(h->hi > h->lo ? (v - h->lo) / (h->hi - h->lo)
-                                                : 0.5),
+        isnan(v)    ? PR_COLOR_GRID
+        : v > h->hi ? PR_HEAT_OVER
+                    : pr_canvas_ramp(
+                          h->hi > h->lo ? (v - h->lo) / (h->hi - h->lo) : 0.5),
         PR_COLOR_NONE, 0, 0, 0};
     char tip[400], a[48];
 
     if (c->ops->group_begin != NULL && !isnan(v)) {
-        snprintf(tip, sizeof(tip), "%s, %s: %s", h->rows[r], h->cols[k],
-                 pr_chart_format(v, PR_UNIT_US, a, sizeof(a)));
+        snprintf(tip, sizeof(tip), "%s, %s: %s%s", h->rows[r], h->cols[k],
+                 pr_chart_format(v, PR_UNIT_US, a, sizeof(a)),
+                 v > h->hi ? " (over the colour scale)" : "");
         c->ops->group_begin(c, tip);
     }
     c->ops->rect(c, x, y, w, hh, &st);
@@ -109,6 +128,49 @@ draw_heat(struct pr_canvas *c, const struct pr_chart_box *b, const void *spec)
         c->ops->text(c, left + (double)k * cw, bottom + PR_CHART_FONT_TICK + 2,
                      h->cols[k], &lab);
     heat_legend(c, left, bottom + PR_CHART_FONT_TICK + 8, h);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* The colour scale spans the steady cells (review 25u #12: ms_cluster4's
+ * warm-up steps of 2.2-2.4 s on a linear 178 ms..2.38 s ramp left every
+ * steady step of 178-181 ms one pale colour): its top is the largest cell
+ * within Q3 + 3 x max(IQR, 5% of the median), a cell above it is drawn in
+ * PR_HEAT_OVER and counted in the legend. */
+static void
+steady_scale(struct heat *h, const double *v, size_t n)
+{
+    double *s = malloc(n * sizeof(*s)), q1, q3, med, fence, top = -INFINITY;
+    size_t m = 0;
+
+    if (s == NULL)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(v[i]))
+            s[m++] = v[i];
+    if (m >= 4) {
+        qsort(s, m, sizeof(*s), cmp_double);
+        q1 = s[m / 4];
+        q3 = s[(3 * m) / 4];
+        med = s[m / 2];
+        fence = q3 + 3 * fmax(q3 - q1, 0.05 * med);
+        for (size_t i = 0; i < m; i++)
+            if (s[i] <= fence)
+                top = s[i];
+            else
+                h->n_over++;
+        if (h->n_over > 0 && isfinite(top))
+            h->hi = top;
+        else
+            h->n_over = 0;
+    }
+    free(s);
 }
 
 /* The chart of job.heatmap, or NULL when it has no cell. */
@@ -173,6 +235,7 @@ heat_chart(const cJSON *hm, int capture)
         pr_fig_chart_free(ch);
         return NULL;
     }
+    steady_scale(h, vals_buf, nr * nc);
     /* The ramp spans at least a tenth of the longest step, so that steps
      * equal within noise are drawn in (nearly) one colour. */
     h->lo = fmax(0, fmin(h->lo, h->hi * 0.9));
