@@ -232,6 +232,14 @@ static const struct pr_col step_summary_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* A run without steps: its one window, never "Steps 1 ... p90" of one
+ * value (review 25u #13, nsys_mock and kd_910B_v1). */
+static const struct pr_col capture_summary_cols[] = {
+    {"capture", PR_K_MEAN_US, "Capture", PR_FMT_US, 1,
+     "No steps: the whole capture, one window", PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
 static const struct pr_col gpu_cols[] = {
     {"device", PR_K_DEVICE, "Device", PR_FMT_TEXT, 0.8, NULL, PR_COL_BOTH},
     {"util", PR_K_UTILIZATION_PCT, "GPU utilization", PR_FMT_PCT, 1.2,
@@ -763,7 +771,16 @@ breakdown_cats(const cJSON *run, struct pr_category *cats)
     }
     for (k = 0; k < PR_N_BREAKDOWN; k++) {
         const char *key = pr_keys_breakdown[k].key;
+        double any = 0;
 
+        /* a category no step has time in is left out of the legend
+           (review 25u #13: kd_910B_v1's op-summary CSV, which records
+           no copies, runtime, data loading or host work, listed Memcpy,
+           Memset, Runtime, DataLoader and CPU exec) */
+        cJSON_ArrayForEach(st, steps) any +=
+            fabs(pr_sget_num(pr_sget(st, PR_K_BREAKDOWN_US), key));
+        if (!(any > 0) && cJSON_IsArray(steps) && pr_sget_len(steps) > 0)
+            continue;
         if (pr_fig_run_host_only(run) && strcmp(key, PR_K_DATALOADER) != 0 &&
             strcmp(key, PR_K_CPU_EXEC) != 0 && strcmp(key, PR_K_OTHER) != 0 &&
             !(comm && strcmp(key, PR_K_COMMUNICATION) == 0))
@@ -1018,7 +1035,9 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
             pr_figs_chart(f, donut(ss, cats, n_cats), 1);
         table_split_note(f, run);
     }
-    pr_figs_table(f, "Step time", &t, NULL);
+    if (no_steps(ss))
+        t.cols = capture_summary_cols;
+    pr_figs_table(f, no_steps(ss) ? "Capture time" : "Step time", &t, NULL);
     /* CPU Exec and Other are host time: say when the trace leaves most
        of it unexplained (hostcov.c) */
     if (pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) != NULL) {
