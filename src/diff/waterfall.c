@@ -107,6 +107,37 @@ value_label(struct pr_canvas *c, struct labels *l, double cx, double top,
     }
 }
 
+/* Every tick in one unit and one number of decimals, the step's ("0 ms,
+ * 50 ms, 100 ms", never "50.0 ms" beside "0": review 25u #13). */
+static void
+tick_text(const double *ticks, size_t n, size_t i, char *buf, size_t cap)
+{
+    double big = 0, step = n > 1 ? fabs(ticks[1] - ticks[0]) : 0, scale = 1, v;
+    const char *unit = "\xc2\xb5s";
+    int dec = 0;
+
+    for (size_t k = 0; k < n; k++)
+        big = fmax(big, fabs(ticks[k]));
+    if (big >= 999.5e3) {
+        scale = 1e6;
+        unit = "s";
+    } else if (big >= 999.5) {
+        scale = 1e3;
+        unit = "ms";
+    }
+    /* as many decimals as the step has (2.5 ms: one), at most three */
+    while (step > 0 && dec < 3) {
+        double x = step / scale * pow(10, dec);
+        if (fabs(x - round(x)) < 1e-6 * fmax(1, x))
+            break;
+        dec++;
+    }
+    v = ticks[i] / scale;
+    if (fabs(v) < 0.5 * pow(10, -dec)) /* no "-0 ms" */
+        v = 0;
+    snprintf(buf, cap, "%.*f %s", dec, v, unit);
+}
+
 void
 pr_dwaterfall(struct pr_canvas *c, const struct pr_chart_box *b,
               const struct pr_dwaterfall *w)
@@ -122,9 +153,9 @@ pr_dwaterfall(struct pr_canvas *c, const struct pr_chart_box *b,
     for (i = 0; i < n; i++) {
         double y = y_of(ticks[i], lo, hi, &p);
         c->ops->line(c, p.x, y, p.x + p.w, y, &grid);
-        label(c, p.x - 4, y + 3,
-              pr_chart_format(ticks[i], PR_UNIT_US, txt, sizeof(txt)),
-              PR_CHART_FONT_TICK, PR_COLOR_MUTED, PR_ANCHOR_END, 0);
+        tick_text(ticks, n, i, txt, sizeof(txt));
+        label(c, p.x - 4, y + 3, txt, PR_CHART_FONT_TICK, PR_COLOR_MUTED,
+              PR_ANCHOR_END, 0);
     }
     slot = p.w / (double)(w->n + 2);
     bw = slot * 0.7;
