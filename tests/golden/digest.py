@@ -78,6 +78,7 @@ def walk(path, v, out):
 def visible(html):
     html = re.sub(r"(?s)<(script|style)\b.*?</\1>", " ", html)
     html = re.sub(r"(?s)<svg\b.*?</svg>", " ", html)
+    html = re.sub(r"<wbr>", "", html)  # a break opportunity, not a space
     text = re.sub(r"(?s)<[^>]*>", " ", html)
     return re.sub(r"\s+", " ", text).strip()
 
