@@ -47,8 +47,9 @@ o = [o for o in json.load(open(sys.argv[1]))['distributed']['comm_ops']
 assert (o['calls'], o['timed_calls']) == (4, 3), o
 assert abs(o['mean_us'] - 100) < 1e-6 and abs(o['total_us'] - 300) < 1e-6, o
 " "$T_DIR/s.json"
+sed 's/<wbr>//g' "$T_DIR/r.html" > "$T_DIR/r.cells" # break opportunities
 check "the table's Calls cell: 4 (3 timed)" \
-    grep -q '>nccl:all_reduce</td><td[^>]*>4 (3 timed)</td>' "$T_DIR/r.html"
+    grep -q '>nccl:all_reduce</td><td[^>]*>4 (3 timed)</td>' "$T_DIR/r.cells"
 if command -v pdftotext > /dev/null 2>&1; then
     pdftotext -layout "$T_DIR/r.pdf" "$T_DIR/r.txt"
     check "the PDF's too" grep -q "nccl:all_reduce .*4 (3 timed)" "$T_DIR/r.txt"
