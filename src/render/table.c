@@ -1190,13 +1190,106 @@ put_prose(struct pr_buf *out, const char *s, size_t indent, size_t w)
     return PR_OK;
 }
 
+/* Every row of rows [0, n) holds the same value in run column c. */
+static int
+one_value(const struct table *t, size_t n, const struct pr_col *c)
+{
+    char a[64], b[64];
+
+    for (size_t r = 1; r < n; r++)
+        if (strcmp(raw_cell(t, 0, c, a, sizeof(a)),
+                   raw_cell(t, r, c, b, sizeof(b))) != 0)
+            return 0;
+    return n > 0;
+}
+
+/* The terminal's table leaves out a worker or span column that holds one
+ * value on every row and says it once above the table instead (review
+ * 25u #10: "worker0" on every row took 9 of 80 columns); *tt is t with
+ * the columns kept. */
 static enum pr_status
-emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
+drop_one_value_cols(const struct table *t, size_t n, struct table *tt,
+                    struct pr_buf *out)
+{
+    size_t c, k = 0, dropped = 0;
+    char v[64];
+
+    *tt = *t;
+    for (c = 0; c < t->n_cols; c++) {
+        const struct pr_col *col = t->cols[c];
+
+        if ((col == &worker_col || col == &span_col) && t->n_cols > 2 &&
+            one_value(t, n, col)) {
+            if (pr_buf_printf(out, "%s%s %s", dropped ? ", " : "",
+                              col == &worker_col ? "Worker" : "Span",
+                              raw_cell(t, 0, col, v, sizeof(v))) != PR_OK)
+                return PR_E_NOMEM;
+            dropped++;
+            continue;
+        }
+        tt->cols[k++] = col;
+    }
+    tt->n_cols = k;
+    if (dropped > 0 && pr_buf_adds(out, " (every row)\n") != PR_OK)
+        return PR_E_NOMEM;
+    return PR_OK;
+}
+
+/* Whether column c's text wraps onto continuation lines instead of being
+ * cut in its middle (review 25u #10: a finding's name and evidence,
+ * the only words in its row, read "Input …al path"): other text, not a
+ * name (names have their shortener) nor a run column. */
+static int
+wraps(const struct table *t, size_t c)
+{
+    return is_text_col(t, c) && !is_name_col(t, c);
+}
+
+/* The part of s that starts a line of at most w code points: up to the
+ * last space that fits (a longer word is cut at w); *next is where the
+ * next line starts.  Returns the part's length in bytes. */
+static size_t
+line_part(const char *s, size_t w, const char **next)
+{
+    size_t len = strlen(s), end = 0, i, cp = 0;
+    size_t hard = len;
+
+    for (i = 0; i < len; i++) {
+        if (((unsigned char)s[i] & 0xC0) != 0x80) {
+            if (cp == w) {
+                hard = i;
+                break;
+            }
+            cp++;
+        }
+        if (s[i] == ' ')
+            end = i;
+    }
+    if (i == len) { /* the rest fits */
+        *next = s + len;
+        return len;
+    }
+    if (end == 0)
+        end = hard;
+    *next = s + end;
+    while (**next == ' ')
+        (*next)++;
+    return end;
+}
+
+static enum pr_status
+emit_text(const struct table *t0, size_t n, int width, struct pr_buf *out)
 {
     size_t w[MAX_COLS + 1], r, c, shown;
     char v[64], **forms[MAX_COLS + 3] = {NULL};
     enum pr_status st = PR_OK;
+    struct table tt;
+    const struct table *t = &tt;
+    const char *rest[MAX_COLS + 3] = {NULL};
+    char keep[MAX_COLS + 3][1024]; /* a wrapped cell's text */
 
+    if (drop_one_value_cols(t0, n, &tt, out) != PR_OK)
+        return PR_E_NOMEM;
     if (width <= 0)
         width = pr_table_term_width();
     for (c = 0; c < t->n_cols; c++) {
@@ -1227,7 +1320,21 @@ emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
                 shown == t->n_cols)
                 st = put_prose(out, text_cell(t, r - 1, col, v, sizeof(v)),
                                row_width(w, c) + 2, w[c]);
-            else if (st == PR_OK)
+            else if (st == PR_OK && r > 0 && wraps(t, c) &&
+                     pr_shorten_width(text_cell(t, r - 1, col, v, sizeof(v))) >
+                         w[c] - in) {
+                /* its first line here, the rest on continuation lines */
+                char part[1024];
+                const char *cell = keep[c];
+                size_t k;
+
+                snprintf(keep[c], sizeof(keep[c]), "%s",
+                         text_cell(t, r - 1, col, v, sizeof(v)));
+                k = line_part(cell, w[c] - in, &rest[c]);
+
+                snprintf(part, sizeof(part), "%.*s", (int)k, cell);
+                st = put_cell(out, part, col, w[c] - in, c + 1 == shown);
+            } else if (st == PR_OK)
                 st = put_cell(out,
                               r == 0 ? col->label
                               : forms[c]
@@ -1237,6 +1344,29 @@ emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
         }
         if (st == PR_OK)
             st = pr_buf_addc(out, '\n');
+        /* continuation lines of the row's wrapped cells */
+        while (st == PR_OK && r > 0) {
+            int more = 0;
+
+            for (c = 0; c < shown; c++)
+                more |= rest[c] != NULL && *rest[c] != '\0';
+            if (!more)
+                break;
+            for (c = 0; c < shown && st == PR_OK; c++) {
+                char part[1024] = "";
+
+                if (rest[c] != NULL && *rest[c] != '\0') {
+                    const char *from = rest[c];
+                    size_t k = line_part(from, w[c], &rest[c]);
+                    snprintf(part, sizeof(part), "%.*s", (int)k, from);
+                }
+                st = put_cell(out, part, t->cols[c], w[c], c + 1 == shown);
+            }
+            if (st == PR_OK)
+                st = pr_buf_addc(out, '\n');
+        }
+        for (c = 0; c < shown; c++)
+            rest[c] = NULL;
     }
     if (st == PR_OK && shown < t->n_cols)
         st = left_out(t, shown, (size_t)width, out);

@@ -152,7 +152,7 @@ if [ -d "$HTA" ]; then
         check "-w $w keeps the numbers left of the dropped columns" \
             grep -q "^Kernel  *Calls  *Total" "$T_DIR/hw.txt"
         # 20 different kernels: 20 different shortened names (issue #32)
-        shown=$(awk -F'  +' '/^\(/ { exit } NR > 1 { print $1 }' "$T_DIR/hw.txt" |
+        shown=$(awk -F'  +' '/^\(/ { exit } NR > 1 && !/^ / { print $1 }' "$T_DIR/hw.txt" |
                 sort -u | wc -l)
         check "-w $w: 20 kernels read as 20 names (got $shown)" \
             [ "$shown" -eq 20 ]
