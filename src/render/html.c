@@ -6,6 +6,7 @@
  * to the SVG backend, so trace strings are never inserted raw. */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -95,16 +96,20 @@ add_wrappable(struct pr_html_view *v, cJSON *obj, const char *key,
 
         if (!wrap || !sep || next_sep || i + 1 == n)
             continue;
+        /* never inside a number ("MTE2-bound 0.98", "1,024") */
+        if (isdigit((unsigned char)s[i + 1]) && i > 0 &&
+            isdigit((unsigned char)s[i - 1]))
+            continue;
         ok = pr_escape_html(&b, s + start, i + 1 - start) == PR_OK &&
              pr_buf_adds(&b, "<wbr>") == PR_OK;
         start = i + 1;
     }
     if (ok && start < n)
         ok = pr_escape_html(&b, s + start, n - start) == PR_OK;
-    if (ok && b.len > 0)
-        add_str(v, obj, key, b.data);
+    if (!ok)
+        v->oom = 1;
     else
-        add_str(v, obj, key, "");
+        add_str(v, obj, key, b.len > 0 ? b.data : "");
     pr_buf_free(&b);
 }
 

@@ -24,7 +24,7 @@ fi
 # the plain text of an HTML report, one line
 cat > "$T_DIR/text.py" << 'PY'
 import html, re, sys
-t = open(sys.argv[1], encoding='utf-8').read()
+t = open(sys.argv[1], encoding='utf-8').read().replace('<wbr>', '')
 t = re.sub(r'<(script|style)[^>]*>.*?</\1>', ' ', t, flags=re.S)
 print(re.sub(r'\s+', ' ', html.unescape(re.sub(r'<[^>]+>', ' ', t))))
 PY
