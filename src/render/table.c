@@ -1104,6 +1104,59 @@ label_forms(const struct table *t, size_t n, size_t c, size_t w,
     return st;
 }
 
+/* An operator-like name: "ns::name" with no template or argument list. */
+static int
+plain_qualified(const char *s)
+{
+    return strstr(s, "::") != NULL && strpbrk(s, "<>() ") == NULL;
+}
+
+/* One rule for every row (review 25u #10: at 80 columns rows 1-4 read
+ * "cudnn_convolution_backward_weight", row 5 "aten::cudnn_convolution"):
+ * where the shortener dropped a plain operator name's namespace, its
+ * rows are cut in the middle instead, namespace kept, when that keeps
+ * every form distinct; else the shortener's forms stay. */
+static enum pr_status
+keep_namespaces(const char **names, size_t n, size_t w, char **forms)
+{
+    char **alt;
+    size_t r, q;
+    int any = 0, ok = 1;
+
+    for (r = 0; r < n; r++)
+        any |= plain_qualified(names[r]) &&
+               strncmp(forms[r], names[r],
+                       (size_t)(strstr(names[r], "::") - names[r]) + 2) != 0;
+    if (!any || n > 4096)
+        return PR_OK;
+    alt = calloc(n, sizeof(*alt));
+    if (alt == NULL)
+        return PR_E_NOMEM;
+    for (r = 0; r < n && ok; r++) {
+        char buf[PR_SHORTEN_CAP(512)];
+
+        alt[r] = strdup(plain_qualified(names[r])
+                            ? pr_shorten_middle(names[r], w < 512 ? w : 512,
+                                                buf, sizeof(buf))
+                            : forms[r]);
+        ok = alt[r] != NULL;
+    }
+    for (r = 0; r < n && ok == 1; r++)
+        for (q = r + 1; q < n && ok == 1; q++)
+            if (strcmp(alt[r], alt[q]) == 0 && strcmp(names[r], names[q]) != 0)
+                ok = 2; /* two names would read alike */
+    if (ok == 1)
+        for (r = 0; r < n; r++) {
+            free(forms[r]);
+            forms[r] = alt[r];
+            alt[r] = NULL;
+        }
+    for (r = 0; r < n; r++)
+        free(alt[r]);
+    free(alt);
+    return ok == 0 ? PR_E_NOMEM : PR_OK;
+}
+
 /* The shown forms of column c's names in rows [0, n), w code points
  * wide: two different names never read alike (issue #32); a tree's
  * indented labels (module paths) keep their leaf (label_forms).  *forms
@@ -1131,6 +1184,13 @@ name_forms(const struct table *t, size_t n, size_t c, size_t w, char ***forms)
         names[r] = text_cell(t, r, t->cols[c], v, sizeof(v));
     if (labels ? label_forms(t, n, c, w, names, *forms) != PR_OK
                : pr_shorten_distinct(names, n, w, *forms) != 0) {
+        free(names);
+        free(*forms);
+        *forms = NULL;
+        return PR_E_NOMEM;
+    }
+    if (!labels && keep_namespaces(names, n, w, *forms) != PR_OK) {
+        pr_shorten_free(*forms, n);
         free(names);
         free(*forms);
         *forms = NULL;

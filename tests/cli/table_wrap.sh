@@ -33,6 +33,11 @@ if have_shared && [ -d "$PR_SHARED/traces/tb_plugin/resnet50_num_workers_0" ]; t
     check "resnet50: no middle cut" sh -c '! grep -q "…" "$1"' - "$T_DIR/r.txt"
     check "resnet50: fits 80 (widest $(maxw "$T_DIR/r.txt"))" \
         [ "$(maxw "$T_DIR/r.txt")" -le 80 ]
+    # one rule for every row: no operator loses "aten::" where others keep it
+    "$PR_BIN" table -q --input "$PR_SHARED/traces/tb_plugin/resnet50_num_workers_0" \
+        --kind operators -w 60 --top 10 > "$T_DIR/o.txt" 2> "$T_DIR/err"
+    check "resnet50 operators at 60: every row keeps aten:: ($(sed -n 3p "$T_DIR/o.txt"))" \
+        sh -c '[ "$(grep -c "^[0-9]\{13\}  aten::" "$1")" -ge 10 ]' - "$T_DIR/o.txt"
 else
     skip "resnet50 findings at 80" "no shared traces"
 fi
