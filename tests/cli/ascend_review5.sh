@@ -33,7 +33,7 @@ assert l['slowest_launch'] is None and 'no launch calls' in l['note'], l
     check "full_db: the report claims no launch delay or launched work" \
         python3 -c "
 import re, sys, html
-t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read()))
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read().replace('<wbr>', '')))
 t = ' '.join(t.split())
 # named only where Data quality lists what CANN_API holds instead of launches
 t = re.sub(r'CANN_API has \\d+ rows \\([^)]*\\) and none of the node level', '', t)
@@ -52,7 +52,7 @@ if shared_report old torch_npu/old2023; then
     check "old2023: the NPU metrics table is tagged with the step table's share" \
         python3 -c "
 import csv, glob, json, os, re, sys, html
-t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read()))
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read().replace('<wbr>', '')))
 t = ' '.join(t.split())
 assert 'NPU metrics Device' not in t, 'bare NPU metrics table'
 for r in json.load(open(sys.argv[2]))['runs']:

@@ -122,7 +122,7 @@ fi
 if shared_report ms2 mindspore/ascend_run2; then
     check "ascend_run2: the host CPU card says what it rests on" python3 -c "
 import html, re, sys
-t = re.sub(r'\s+', ' ', html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read())))
+t = re.sub(r'\s+', ' ', html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read().replace('<wbr>', ''))))
 i = t.index('Host CPU (data pipeline)')
 c = t[i:i + 2000]
 for w in ('What these numbers rest on', 'every 100 ms', '3 samples',

@@ -76,7 +76,7 @@ PY
     --html "$T_DIR/r2.html"
 python3 - "$T_DIR/r2.html" > "$T_DIR/r2.txt" <<'PY'
 import html, re, sys
-t = open(sys.argv[1], encoding='utf-8').read()
+t = open(sys.argv[1], encoding='utf-8').read().replace('<wbr>', '')
 t = re.sub(r'<(style|script)\b.*?</\1>', '', t, flags=re.S)
 print(html.unescape(re.sub(r'<[^>]+>', '\n', t)))
 PY

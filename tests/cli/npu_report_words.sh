@@ -20,7 +20,7 @@ WORDS='GPU|CUDA|cuda|NCCL|\bSMs?\b|[Ww]arps?\b|[Oo]ccupancy|[Tt]ensor[ -]?[Cc]or
 # tooltips are text too)
 cat > "$T_DIR/text.py" << 'PY'
 import html, re, sys
-t = open(sys.argv[1], encoding='utf-8').read()
+t = open(sys.argv[1], encoding='utf-8').read().replace('<wbr>', '')
 t = re.sub(r'<(style|script)\b.*?</\1>', '', t, flags=re.S)
 t = re.sub(r'(?:title|aria-label)="([^"]*)"', r'>\1<', t)
 print(html.unescape(re.sub(r'<[^>]+>', '\n', t)))

@@ -19,7 +19,7 @@ check "exit 0" [ $? -eq 0 ]
 # the visible text of the HTML (no styles, scripts or markup)
 python3 - "$T_DIR/r.html" > "$T_DIR/html.txt" <<'PY'
 import html, re, sys
-t = open(sys.argv[1], encoding='utf-8').read()
+t = open(sys.argv[1], encoding='utf-8').read().replace('<wbr>', '')
 t = re.sub(r'<(style|script)\b.*?</\1>', '', t, flags=re.S)
 t = re.sub(r'title="([^"]*)"', r'>\1<', t)
 print(html.unescape(re.sub(r'<[^>]+>', '\n', t)))

@@ -20,7 +20,7 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 w = [x for x in r['critical_path']['what_if'] if x['id'] == 'low_gpu_utilization'][0]
 rec = [x for x in r['recommendations'] if x['id'] == 'low_gpu_utilization'][0]
 assert rec['gain_basis'] == 'samples', rec
-t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[2]).read()))
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[2]).read().replace('<wbr>', '')))
 t = re.sub(r'\s+', ' ', t)
 m = re.search(r'twice the batch ([0-9.]+) ms ([0-9.]+) ms', t)
 assert m, 'no twice-the-batch row'
@@ -45,7 +45,7 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 w = [x for x in r['critical_path']['what_if'] if x['id'] == 'low_gpu_utilization'][0]
 assert w['gain_basis'] == 'samples', w
 assert not [x for x in r['recommendations'] if x['id'] == 'low_gpu_utilization']
-t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[2]).read()))
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[2]).read().replace('<wbr>', '')))
 t = re.sub(r'\s+', ' ', t)
 m = re.search(r'twice the batch \(not claimed\) ([0-9.]+) ms', t)
 # the cell has 3 significant digits (324 ms)
