@@ -614,7 +614,7 @@ pageable_by_direction(char *text, size_t size, const cJSON *by_kind)
                  "all before the first kernel: a one-time move (the model's "
                  "parameters or constants, model.to(device)) that costs "
                  "this once; pin only the input batches a loop copies "
-                 "every step (DataLoader(pin_memory=True)).",
+                 "each iteration (DataLoader(pin_memory=True)).",
                  n[0], n[0] == 1 ? "y" : "ies",
                  pr_chart_format(us[0], PR_UNIT_US, a, sizeof(a)));
     else if (n[0] > 0)

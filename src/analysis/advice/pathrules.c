@@ -437,6 +437,42 @@ npu_fused(const char *cls)
 
 static int torch_fused(const char *cls);
 
+/* A captured CUDA graph cannot hold a synchronization (stream capture
+ * forbids cudaStreamSynchronize, cudaDeviceSynchronize and a blocking
+ * copy's wait): where the loop holds such calls, the launch advice says
+ * that they go first, or only the launches between them are captured
+ * (review 26g #4: nsys_after's "Capture each iteration in a CUDA graph"
+ * beside 15 cudaStreamSynchronize calls a rank). */
+static size_t
+syncs_in_loop(const cJSON *run, int capture, char *buf, size_t cap, size_t len)
+{
+    const cJSON *c, *top = NULL;
+    double n = 0, top_n = 0;
+
+    cJSON_ArrayForEach(c,
+                       pr_sget(pr_sget(run, PR_K_SYNCHRONIZATION), PR_K_CALLS))
+    {
+        double k = pr_sget_num(c, PR_K_COUNT) -
+                   pr_sget_num(c, PR_K_OUTSIDE_STEPS_COUNT);
+
+        if (pr_sget_is(pr_sget_str(c, PR_K_KIND), "stream_wait") || !(k > 0))
+            continue;
+        n += k;
+        if (k > top_n) {
+            top_n = k;
+            top = c;
+        }
+    }
+    if (top == NULL)
+        return len;
+    return pr_append(buf, cap, len,
+                     " A captured graph cannot hold a synchronization, and "
+                     "the %s holds %.0f blocking call%s (%s %.0f): remove "
+                     "them first, or capture only the launches between them.",
+                     capture ? "capture" : "loop", n, n == 1 ? "" : "s",
+                     pr_sget_str_or(top, PR_K_NAME, "?"), top_n);
+}
+
 /* The launch advice's optimizer sentence: pct of the launch calls' time
  * the replay took off is under the optimizer's step range optim
  * ("Optimizer.step#Adam.step", torch.optim's record_function), its
@@ -573,10 +609,13 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                         "with torch.compile so fewer kernels launch.",
              capture ? "each iteration" : "the step");
     if (optim != NULL && opt_pct >= OPT_LEAD_PCT)
-        pr_append(text, sizeof(text), len, " Then, for the launches left: %c%s",
-                  lever[0] - 'A' + 'a', lever + 1);
+        len = pr_append(text, sizeof(text), len,
+                        " Then, for the launches left: %c%s",
+                        lever[0] - 'A' + 'a', lever + 1);
     else
-        pr_append(text, sizeof(text), len, " %s", lever);
+        len = pr_append(text, sizeof(text), len, " %s", lever);
+    if (!npu && !graphs)
+        len = syncs_in_loop(run, capture, text, sizeof(text), len);
     if (optim != NULL && opt_pct >= OPT_PART_PCT && opt_pct < OPT_LEAD_PCT)
         optimizer_launches(text, sizeof(text), strlen(text), optim, opt_pct,
                            npu);
