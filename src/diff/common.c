@@ -438,6 +438,8 @@ pr_dshort_why(const char *why)
         return "mix-sensitive: calls of very different lengths";
     if (strstr(why, "whole capture against a step") != NULL)
         return "steps against a whole capture";
+    if (strncmp(why, "occupancy unknown", 17) == 0)
+        return "occupancy unknown for over 5% of kernel time";
     return "see Comparability";
 }
 

@@ -327,6 +327,32 @@ pair_label(cJSON *row, const cJSON *dev, const cJSON *peer)
 /* One row per device and figure of two per-device arrays (gpu_metrics,
  * memory.devices): baseline devices first, then devices only current
  * has. */
+/* The achieved occupancy of a device is a mean over the kernels whose
+ * occupancy is known: one that leaves out more than OCC_UNKNOWN_MAX% of
+ * its kernel time (runs[].gpu_metrics[].occupancy_unknown_kernel_pct) is
+ * a mean over another set of kernels than its peer's, so the row is not
+ * compared (review26g: 14% left out on one side, none on the other).
+ * 0 on out-of-memory. */
+#define OCC_UNKNOWN_MAX 5.0
+static int
+occupancy_basis(cJSON *row, const char *metric, const cJSON *b, const cJSON *c)
+{
+    double ub = pr_dj_num(b, PR_K_OCCUPANCY_UNKNOWN_KERNEL_PCT);
+    double uc = pr_dj_num(c, PR_K_OCCUPANCY_UNKNOWN_KERNEL_PCT);
+    char why[200];
+
+    if (strcmp(metric, "gpu.occupancy") != 0 ||
+        !((isfinite(ub) && ub > OCC_UNKNOWN_MAX) ||
+          (isfinite(uc) && uc > OCC_UNKNOWN_MAX)))
+        return 1;
+    snprintf(why, sizeof(why),
+             "occupancy unknown for part of the kernel time: the means "
+             "leave out %.0f%% (baseline) and %.0f%% (current) of it",
+             isfinite(ub) ? ub : 0.0, isfinite(uc) ? uc : 0.0);
+    return cJSON_AddFalseToObject(row, "comparable") != NULL &&
+           cJSON_AddStringToObject(row, "not_comparable", why) != NULL;
+}
+
 static enum pr_status
 add_device_metrics(cJSON *metrics, const cJSON *ab, const cJSON *ac,
                    const char *const (*fig)[2], size_t n_fig, const char *unit,
@@ -353,7 +379,9 @@ add_device_metrics(cJSON *metrics, const cJSON *ab, const cJSON *ac,
                 double y = pr_dj_num(peer, fig[i][1]);
                 cJSON *row = metric_row(metrics, fig[i][0], dev, unit,
                                         pass == 0 ? x : y, pass == 0 ? y : x);
-                if (row == NULL || !pair_label(row, dev, peer))
+                if (row == NULL || !pair_label(row, dev, peer) ||
+                    !occupancy_basis(row, fig[i][0], pass == 0 ? e : peer,
+                                     pass == 0 ? peer : e))
                     return NOMEM(err);
             }
         }

@@ -41,6 +41,7 @@ def trace(path, kernels):
 trace(sys.argv[1] + "/two.json",
       [("kernel_big_smem", 98304, 0), ("kernel_small", 0, 50)])
 trace(sys.argv[1] + "/one.json", [("kernel_big_smem", 98304, 0)])
+trace(sys.argv[1] + "/small.json", [("kernel_small", 0, 40), ("kernel_small", 0, 40)])
 PY
 
 "$PR_BIN" -q --input "$T_DIR/two.json" --json "$T_DIR/two.out.json" \
@@ -99,4 +100,28 @@ assert round(g['occupancy_unknown_kernel_pct'], 1) == 17.0, g
 else
     skip "hta call_stack occupancy" "no $PR_SHARED/traces"
 fi
+# the diff: a mean occupancy that leaves out 50% of the kernel time
+# (two.json) against one that leaves out none (small.json) is over other
+# kernels: the gpu.occupancy row is not compared, and says why; two runs
+# that leave out nothing compare it
+"$PR_BIN" diff -q "$T_DIR/small.json" "$T_DIR/two.json" \
+    --json "$T_DIR/d1.json" > /dev/null 2>&1
+COLUMNS=250 "$PR_BIN" diff "$T_DIR/small.json" "$T_DIR/two.json" \
+    > "$T_DIR/d1.txt" 2> /dev/null
+"$PR_BIN" diff -q "$T_DIR/small.json" "$T_DIR/small.json" \
+    --json "$T_DIR/d2.json" > /dev/null 2>&1
+check "diff: occupancy with 50% of kernel time unknown is not compared" \
+    python3 -c "
+import json, sys
+def occ(p):
+    return [x for x in json.load(open(p))['runs'][0]['metrics']
+            if x['metric'] == 'gpu.occupancy'][0]
+m = occ(sys.argv[1])
+assert m['comparable'] is False, m
+assert 'leave out 0% (baseline) and 50% (current)' in m['not_comparable'], m
+assert occ(sys.argv[2]).get('comparable') is not False, occ(sys.argv[2])
+" "$T_DIR/d1.json" "$T_DIR/d2.json"
+check "  the terminal row says so" \
+    grep -Eq '^gpu\.occupancy .*not compared \(occupancy unknown for over 5% of kernel time\)' \
+    "$T_DIR/d1.txt"
 echo "1..$T_N"
