@@ -3,7 +3,8 @@
  * communication.ops (nccl:all_reduce, hccl:broadcast ...) with its calls,
  * bytes, mean time per call and, where its calls were sized, algorithm
  * and bus bandwidth, baseline and current, and the change of the time
- * per call, as the kernel and operator tables compare theirs.  Kept in
+ * per call, as the kernel and operator tables compare theirs; the calls
+ * each figure is over (timed_calls, sized_calls, bw_calls) with them.  Kept in
  * pair["collectives"]; a pair whose runs have no collective has none. */
 #include "config.h"
 
@@ -32,9 +33,19 @@ op_named(const cJSON *ops, const char *name)
  * out-of-memory. */
 static int
 side(cJSON *row, const cJSON *o, const char *calls, const char *bytes,
-     const char *us, const char *algbw, const char *busbw, const char *group)
+     const char *us, const char *algbw, const char *busbw, const char *group,
+     const char *timed, const char *sized, const char *sized_bytes,
+     const char *bw_calls)
 {
-    return pr_dj_add_num(row, group,
+    return pr_dj_add_num(row, bw_calls,
+                         o ? pr_sget_num(o, PR_K_BW_CALLS) : NAN) &&
+           pr_dj_add_num(row, timed,
+                         o ? pr_sget_num(o, PR_K_TIMED_CALLS) : NAN) &&
+           pr_dj_add_num(row, sized,
+                         o ? pr_sget_num(o, PR_K_SIZED_CALLS) : NAN) &&
+           pr_dj_add_num(row, sized_bytes,
+                         o ? pr_sget_num(o, PR_K_SIZED_BYTES) : NAN) &&
+           pr_dj_add_num(row, group,
                          o ? pr_sget_num(o, PR_K_GROUP_SIZE) : NAN) &&
            pr_dj_add_num(row, calls, o ? pr_sget_num(o, PR_K_CALLS) : NAN) &&
            pr_dj_add_num(row, bytes,
@@ -62,10 +73,14 @@ coll_row(cJSON *arr, const char *name, const cJSON *ob, const cJSON *oc)
            cJSON_AddStringToObject(row, "status", status) != NULL &&
            side(row, ob, "calls_baseline", "bytes_baseline", "baseline_us",
                 "algbw_baseline_gbps", "busbw_baseline_gbps",
-                "group_size_baseline") &&
+                "group_size_baseline", "timed_calls_baseline",
+                "sized_calls_baseline", "sized_bytes_baseline",
+                "bw_calls_baseline") &&
            side(row, oc, "calls_current", "bytes_current", "current_us",
                 "algbw_current_gbps", "busbw_current_gbps",
-                "group_size_current") &&
+                "group_size_current", "timed_calls_current",
+                "sized_calls_current", "sized_bytes_current",
+                "bw_calls_current") &&
            pr_dj_add_num(row, "delta_us",
                          ob != NULL && oc != NULL ? c - b : NAN) &&
            pr_dj_add_num(

@@ -339,7 +339,7 @@ struct pr_dtable {
     const cJSON *names_from; /* borrowed: the change list whose "name"s
                                 the table's names are told apart from
                                 (its other tables too), or NULL */
-    char note[400];          /* shown under the table, or "": the rows a
+    char note[800];          /* shown under the table, or "": the rows a
                                 top list left out as not compared */
 };
 

@@ -89,15 +89,14 @@ static const struct pr_col call_status_ranks_cols[] = {
  * and bandwidths as "before -> after", the time per call as the change
  * tables show it. */
 static const struct pr_col coll_cols[] = {
-    {"name", PR_K_NAME, "Collective", PR_FMT_TEXT, 2.0, NULL, PR_COL_BOTH},
-    {"calls", PR_K_CALLS, "Calls", PR_FMT_TEXT, 1.0, NULL, PR_COL_BOTH},
-    {"size", "size", "Bytes", PR_FMT_TEXT, 1.6, NULL, PR_COL_BOTH},
-    {"base", "base", "Baseline per call", PR_FMT_FIGURE, 1.1, NULL,
-     PR_COL_BOTH},
-    {"cur", "cur", "Current per call", PR_FMT_FIGURE, 1.1, NULL, PR_COL_BOTH},
+    {"name", PR_K_NAME, "Collective", PR_FMT_NAME, 2.0, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
+    {"base", "base", "Baseline", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
+    {"cur", "cur", "Current", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
     {"pct", "pct", "Change %", PR_FMT_CHANGE, 0.9, NULL, PR_COL_BOTH},
-    {"algbw", "algbw", "algbw GB/s", PR_FMT_TEXT, 1.1, NULL, PR_COL_BOTH},
-    {"busbw", "busbw", "busbw GB/s", PR_FMT_TEXT, 1.1, NULL, PR_COL_BOTH},
+    {"bytes", "bytes", "Bytes", PR_FMT_FIGURE, 1.7, NULL, PR_COL_BOTH},
+    {"algbw", "algbw", "algbw GB/s", PR_FMT_FIGURE, 1.2, NULL, PR_COL_BOTH},
+    {"busbw", "busbw", "busbw GB/s", PR_FMT_FIGURE, 1.2, NULL, PR_COL_BOTH},
 };
 
 /* New and vanished rows: a status instead of a relative change. */
@@ -411,6 +410,114 @@ both_sides(const cJSON *row, const char *kb, const char *kc, enum pr_fmt fmt,
     snprintf(buf, n, "%s -> %s", a, b);
 }
 
+/* One side's calls: "34", "34 (32 timed)" where the mean time per call
+ * is over fewer calls than were made (a kernel without its host call, a
+ * call without its kernel), a dash for a side without the collective. */
+static void
+coll_calls_side(const cJSON *row, const char *side, char *buf, size_t n)
+{
+    char k[40], a[64];
+    double calls, timed;
+
+    snprintf(k, sizeof(k), "calls_%s", side);
+    calls = pr_sget_num(row, k);
+    snprintf(k, sizeof(k), "timed_calls_%s", side);
+    timed = pr_sget_num(row, k);
+    pr_fig_format(calls, PR_FMT_COUNT, a, sizeof(a));
+    if (isfinite(calls) && isfinite(timed) && timed != calls)
+        snprintf(buf, n, "%s (%.0f timed)", a, timed);
+    else
+        snprintf(buf, n, "%s", a);
+}
+
+/* One side's bytes: all its calls', or those of its sized calls with
+ * their count ("1.12 GiB (18/21)") where not every call has a size;
+ * a dash where none has. */
+static void
+coll_bytes_side(const cJSON *row, const char *side, char *buf, size_t n)
+{
+    char k[40], a[64];
+    double total, sized, sized_calls, calls;
+
+    snprintf(k, sizeof(k), "bytes_%s", side);
+    total = pr_sget_num(row, k);
+    snprintf(k, sizeof(k), "sized_bytes_%s", side);
+    sized = pr_sget_num(row, k);
+    snprintf(k, sizeof(k), "sized_calls_%s", side);
+    sized_calls = pr_sget_num(row, k);
+    snprintf(k, sizeof(k), "calls_%s", side);
+    calls = pr_sget_num(row, k);
+    if (!isfinite(total) && isfinite(sized) && sized_calls > 0 &&
+        isfinite(calls) && sized_calls < calls) {
+        pr_fig_format(sized, PR_FMT_BYTES, a, sizeof(a));
+        snprintf(buf, n, "%s (%.0f/%.0f)", a, sized_calls, calls);
+    } else
+        pr_fig_format(total, PR_FMT_BYTES, buf, n);
+}
+
+/* The note under the collectives table: which figures are over part of
+ * the calls, and the group sizes that differ (busbw scales algbw by the
+ * group: another group size is another factor, not another link). */
+static void
+coll_note(struct pr_dtable *t, const cJSON *pair)
+{
+    static const char *const sides[2] = {"baseline", "current"};
+    const cJSON *row;
+    size_t at = 0, cap = sizeof(t->note);
+    int groups = 0, k;
+
+    t->note[0] = '\0';
+    cJSON_ArrayForEach(row, pr_sget(pair, "collectives"))
+    {
+        for (k = 0; k < 2 && at + 1 < cap; k++) {
+            char key[40];
+            double calls, sized, timed, bw;
+            snprintf(key, sizeof(key), "bytes_%s", sides[k]);
+            if (isfinite(pr_sget_num(row, key)))
+                continue;
+            snprintf(key, sizeof(key), "calls_%s", sides[k]);
+            calls = pr_sget_num(row, key);
+            snprintf(key, sizeof(key), "sized_calls_%s", sides[k]);
+            sized = pr_sget_num(row, key);
+            snprintf(key, sizeof(key), "timed_calls_%s", sides[k]);
+            timed = pr_sget_num(row, key);
+            snprintf(key, sizeof(key), "bw_calls_%s", sides[k]);
+            bw = pr_sget_num(row, key);
+            if (!(sized > 0) || !isfinite(calls) || sized >= calls)
+                continue;
+            if (!isfinite(timed))
+                timed = calls;
+            if (!isfinite(bw))
+                bw = sized;
+            at += (size_t)snprintf(
+                t->note + at, cap - at,
+                "%s%s, %s: %.0f of its %.0f calls have a size in the trace; "
+                "its bytes are of those %.0f, its algbw and busbw over the "
+                "%.0f both sized and timed, its time per call over all "
+                "%.0f timed.",
+                at > 0 ? " " : "", pr_sget_str_or(row, PR_K_NAME, "?"),
+                sides[k], sized, calls, sized, bw, timed);
+        }
+    }
+    cJSON_ArrayForEach(row, pr_sget(pair, "collectives"))
+    {
+        double gb = pr_sget_num(row, "group_size_baseline");
+        double gc = pr_sget_num(row, "group_size_current");
+        if (!isfinite(gb) || !isfinite(gc) || gb == gc || at + 1 >= cap)
+            continue;
+        at += (size_t)snprintf(t->note + at, cap - at, "%s%s %s %.0f -> %.0f",
+                               at > 0 && groups == 0 ? " " : "",
+                               groups == 0 ? "Group sizes differ (busbw "
+                                             "scales algbw by the group, so "
+                                             "its change is not the link's):"
+                                           : ";",
+                               pr_sget_str_or(row, PR_K_NAME, "?"), gb, gc);
+        groups++;
+    }
+    if (groups > 0 && at + 1 < cap)
+        snprintf(t->note + at, cap - at, ".");
+}
+
 int
 pr_dtable_collectives(struct pr_dtable *t, const cJSON *pair)
 {
@@ -420,42 +527,43 @@ pr_dtable_collectives(struct pr_dtable *t, const cJSON *pair)
         return -1;
     cJSON_ArrayForEach(row, pr_sget(pair, "collectives"))
     {
-        char calls[140], size[140], v1[64], v2[64], pct[64], alg[140], bus[140];
+        char calls[200], size[200], v1[64], v2[64], pct[64], alg[140], bus[140];
+        char a[96], b[96];
         const char *vals[8] = {pr_sget_str_or(row, PR_K_NAME, "?"),
                                calls,
-                               size,
                                v1,
                                v2,
                                pct,
+                               size,
                                alg,
                                bus};
         const char *st = pr_sget_str(row, "status");
-        double gb, gc;
-        both_sides(row, "calls_baseline", "calls_current", PR_FMT_COUNT, calls,
-                   sizeof(calls));
-        both_sides(row, "bytes_baseline", "bytes_current", PR_FMT_BYTES, size,
-                   sizeof(size));
+        coll_calls_side(row, "baseline", a, sizeof(a));
+        coll_calls_side(row, "current", b, sizeof(b));
+        snprintf(calls, sizeof(calls), "%s -> %s", a, b);
+        coll_bytes_side(row, "baseline", a, sizeof(a));
+        coll_bytes_side(row, "current", b, sizeof(b));
+        if (isnan(pr_sget_num(row, "bytes_baseline")) &&
+            isnan(pr_sget_num(row, "bytes_current")) &&
+            !(pr_sget_num(row, "sized_bytes_baseline") > 0) &&
+            !(pr_sget_num(row, "sized_bytes_current") > 0))
+            size[0] = '\0'; /* neither side sized: no "- -> -" */
+        else
+            snprintf(size, sizeof(size), "%s -> %s", a, b);
         both_sides(row, "algbw_baseline_gbps", "algbw_current_gbps", PR_FMT_NUM,
                    alg, sizeof(alg));
         both_sides(row, "busbw_baseline_gbps", "busbw_current_gbps", PR_FMT_NUM,
                    bus, sizeof(bus));
-        gb = pr_sget_num(row, "group_size_baseline");
-        gc = pr_sget_num(row, "group_size_current");
-        if (bus[0] != '\0' && isfinite(gb) && isfinite(gc) && gb != gc &&
-            strlen(bus) + 40 < sizeof(bus))
-            /* busbw scales algbw by the group: another group size is
-               another factor, not another link */
-            snprintf(bus + strlen(bus), sizeof(bus) - strlen(bus),
-                     " (group %.0f -> %.0f)", gb, gc);
         pr_dfmt_pair(pr_sget_num(row, "baseline_us"),
                      pr_sget_num(row, "current_us"), "us", v1, v2, sizeof(v1));
         if (pr_sget_is(st, "new") || pr_sget_is(st, "vanished"))
-            vals[5] = st;
+            vals[4] = st;
         else
             pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct));
         if (add_row(t, vals, NULL) != 0)
             return -1;
     }
+    coll_note(t, pair);
     return 0;
 }
 

@@ -50,7 +50,7 @@ COLUMNS=200 "$PR_BIN" diff "$T_DIR/a.json" "$T_DIR/b.json" > "$T_DIR/d.txt" \
 check "the terminal has a collectives table" \
     grep -q '^Collectives (mean time per call)$' "$T_DIR/d.txt"
 check "  all_reduce: 4 -> 4 calls of 4 MiB, 100 -> 150 us a call (+50%)" \
-    grep -Eq '^nccl:all_reduce +4 -> 4 +4\.00 MiB -> 4\.00 MiB +100 µs +150 µs +\+50\.0% ' \
+    grep -Eq '^nccl:all_reduce +4 -> 4 +100 µs +150 µs +\+50\.0% +4\.00 MiB -> 4\.00 MiB ' \
     "$T_DIR/d.txt"
 check "  and its bandwidths, baseline -> current" \
     grep -Eq '^nccl:all_reduce .* [0-9.]+ -> [0-9.]+ +[0-9.]+ -> [0-9.]+$' "$T_DIR/d.txt"
@@ -69,8 +69,51 @@ assert abs(a['delta_pct'] - 50) < 1e-9 and a['status'] == 'both', a
 assert r['nccl:broadcast']['status'] == 'new', r
 " "$T_DIR/d.json"
 check "the Markdown's table" \
-    grep -q '^| nccl:all\\_reduce | 4 -> 4 | 4.00 MiB -> 4.00 MiB | 100 µs | 150 µs | +50.0% |' "$T_DIR/d.md"
+    grep -q '^| `nccl:all_reduce` | 4 -> 4 | 100 µs | 150 µs | +50.0% | 4.00 MiB -> 4.00 MiB |' "$T_DIR/d.md"
 check "the HTML's" grep -q 'Collectives (mean time per call)' "$T_DIR/d.html"
+
+# part of the calls sized or timed (review26g #5): the current run adds an
+# all_reduce kernel without its host call (no size) and a host call
+# without its kernel (not timed): 6 calls, 5 sized, 5 timed, 4 both
+python3 - "$T_DIR/p.json" << 'PY'
+import json, sys
+k = "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)"
+ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1",
+       "pid": 1, "tid": 1, "ts": 0, "dur": 3000, "args": {}}]
+for i in range(4):
+    t = 10 + i * 300
+    ev.append({"ph": "X", "cat": "user_annotation", "name": "nccl:all_reduce",
+               "pid": 1, "tid": 1, "ts": t, "dur": 20,
+               "args": {"External id": 100 + i, "Input Dims": [[262144]],
+                        "Input type": ["float"]}})
+    ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel",
+               "pid": 1, "tid": 1, "ts": t + 2, "dur": 5,
+               "args": {"correlation": 10 + i, "External id": 100 + i}})
+    ev.append({"ph": "X", "cat": "kernel", "name": k, "pid": 0, "tid": 7,
+               "ts": t + 30, "dur": 150,
+               "args": {"correlation": 10 + i, "External id": 100 + i,
+                        "device": 0, "stream": 7}})
+ev.append({"ph": "X", "cat": "kernel", "name": k, "pid": 0, "tid": 7,
+           "ts": 1500, "dur": 150,
+           "args": {"correlation": 99, "device": 0, "stream": 7}})
+ev.append({"ph": "X", "cat": "user_annotation", "name": "nccl:all_reduce",
+           "pid": 1, "tid": 1, "ts": 1800, "dur": 20,
+           "args": {"External id": 200, "Input Dims": [[262144]],
+                    "Input type": ["float"]}})
+json.dump({"distributedInfo": {"backend": "nccl", "rank": 0,
+                               "world_size": 2},
+           "traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+COLUMNS=200 "$PR_BIN" diff "$T_DIR/a.json" "$T_DIR/p.json" > "$T_DIR/p.txt" \
+    2> /dev/null
+check "part sized: calls say how many the mean is over: 4 -> 6 (5 timed)" \
+    grep -Eq '^nccl:all_reduce +4 -> 6 \(5 timed\) +100 µs +150 µs ' \
+    "$T_DIR/p.txt"
+check "  bytes of the sized calls with their count, not a dash" \
+    grep -Eq ' 4\.00 MiB -> 5\.00 MiB \(5/6\) ' "$T_DIR/p.txt"
+check "  a note says what each figure is over" \
+    grep -q '^nccl:all_reduce, current: 5 of its 6 calls have a size in the trace; its bytes are of those 5, its algbw and busbw over the 4 both sized and timed, its time per call over all 5 timed\.' \
+    "$T_DIR/p.txt"
 
 # runs without collectives: no table
 "$PR_BIN" diff -b "$PR_SRCDIR/tests/data/diff/base.json" \
@@ -85,11 +128,40 @@ if [ -f "$H/control/control.json.gz" ] && [ -f "$H/test/test.json.gz" ]; then
     COLUMNS=200 "$PR_BIN" diff "$H/control/control.json.gz" \
         "$H/test/test.json.gz" > "$T_DIR/h.txt" 2> /dev/null
     check "trace_diff: all_to_all 42 -> 42 calls, 3.11 -> 3.54 ms (+13.7%)" \
-        grep -Eq '^nccl:all_to_all +42 -> 42 +3\.60 GiB -> 3\.58 GiB +3\.11 ms +3\.54 ms +\+13\.7% ' \
+        grep -Eq '^nccl:all_to_all +42 -> 42 +3\.11 ms +3\.54 ms +\+13\.7% +3\.60 GiB -> 3\.58 GiB ' \
         "$T_DIR/h.txt"
     check "  all_reduce 18 -> 21 calls, +140.0% a call" \
         grep -Eq '^nccl:all_reduce +18 -> 21 .* 1\.83 ms +4\.38 ms +\+140\.0% ' "$T_DIR/h.txt"
     check "  send_recv new" grep -Eq '^nccl:send_recv +– -> 1 .* new ' "$T_DIR/h.txt"
+    # review26g #1: no number or name cut at 120 or 80 columns; the 120
+    # columns keep both bandwidths whole, the group sizes in the note
+    for w in 120 80; do
+        COLUMNS=$w "$PR_BIN" diff "$H/control/control.json.gz" \
+            "$H/test/test.json.gz" 2> /dev/null |
+            sed -n '/^Collectives/,/^$/p;/^nccl:/p' > "$T_DIR/h$w.txt"
+        check "trace_diff at $w columns: no cell cut next to a digit or name" \
+            sh -c "! grep -q '…' '$T_DIR/h$w.txt' && grep -q '^nccl:all_to_all ' '$T_DIR/h$w.txt' && grep -q '^nccl:all_reduce ' '$T_DIR/h$w.txt'"
+    done
+    check "  at 120: both bandwidths whole, baseline -> current" \
+        grep -Eq '^nccl:all_to_all .* 29\.58 -> 25\.87 +25\.89 -> 12\.94$' \
+        "$T_DIR/h120.txt"
+    check "  the test run's all_reduce bytes: 18 of 21 calls sized" \
+        grep -Eq '^nccl:all_reduce .* 1\.12 GiB -> 1\.12 GiB \(18/21\) ' \
+        "$T_DIR/h120.txt"
+    check "  the group sizes in the note, not in a cell" \
+        grep -q 'Group sizes differ .*nccl:all_to_all 8 -> 2' "$T_DIR/h120.txt"
+    # a mean occupancy leaving out 14% of kernel time (unknown occupancy)
+    # against one leaving out none: not compared
+    "$PR_BIN" diff -q "$H/control/control.json.gz" "$H/test/test.json.gz" \
+        --json "$T_DIR/h.json" > /dev/null 2>&1
+    check "trace_diff: gpu.occupancy not compared (14% vs 0% unknown)" \
+        python3 -c "
+import json, sys
+m = [x for x in json.load(open(sys.argv[1]))['runs'][0]['metrics']
+     if x['metric'] == 'gpu.occupancy']
+assert m and m[0]['comparable'] is False, m
+assert 'leave out 14% (baseline) and 0% (current)' in m[0]['not_comparable'], m
+" "$T_DIR/h.json"
 else
     skip "trace_diff collectives" "no $H"
 fi
