@@ -94,7 +94,7 @@ static const struct pr_col coll_cols[] = {
     {"base", "base", "Baseline", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
     {"cur", "cur", "Current", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
     {"pct", "pct", "Change %", PR_FMT_CHANGE, 0.9, NULL, PR_COL_BOTH},
-    {"bytes", "bytes", "Bytes", PR_FMT_FIGURE, 1.7, NULL, PR_COL_BOTH},
+    {"size", "size", "Bytes", PR_FMT_FIGURE, 1.7, NULL, PR_COL_BOTH},
     {"algbw", "algbw", "algbw GB/s", PR_FMT_FIGURE, 1.2, NULL, PR_COL_BOTH},
     {"busbw", "busbw", "busbw GB/s", PR_FMT_FIGURE, 1.2, NULL, PR_COL_BOTH},
 };
@@ -522,8 +522,21 @@ int
 pr_dtable_collectives(struct pr_dtable *t, const cJSON *pair)
 {
     const cJSON *row;
+    size_t n_cols = N_OF(coll_cols) - 3;
 
-    if (table_init(t, coll_cols, N_OF(coll_cols)) != 0)
+    /* bytes and bandwidths only where some side has them (nsys captures
+       size no call): three empty columns squeeze the others' headers */
+    cJSON_ArrayForEach(row, pr_sget(pair, "collectives"))
+    {
+        if (isfinite(pr_sget_num(row, "bytes_baseline")) ||
+            isfinite(pr_sget_num(row, "bytes_current")) ||
+            pr_sget_num(row, "sized_bytes_baseline") > 0 ||
+            pr_sget_num(row, "sized_bytes_current") > 0 ||
+            isfinite(pr_sget_num(row, "algbw_baseline_gbps")) ||
+            isfinite(pr_sget_num(row, "algbw_current_gbps")))
+            n_cols = N_OF(coll_cols);
+    }
+    if (table_init(t, coll_cols, n_cols) != 0)
         return -1;
     cJSON_ArrayForEach(row, pr_sget(pair, "collectives"))
     {

@@ -165,4 +165,19 @@ assert 'leave out 14% (baseline) and 0% (current)' in m[0]['not_comparable'], m
 else
     skip "trace_diff collectives" "no $H"
 fi
+# nsys mfu_2gpu before -> after (review26g #5 Also): GPU 1's all_to_all has
+# 34 calls, 32 of them timed (the 253 us mean is over those); nothing is
+# sized, so no empty bytes/bandwidth columns
+N=$PR_SHARED/traces/nsys
+if [ -f "$N/mfu_2gpu_before.sqlite" ] && [ -f "$N/mfu_2gpu_after.sqlite" ]; then
+    COLUMNS=120 "$PR_BIN" diff "$N/mfu_2gpu_before.sqlite" \
+        "$N/mfu_2gpu_after.sqlite" > "$T_DIR/n2.txt" 2> /dev/null
+    check "nsys: calls with the timed count: 34 (32 timed) -> 30" \
+        grep -Eq '^nccl:all_to_all +34 \(32 timed\) -> 30 +253 µs +788 µs ' \
+        "$T_DIR/n2.txt"
+    check "  no bytes column where no call is sized" \
+        sh -c "! grep -q '^Collective .*Bytes' '$T_DIR/n2.txt'"
+else
+    skip "nsys collectives" "no $N"
+fi
 echo "1..$T_N"
