@@ -47,6 +47,10 @@ const struct pr_col pr_fig_cols_findings[] = {
     {"id", PR_K_ID, "Id", PR_FMT_TEXT, 0.9, NULL, 0},
     {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 1.0,
      "recommendation (a gain) or observation (none)", 0},
+    {"basis", PR_K_GAIN_BASIS, "Per", PR_FMT_TEXT, 0.6,
+     "What the gain is per: step, capture, or samples (a step's worth of "
+     "samples at twice the batch)",
+     0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
