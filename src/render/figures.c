@@ -362,6 +362,13 @@ pr_fig_cell(const cJSON *row, const struct pr_col *c, char *buf, size_t n)
        (summary-json.md), not "seen 0 times" (review22g item 13) */
     if (c->fmt == PR_FMT_RECORDS && cJSON_IsNumber(v) && v->valuedouble == 0)
         return "whole input";
+    /* a gain's basis as what it compares: the same batch (a step, or the
+       capture of a run without steps, shorter) or twice the batch (a
+       step's worth of samples); never "step" on a capture (review 26g #6) */
+    if (strcmp(c->key, PR_K_GAIN_BASIS) == 0 && cJSON_IsString(v))
+        return pr_sget_is(v->valuestring, "samples") ? "2x batch"
+               : pr_sget_is(v->valuestring, "step")  ? "same batch"
+                                                     : v->valuestring;
     if (!pr_col_numeric(c->fmt) || c->fmt >= PR_FMT_FIGURE) {
         if (cJSON_IsString(v))
             return c->fmt == PR_FMT_FILE ? base_name(v->valuestring)

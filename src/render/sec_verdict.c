@@ -48,8 +48,8 @@ const struct pr_col pr_fig_cols_findings[] = {
     {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 1.0,
      "recommendation (a gain) or observation (none)", 0},
     {"basis", PR_K_GAIN_BASIS, "Per", PR_FMT_TEXT, 0.6,
-     "What the gain is per: step, capture, or samples (a step's worth of "
-     "samples at twice the batch)",
+     "What the gain compares: the same batch (the step or capture "
+     "shorter) or 2x batch (a step's worth of samples at twice the batch)",
      0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };

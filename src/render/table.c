@@ -698,6 +698,12 @@ raw_cell(const struct table *t, size_t r, const struct pr_col *c, char *buf,
     if (c == &job_col)
         return t->jobs[r];
     v = pr_sget_path(t->rows[r], c->key);
+    if (strcmp(c->key, PR_K_GAIN_BASIS) == 0 && cJSON_IsString(v))
+        /* what the gain compares, the same words on a capture as on a
+           step (figures.c pr_fig_cell) */
+        return pr_sget_is(v->valuestring, "samples") ? "2x_batch"
+               : pr_sget_is(v->valuestring, "step")  ? "same_batch"
+                                                     : v->valuestring;
     if (cJSON_IsString(v))
         return v->valuestring;
     if (cJSON_IsBool(v))
