@@ -1742,12 +1742,17 @@ print_job_line(const cJSON *job, const char *name, int capture)
     const cJSON *d = pr_sget(job, PR_K_STEP_US),
                 *slow = pr_sget(job, PR_K_SLOWEST);
     const cJSON *by_mean = pr_sget(job, PR_K_SLOWEST_BY_MEAN);
-    double warm = pr_sget_num(d, PR_K_RANKS_FIRST_STEP_EXCLUDED);
+    double warm = pr_sget_num(d, PR_K_RANKS_FIRST_STEP_EXCLUDED), judged = 0;
+    const cJSON *r;
     char a[32], b[32], spread[160];
     int partial = cJSON_IsFalse(pr_sget(job, PR_K_RANKS_COMPLETE));
 
     if (!cJSON_IsObject(job))
         return;
+    cJSON_ArrayForEach(r, pr_sget(job, PR_K_PER_RANK))
+    {
+        judged += cJSON_IsTrue(pr_sget(r, PR_K_FIRST_STEP_WARMUP));
+    }
     if (isnan(pr_sget_num(d, PR_K_SPREAD_PCT)))
         snprintf(spread, sizeof(spread),
                  "no spread: %.0f rank%s with step markers",
@@ -1756,6 +1761,14 @@ print_job_line(const cJSON *job, const char *name, int capture)
     else if (partial)
         snprintf(spread, sizeof(spread), "the spread between these is %.1f%%",
                  pr_sget_num(d, PR_K_SPREAD_PCT));
+    else if (warm > 0 && judged < warm)
+        /* the job's one rule: a warm-up on some ranks leaves every rank's
+           first step out (review26a #7) */
+        snprintf(spread, sizeof(spread),
+                 "spread %.1f%% across ranks (the first step left out on "
+                 "%.0f rank%s, a warm-up on %.0f)",
+                 pr_sget_num(d, PR_K_SPREAD_PCT), warm, warm == 1 ? "" : "s",
+                 judged);
     else if (warm > 0)
         snprintf(spread, sizeof(spread),
                  "spread %.1f%% across ranks (the warm-up first step left "
@@ -1947,10 +1960,22 @@ print_brief(const cJSON *sum, int quiet)
 
             pr_fig_format(pr_sget_num(jr, PR_K_MEAN_US), PR_FMT_US, steady,
                           sizeof(steady));
-            pr_term_printf(stdout,
-                           "%s: %.0f steps, mean step %s (%s without the "
-                           "warm-up first step, as the job line counts)\n",
-                           name, n, mean, steady);
+            /* a rank whose first step is no warm-up of its own loses it
+               to the job's one rule; no parenthesis where the two means
+               read the same (review26a #7: ms_cluster4 rank0 "179 ms
+               (179 ms without the warm-up first step") */
+            if (strcmp(mean, steady) == 0)
+                pr_term_printf(stdout, "%s: %.0f steps, mean step %s\n", name,
+                               n, mean);
+            else
+                pr_term_printf(
+                    stdout,
+                    "%s: %.0f steps, mean step %s (%s without the %sfirst "
+                    "step, as the job line counts)\n",
+                    name, n, mean, steady,
+                    cJSON_IsTrue(pr_sget(jr, PR_K_FIRST_STEP_WARMUP))
+                        ? "warm-up "
+                        : "");
         } else
             pr_term_printf(stdout, "%s: %.0f step%s, mean step %s\n", name, n,
                            n == 1 ? "" : "s", mean);

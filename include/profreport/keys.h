@@ -375,6 +375,7 @@
 #define PR_K_MEAN "mean"
 #define PR_K_MEDIAN "median"
 #define PR_K_P90 "p90"
+#define PR_K_STARTED_BEFORE_CALL_END "started_before_call_end"
 #define PR_K_MAX "max"
 #define PR_K_QUEUE_LENGTH "queue_length"
 #define PR_K_STREAM "stream"
@@ -698,6 +699,7 @@
 /* job.per_rank[] */
 #define PR_K_FIRST_STEP_EXCLUDED "first_step_excluded"
 #define PR_K_RUN_MEAN_US "run_mean_us"
+#define PR_K_FIRST_STEP_WARMUP "first_step_warmup"
 /* job.operators[] */
 #define PR_K_CALLS_MEAN "calls_mean"
 #define PR_K_MEAN_DEVICE_SELF_US "mean_device_self_us"

@@ -997,7 +997,12 @@ pr_figs_kpi(struct pr_figs *f, const char *label, double v, enum pr_fmt fmt,
     }
     k = &b->kpis[b->n++];
     snprintf(k->label, sizeof(k->label), "%s", label);
-    pr_fig_format(v, fmt, k->value, sizeof(k->value));
+    /* a key figure of no time keeps its unit: "0 µs", not a bare "0"
+       (review26a #4: npu_trace_view's median launch delay) */
+    if (fmt == PR_FMT_US && v == 0)
+        snprintf(k->value, sizeof(k->value), "0 µs");
+    else
+        pr_fig_format(v, fmt, k->value, sizeof(k->value));
     snprintf(k->sub, sizeof(k->sub), "%s", sub ? sub : "");
     k->na = isnan(v);
 }

@@ -746,24 +746,44 @@ static const struct pr_col queue_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* A time in µs with its unit, 0 included ("0 µs", not a bare 0). */
+static const char *
+us_text(double v, char *buf, size_t n)
+{
+    if (v == 0)
+        snprintf(buf, n, "0 µs");
+    else
+        pr_chart_format(v, PR_UNIT_US, buf, n);
+    return buf;
+}
+
 static void
 launch_kpis(struct pr_figs *f, const cJSON *l, int npu)
 {
     const cJSON *d = pr_sget(l, PR_K_LAUNCH_DELAY_US);
     const cJSON *q = pr_sget(l, PR_K_TASK_QUEUE_WAIT_US);
     int none = !cJSON_IsObject(d);
-    char a[48], b[48], sub[200];
+    double early = pr_sget_num(d, PR_K_STARTED_BEFORE_CALL_END);
+    double all = pr_sget_num(l, PR_K_KERNELS_WITH_LAUNCH);
+    char a[48], b[48], sub[320], before[160] = "";
 
+    /* a 0 is the clamp of work that started before its launch call
+       returned, not an instant launch: say so, with the unit
+       (review26a #4: npu_trace_view "0 ... p90 0", 256 of 274 tasks) */
+    if (early > 0 && all > 0)
+        snprintf(before, sizeof(before),
+                 "; %.0f of %.0f %s started before their launch call "
+                 "returned, counted as 0 µs",
+                 early, all, npu ? "tasks" : "kernels");
     if (none)
         snprintf(sub, sizeof(sub), "no kernel with a launch call");
     else
-        snprintf(
-            sub, sizeof(sub), "%s; p90 %s, max %s",
-            cJSON_IsObject(q) ? "dequeue thread's launch call end to task start"
-                              : "CPU call end to kernel start",
-            pr_chart_format(pr_sget_num(d, PR_K_P90), PR_UNIT_US, a, sizeof(a)),
-            pr_chart_format(pr_sget_num(d, PR_K_MAX), PR_UNIT_US, b,
-                            sizeof(b)));
+        snprintf(sub, sizeof(sub), "%s%s; p90 %s, max %s",
+                 cJSON_IsObject(q)
+                     ? "dequeue thread's launch call end to task start"
+                     : "CPU call end to kernel start",
+                 before, us_text(pr_sget_num(d, PR_K_P90), a, sizeof(a)),
+                 us_text(pr_sget_num(d, PR_K_MAX), b, sizeof(b)));
     pr_figs_kpi(f, "Median launch delay", pr_sget_num(d, PR_K_MEDIAN),
                 PR_FMT_US, sub);
     pr_figs_kpi(f, "Device idle waiting for the host",

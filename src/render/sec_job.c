@@ -495,30 +495,62 @@ slowest_rows(const cJSON *per_rank, int mixed)
  * mean over every step their own parts show (Overview, verdict): the job
  * and the run figures are over different steps, so say which (review-2
  * finding 8).  0 when no rank's first step was left out. */
-static int
-warmup_note(const cJSON *job, char *buf, size_t n)
+/* The excluded ranks whose own first step was (judged 1) or was not a
+ * warm-up, each with its mean over every step where that differs: "
+ * rank2 (576 ms with it), rank3 (619 ms with it)".  How many. */
+static size_t
+warmup_ranks(const struct pr_row_job_rank *v, size_t m, int judged, char *buf,
+             size_t n)
 {
-    size_t m, i, k = 0, len;
-    struct pr_row_job_rank *v = per_rank_rows(job, &m);
-    char mean[32];
+    size_t i, k = 0, len;
+    char mean[32], steady[32];
 
-    snprintf(buf, n, "Mean step leaves out the warm-up first step of");
+    buf[0] = '\0';
     for (i = 0; i < m; i++) {
-        if (!v[i].first_step_excluded)
+        if (!v[i].first_step_excluded || !v[i].first_step_warmup != !judged)
             continue;
         pr_fig_format(v[i].run_mean_us, PR_FMT_US, mean, sizeof(mean));
+        pr_fig_format(v[i].mean_us, PR_FMT_US, steady, sizeof(steady));
         len = strlen(buf);
-        if (k < 8)
+        if (k < 8 && strcmp(mean, steady) != 0)
             snprintf(buf + len, n - len, "%s %s (%s with it)", k > 0 ? "," : "",
                      v[i].worker != NULL ? v[i].worker : "?", mean);
+        else if (k < 8)
+            snprintf(buf + len, n - len, "%s %s", k > 0 ? "," : "",
+                     v[i].worker != NULL ? v[i].worker : "?");
         k++;
     }
-    free(v);
-    if (k == 0)
-        return 0;
     len = strlen(buf);
     if (k > 8)
         snprintf(buf + len, n - len, " and %zu more", k - 8);
+    return k;
+}
+
+static int
+warmup_note(const cJSON *job, char *buf, size_t n)
+{
+    size_t m, k, o, len;
+    struct pr_row_job_rank *v = per_rank_rows(job, &m);
+    char judged[400], other[400];
+
+    k = warmup_ranks(v, m, 1, judged, sizeof(judged));
+    o = warmup_ranks(v, m, 0, other, sizeof(other));
+    free(v);
+    if (k + o == 0)
+        return 0;
+    /* the job's one rule leaves every rank's first step out where one
+       rank's is a warm-up: name which were (review26a #7: ms_cluster4's
+       rank0 first step was its fastest) */
+    if (o == 0)
+        snprintf(buf, n, "Mean step leaves out the warm-up first step of%s",
+                 judged);
+    else if (k == 0)
+        snprintf(buf, n, "Mean step leaves out the first step of%s", other);
+    else
+        snprintf(buf, n,
+                 "Mean step leaves out every rank's first step, a warm-up "
+                 "on%s; on%s it is left out too, to compare like with like",
+                 judged, other);
     len = strlen(buf);
     snprintf(buf + len, n - len,
              "; their own parts (Overview, verdict, Critical path) count "
@@ -653,6 +685,20 @@ step_rows(const cJSON *job, double *with, double *warm, double *spread,
             : NULL;
 }
 
+/* How many ranks' own first step is a warm-up (job.per_rank[]). */
+static double
+warm_judged(const cJSON *job)
+{
+    const cJSON *r;
+    double n = 0;
+
+    cJSON_ArrayForEach(r, pr_sget(job, PR_K_PER_RANK))
+    {
+        n += cJSON_IsTrue(pr_sget(r, PR_K_FIRST_STEP_WARMUP));
+    }
+    return n;
+}
+
 static void
 job_kpis(struct pr_figs *f, const cJSON *job, int capture)
 {
@@ -693,6 +739,11 @@ job_kpis(struct pr_figs *f, const cJSON *job, int capture)
            is the slowest (review23g item 8) */
         snprintf(sub, sizeof(sub), "(longest - shortest capture) / median%s",
                  of);
+    else if (warm > 0 && warm_judged(job) < warm)
+        snprintf(sub, sizeof(sub),
+                 "(slowest - fastest) / median%s; the first step left out "
+                 "on %.0f rank%s (a warm-up on %.0f)",
+                 of, warm, warm == 1 ? "" : "s", warm_judged(job));
     else if (warm > 0)
         snprintf(sub, sizeof(sub),
                  "(slowest - fastest) / median%s; the warm-up first step "
@@ -760,7 +811,7 @@ static int
 agg_note(const cJSON *job, char *text, size_t cap)
 {
     char warm[200] = "";
-    size_t len = 0, n = 0, m, i;
+    size_t len = 0, n = 0, m, i, judged = 0;
     int pipe = pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage");
     struct pr_row_job_rank *v = per_rank_rows(job, &m);
 
@@ -772,25 +823,28 @@ agg_note(const cJSON *job, char *text, size_t cap)
                                     n ? ", " : "",
                                     v[i].worker != NULL ? v[i].worker : "?");
         n++;
+        judged += v[i].first_step_warmup != 0;
     }
     free(v);
     if (n == 0 && !pipe)
         return 0;
-    snprintf(text, cap,
-             "Not like with like: %s%s%s%s%s, so a row's spread "
-             "compares different work, not slow ranks; %s.",
-             n ? "these totals count every step a rank recorded, the "
-                 "warm-up first step of "
-               : "",
-             n ? warm : "",
-             n ? " included (the step times above leave it out)" : "",
-             n && pipe ? ", and " : "",
-             pipe ? "the ranks of different pipeline stages run different "
-                    "layers and wait in Send and Receive for each other"
-                  : "",
-             pipe ? "compare a row across the ranks of one stage (the "
-                    "Distributed section's pipeline view)"
-                  : "compare the steady steps in each rank's own part");
+    snprintf(
+        text, cap,
+        "Not like with like: %s%s%s%s%s, so a row's spread "
+        "compares different work, not slow ranks; %s.",
+        !n            ? ""
+        : judged == n ? "these totals count every step a rank recorded, the "
+                        "warm-up first step of "
+                      : "these totals count every step a rank recorded, the "
+                        "first step of ",
+        n ? warm : "", n ? " included (the step times above leave it out)" : "",
+        n && pipe ? ", and " : "",
+        pipe ? "the ranks of different pipeline stages run different "
+               "layers and wait in Send and Receive for each other"
+             : "",
+        pipe ? "compare a row across the ranks of one stage (the "
+               "Distributed section's pipeline view)"
+             : "compare the steady steps in each rank's own part");
     return 1;
 }
 

@@ -1030,9 +1030,10 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                 no_steps(ss) ? "Capture time breakdown" : "Step time breakdown",
                 1),
             0);
-        unsplit_note(f, steps);
         if (cJSON_IsObject(ss))
             pr_figs_chart(f, donut(ss, cats, n_cats), 1);
+        /* after both charts, so that they share one grid (review26a #2) */
+        unsplit_note(f, steps);
         table_split_note(f, run);
     }
     if (no_steps(ss))
@@ -1920,8 +1921,17 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                             "UNKNOWN), so whether any ran in fp32 without "
                             "HF32 is not known."
                       : unjudged > 0 ? unjudged_text
-                                     : "No fp32 matmul or convolution ran "
-                                       "without HF32.");
+                      /* the operators' own types say so: name the basis
+                         (review26a #1: ms_run1's timeline types its 15
+                         MatMuls' inputs FLOAT16; framework_raw's FLOAT32
+                         MatMuls are another graph's, LeNet5's, not in the
+                         timeline) */
+                      : pr_sget_num(tc, PR_K_MATMUL_DTYPE_UNKNOWN_PCT) < 99.5
+                          ? "No matmul or convolution took fp32 inputs by the "
+                            "data types the export gives its operators, so "
+                            "none ran in fp32 without HF32."
+                          : "No fp32 matmul or convolution ran "
+                            "without HF32.");
         return;
     }
     pr_figs_kpi(f, "Kernel time on tensor cores",

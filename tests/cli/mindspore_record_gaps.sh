@@ -112,13 +112,18 @@ assert j['step_us']['ranks_first_step_excluded'] == 2, j['step_us']
 for p in j['per_rank']:
     assert p['first_step_excluded'] is True, p
     assert abs(p['mean_us'] - 179000) < 0.01, p
+    # only rank 1's own first step is a warm-up (review26a #7)
+    assert p['first_step_warmup'] is (p['worker'] == 'rank1'), p
 assert j['step_us']['spread_pct'] < 1e-9, j['step_us']
 assert j['slowest_by'] == 'pipeline_stage' and j['slowest_by_mean'] is None, j
 " "$T_DIR/warm.json"
     "$PR_BIN" -i "$T_DIR/warm" >"$T_DIR/warm.term" 2>/dev/null
     check "warm-up: neither the terminal nor the HTML names a longest mean step" \
         sh -c '! grep -q "longest mean step" "$1" &&
-            grep -q "warm-up first step left out on 2 ranks" "$1" &&
+            grep -q "the first step left out on 2 ranks, a warm-up on 1)" "$1" &&
+            grep -q "rank0: .* (.* without the first step, as the job line counts)" "$1" &&
+            grep -q "rank1: .* (.* without the warm-up first step, as the job line counts)" "$1" &&
+            grep -q "leaves out every rank.*s first step, a warm-up on rank1 ([^)]* with it); on rank0 ([^)]* with it) it is left out too, to compare like with like" "$2" &&
             ! grep -q "by mean step alone" "$2" &&
             grep -q "their mean steps differ by less than 0.5%" "$2"' \
         _ "$T_DIR/warm.term" "$T_DIR/warm.html"
@@ -158,6 +163,15 @@ assert 'CUPTI' not in d[0], d
         python3 -c "$H2T
 assert '2 of 3 steps (Step 2 to Step 3) lie outside the device\'s record' in t, t
 assert 'CUPTI' not in t
+" "$T_DIR/cov.html"
+    check "timeline of step 1 only: the note follows the donut, both charts share one grid (review26a #2)" \
+        python3 -c "
+import re, sys
+h = open(sys.argv[1]).read()
+d = h.index('Mean step: where the time goes')
+g = h.rindex('<div class=\"charts', 0, d)
+assert 'Step time breakdown' in h[g:d], 'the two charts in two grids'
+assert h.index('lie outside the device') > d, 'the note splits the charts'
 " "$T_DIR/cov.html"
     "$PR_BIN" table --kind steps --csv -i "$T_DIR/cov" >"$T_DIR/cov.csv" \
         2>/dev/null

@@ -23,6 +23,8 @@ struct rk {
     double median, max, comm, steps;
     double run_mean; /* step_summary.mean_us: every step */
     int warmup;      /* its first step left out of mean (steady_mean) */
+    int judged;      /* its own first step is a warm-up (steady_mean), not
+                        left out by job_warmup's one rule alone */
     int has_steps;   /* step markers: more than one "capture" window */
     int in_spread;   /* counted in step_us (has_steps, or no rank has) */
 };
@@ -136,6 +138,7 @@ read_rank(const cJSON *run, size_t idx, struct rk *r)
     r->mean = pr_sget_num(ss, PR_K_MEAN_US);
     r->run_mean = r->mean;
     r->warmup = !isnan(steady);
+    r->judged = r->warmup;
     if (r->warmup)
         r->mean = steady;
     r->median = pr_sget_num(ss, PR_K_MEDIAN_US);
@@ -296,7 +299,8 @@ per_rank(cJSON *a, const struct rk *v, size_t n, double median, int *ok)
             v[i].warmup,
             v[i].has_steps,
             v[i].in_spread,
-            v[i].run_mean};
+            v[i].run_mean,
+            v[i].judged};
         *ok = pr_rows_write(a, PR_RO_JOB_PER_RANK, &r, 1);
     }
 }

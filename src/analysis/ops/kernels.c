@@ -267,13 +267,17 @@ add_unit(struct ktable *kt, struct kgroup *g, const struct pr_event *e,
 }
 
 /* The call's PMU counters into its group's weighted sums (a call of no
- * duration weighs 1 ns, so that it still counts). */
+ * duration weighs 1 ns, so that it still counts).  A task that ran on the
+ * vector cores alone (AI_VECTOR_CORE) leaves the AI Core's aic_* columns
+ * 0 by construction: they are not counted, so that its Cube busy reads
+ * "not recorded", not 0 (kd_910B_v2's Add, review26a #5). */
 static void
 add_pmu(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
-        const struct pr_event *e)
+        const struct pr_event *e, const struct pr_gpu_info *gi)
 {
     const float *v = pr_pmu_get(t, e->info);
     double w = e->dur_ns > 0 ? (double)e->dur_ns : 1.0;
+    int aiv = gi->unit == PR_UNIT_VECTOR;
     size_t i;
 
     if (v == NULL)
@@ -284,7 +288,8 @@ add_pmu(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
         return;
     }
     for (i = 0; i < kt->n_pmu; i++) {
-        if (isnan(v[i]))
+        if (isnan(v[i]) ||
+            (aiv && strncmp(pr_trace_str(t, t->pmu->cols[i]), "aic_", 4) == 0))
             continue;
         g->pmu[i] += (double)v[i] * w;
         g->pmu[kt->n_pmu + i] += w;
@@ -309,7 +314,7 @@ add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
     add_unit(kt, g, e, gi);
     add_launch(t, g, gi, dur);
     if (kt->n_pmu > 0)
-        add_pmu(t, kt, g, e);
+        add_pmu(t, kt, g, e, gi);
     if (isfinite(gi->blocks_per_sm))
         g->bps_x_ns += gi->blocks_per_sm * dur;
     if (isfinite(gi->occupancy_pct)) {
@@ -320,7 +325,10 @@ add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
     kt->has_bps |=
         gi->device >= 0 && isfinite(gi->blocks_per_sm) && gi->blocks_per_sm > 0;
     kt->has_occ |= gi->device >= 0 && gi->occupancy_pct >= 0;
-    if (isfinite(gi->matrix_util_pct)) {
+    /* msprof's cube_utilization(%) is aicore_time / Duration x Block Dim:
+       0 by construction on a vector-core task (aicore_time 0), so it is
+       not that task's use of the chip (review26a #5) */
+    if (isfinite(gi->matrix_util_pct) && gi->unit != PR_UNIT_VECTOR) {
         g->cube_x_ns += gi->matrix_util_pct * dur;
         g->cube_ns += dur;
         kt->has_cube = 1;

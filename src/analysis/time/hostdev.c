@@ -1434,13 +1434,14 @@ cmp_i64(const void *a, const void *b)
 
 /* HTA's launch delay: kernel start minus the end of its launch call. */
 static enum pr_status
-launch_delays(const struct hd *h, int64_t **out, size_t *n,
+launch_delays(const struct hd *h, int64_t **out, size_t *n, size_t *early,
               struct pr_error *err)
 {
     int64_t *v = malloc((h->n ? h->n : 1) * sizeof(*v));
     size_t i;
 
     *n = 0;
+    *early = 0;
     *out = v;
     if (v == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
@@ -1449,6 +1450,9 @@ launch_delays(const struct hd *h, int64_t **out, size_t *n,
 
         if (w->cls == W_MEMORY || w->launch == PR_NO_ID || w->graph)
             continue;
+        /* the work started before its launch call returned: 0, counted
+           (npu_trace_view: 256 of 274 tasks; review26a #4) */
+        *early += w->s < launch_end(w);
         v[(*n)++] =
             w->s > launch_end(w) ? pr_sat_sub_i64(w->s, launch_end(w)) : 0;
     }
@@ -1484,7 +1488,8 @@ queue_waits(const struct hd *h, int64_t **out, size_t *n, struct pr_error *err)
 /* launches.launch_delay_us (or task_queue_wait_us, row ro) as its
  * typed row; NULL (null) without delays, *ok 0 when out of memory. */
 static cJSON *
-delays_row(enum pr_rows_object ro, const int64_t *v, size_t n, int *ok)
+delays_row(enum pr_rows_object ro, const int64_t *v, size_t n, size_t early,
+           int *ok)
 {
     struct pr_row_launch_delay d = {.absent = 0};
     int64_t sum = 0;
@@ -1499,6 +1504,7 @@ delays_row(enum pr_rows_object ro, const int64_t *v, size_t n, int *ok)
     d.median_ns = v[n / 2];
     d.p90_ns = v[(size_t)((double)(n - 1) * 0.9)];
     d.max_ns = v[n - 1];
+    d.started_before_call_end = (int64_t)early;
     if (ro == PR_RO_RUNS_LAUNCHES_TASK_QUEUE_WAIT_US) {
         struct pr_row_task_queue_wait q = {.mean = d.mean,
                                            .median_ns = d.median_ns,
@@ -1829,7 +1835,7 @@ static enum pr_status
 launches_json(struct hd *h, cJSON **o, struct pr_error *err)
 {
     struct qstat s[MAX_STREAMS];
-    size_t n = streams_of(h, s, MAX_STREAMS), nd, i;
+    size_t n = streams_of(h, s, MAX_STREAMS), nd, i, early;
     int64_t *d;
     struct pr_row_launches r = {.absent = 0};
     cJSON *delays, *queues, *slowest, *qwaits;
@@ -1837,7 +1843,7 @@ launches_json(struct hd *h, cJSON **o, struct pr_error *err)
 
     if (launches_unrecorded(h) || launches_unlinked(h))
         return launches_unrecorded_json(h, o, err);
-    if (launch_delays(h, &d, &nd, err) != PR_OK)
+    if (launch_delays(h, &d, &nd, &early, err) != PR_OK)
         return PR_E_NOMEM;
     if (h->out != NULL) { /* as emit_delays, emit_graphs and the share */
         h->out->delay_median_us = nd > 0 ? (double)d[nd / 2] / 1000.0 : NAN;
@@ -1845,13 +1851,13 @@ launches_json(struct hd *h, cJSON **o, struct pr_error *err)
         h->out->host_wait_pct = share_pct(h->host_wait_ns, h->span_ns);
     }
     r.kernels_with_launch = (int64_t)nd;
-    delays = delays_row(PR_RO_RUNS_LAUNCHES_LAUNCH_DELAY_US, d, nd, &ok);
+    delays = delays_row(PR_RO_RUNS_LAUNCHES_LAUNCH_DELAY_US, d, nd, early, &ok);
     free(d);
     if (queue_waits(h, &d, &nd, err) != PR_OK) {
         cJSON_Delete(delays);
         return PR_E_NOMEM;
     }
-    qwaits = delays_row(PR_RO_RUNS_LAUNCHES_TASK_QUEUE_WAIT_US, d, nd, &ok);
+    qwaits = delays_row(PR_RO_RUNS_LAUNCHES_TASK_QUEUE_WAIT_US, d, nd, 0, &ok);
     free(d);
     for (i = 0; i < n; i++)
         if (queue_of(h, &s[i], err) != PR_OK) {
