@@ -547,8 +547,8 @@ written(enum pr_rows_object ro, const void *row)
 static void
 test_bool_field(void **state)
 {
-    struct pr_row_job_rank r = {0,  "w0", 0,   10, NAN, "s", 3,
-                                10, 12,   NAN, 1,  0,   7,   11},
+    struct pr_row_job_rank r = {0,  "w0", 0, 10, NAN, "s", 3, 10,
+                                12, NAN,  1, 0,  7,   11,  1},
                            back;
     enum pr_rows_object ro = PR_RO_JOB_PER_RANK;
     cJSON *arr, *e;
@@ -562,7 +562,8 @@ test_bool_field(void **state)
            "\"vs_median_pct\":null,\"span\":\"s\",\"steps\":3,"
            "\"median_us\":10,\"max_us\":12,\"communication_pct\":null,"
            "\"first_step_excluded\":true,\"has_steps\":false,"
-           "\"in_spread\":true,\"run_mean_us\":11}]");
+           "\"in_spread\":true,\"run_mean_us\":11,"
+           "\"first_step_warmup\":true}]");
     arr = cJSON_Parse(s);
     cJSON_free(s);
     assert_int_equal(pr_rows_read(arr, "job.per_rank", ro, &back, 1, &n, &err),
