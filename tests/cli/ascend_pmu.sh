@@ -74,8 +74,11 @@ def num(s):
 for x in csv.DictReader(open(path)):
     if x[core] == "HCCL" or None in x or None in x.values():
         continue  # a record of another field count is not read (review22a #6)
+    # a vector-core task's aic_* are 0 by construction: not counted
+    # (review26a #5)
     cs = {c: num(v) for c, v in x.items()
-          if c.startswith(("aic_", "aiv_")) or c == "aicore_time(us)"}
+          if (c.startswith("aiv_") or c == "aicore_time(us)" or
+              (c.startswith("aic_") and x[core] != "AI_VECTOR_CORE"))}
     out.append({"name": x[name], "dur_us": float(x[dur]), "counters": cs})
 json.dump(out, sys.stdout)
 PY
@@ -136,16 +139,21 @@ for r in 0 1; do
 import json, sqlite3, sys
 db = sqlite3.connect("file:" + sys.argv[1] + "?immutable=1", uri=True)
 s = dict(db.execute("SELECT id, value FROM STRING_IDS"))
-tasks = {}
-for g, n, a, b in db.execute(
-        "SELECT t.globalTaskId, c.name, t.startNs, t.endNs FROM TASK t "
+tasks, aiv = {}, set()
+for g, n, a, b, k in db.execute(
+        "SELECT t.globalTaskId, c.name, t.startNs, t.endNs, c.taskType "
+        "FROM TASK t "
         "JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId"):
     tasks[g] = {"name": s[n], "dur_us": (b - a) / 1000.0, "counters": {}}
+    if s.get(k) == "AI_VECTOR_CORE":
+        aiv.add(g)
 ren = {"aic_total_time": "aicore_time", "aiv_total_time": "aiv_time"}
 for g, n, v in db.execute("SELECT globalTaskId, name, value FROM TASK_PMU_INFO"):
     if g not in tasks or v is None:
         continue
     c = ren.get(s[n], s[n])
+    if g in aiv and c.startswith("aic_"):
+        continue  # 0 by construction on a vector-core task (review26a #5)
     if c.endswith("_time"):
         c, v = c + "(us)", v / 1000.0
     tasks[g]["counters"][c] = v
