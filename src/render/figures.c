@@ -366,9 +366,9 @@ pr_fig_cell(const cJSON *row, const struct pr_col *c, char *buf, size_t n)
        capture of a run without steps, shorter) or twice the batch (a
        step's worth of samples); never "step" on a capture (review 26g #6) */
     if (strcmp(c->key, PR_K_GAIN_BASIS) == 0 && cJSON_IsString(v))
-        return pr_sget_is(v->valuestring, "samples") ? "2x batch"
-               : pr_sget_is(v->valuestring, "step")  ? "same batch"
-                                                     : v->valuestring;
+        return pr_sget_is(v->valuestring, PR_GAIN_PER_SAMPLES) ? "2x batch"
+               : pr_sget_is(v->valuestring, PR_GAIN_PER_STEP)  ? "same batch"
+                                                               : v->valuestring;
     if (!pr_col_numeric(c->fmt) || c->fmt >= PR_FMT_FIGURE) {
         if (cJSON_IsString(v))
             return c->fmt == PR_FMT_FILE ? base_name(v->valuestring)

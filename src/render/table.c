@@ -701,9 +701,9 @@ raw_cell(const struct table *t, size_t r, const struct pr_col *c, char *buf,
     if (strcmp(c->key, PR_K_GAIN_BASIS) == 0 && cJSON_IsString(v))
         /* what the gain compares, the same words on a capture as on a
            step (figures.c pr_fig_cell) */
-        return pr_sget_is(v->valuestring, "samples") ? "2x_batch"
-               : pr_sget_is(v->valuestring, "step")  ? "same_batch"
-                                                     : v->valuestring;
+        return pr_sget_is(v->valuestring, PR_GAIN_PER_SAMPLES) ? "2x_batch"
+               : pr_sget_is(v->valuestring, PR_GAIN_PER_STEP)  ? "same_batch"
+                                                               : v->valuestring;
     if (cJSON_IsString(v))
         return v->valuestring;
     if (cJSON_IsBool(v))
