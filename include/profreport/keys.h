@@ -632,6 +632,7 @@
 #define PR_K_STEP_US "step_us"
 /* runs[].critical_path.steps[] */
 #define PR_K_UNRECORDED_TAIL_US "unrecorded_tail_us"
+#define PR_K_UNRECORDED_LEAD_US "unrecorded_lead_us"
 /* runs[].critical_path.steps[].kernel_family_us */
 #define PR_K_GEMM "gemm"
 #define PR_K_EMBEDDING "embedding"

@@ -810,7 +810,8 @@ test_advice_rows(void **state)
                                 .measured_us = 2.5,
                                 .length_us = NAN,
                                 .replay_error_pct = NAN,
-                                .unrecorded_tail_us = NAN};
+                                .unrecorded_tail_us = NAN,
+                                .unrecorded_lead_us = NAN};
     cJSON *arr = cJSON_CreateArray(), *doc, *top;
     struct pr_error err = {0};
     size_t n;
@@ -832,6 +833,7 @@ test_advice_rows(void **state)
            "\"gain_note\":\"no estimate\",\"gain_us\":null,\"gain_pct\":null},"
            "{\"step\":\"3\",\"measured_us\":2.5,\"length_us\":null,"
            "\"replay_error_pct\":null,\"unrecorded_tail_us\":null,"
+           "\"unrecorded_lead_us\":null,"
            "\"bound\":null,\"by_kind_us\":null,\"kernel_family_us\":null,"
            "\"top\":[]}]");
     cJSON_free(s);

@@ -312,21 +312,21 @@ note_text(const struct pr_trace *t, const struct pr_steps *s, double pct,
                         ": the export keeps none of the calls that launched "
                         "its tasks (see no_launch_records), so this is what "
                         "the export left out, not what the host did, and %s "
-                        "rest on time it does not record",
+                        "would rest on time it does not record",
                         no_dev ? "the host findings"
-                               : "the host-bound reading and the host "
+                               : "a host-bound reading and the host "
                                  "findings");
     else if (pct >= UNRECORDED_PCT)
         len = pr_append(text, cap, len,
                         ". The trace cannot say what the host did there "
                         "(Python, operators it did not keep, or a thread "
                         "held by a lock, the GIL or the OS%s), so %s "
-                        "rest on time it does not explain",
+                        "would rest on time it does not explain",
                         no_dev ? "; or waits on the GPU, whose activity the "
                                  "trace does not record"
                                : "",
                         no_dev ? "the host findings"
-                               : "the host-bound reading and the host "
+                               : "a host-bound reading and the host "
                                  "findings");
     else
         len = pr_append(text, cap, len,
