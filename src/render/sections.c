@@ -366,17 +366,19 @@ occ_unknown_note(const cJSON *gm, int card, char *buf, size_t cap)
                  n, s);
     else if (card)
         snprintf(buf, cap,
-                 "warps resident / maximum; %.0f launch%s (%.1f%% of kernel "
-                 "time) left out: no occupancy in the trace",
+                 "at least: %.0f launch%s (%.1f%% of kernel time) count as "
+                 "the trace's 0 (not computed)",
                  n, s, pct);
     else
         snprintf(buf, cap,
-                 "Est. achieved occupancy %s %.0f kernel launch%s (%.1f%% "
-                 "of kernel time) that %s no occupancy in the trace: the "
-                 "profiler writes 0 for kernels with more than 48 KiB of "
-                 "shared memory, though their blocks run.",
-                 none ? "is not known: it would rest on" : "leaves out", n, s,
-                 pct, n == 1 ? "has" : "have");
+                 "Est. achieved occupancy counts %.0f kernel launch%s (%.1f%% "
+                 "of kernel time) at the 0 the trace writes for %s: the "
+                 "profiler does not compute occupancy for kernels with more "
+                 "than 48 KiB of shared memory, which run few blocks a SM, "
+                 "so the figure is a lower bound (the PyTorch plugin's "
+                 "figure counts them the same way); the Kernels table shows "
+                 "them as not known.",
+                 n, s, pct, n == 1 ? "it" : "them");
 }
 
 /* SM and warp figures: CUDA's; an NPU has no such counters. */

@@ -72,6 +72,7 @@ struct gpu_acc {
     struct sweep sm;
     int64_t kernel_ns;
     double occ_sum, occ_ns; /* 9.3 accumulators */
+    size_t occ_known;       /* launches with an occupancy the trace computed */
     int64_t occ_unknown_ns; /* kernels without an occupancy (trace.h) */
     size_t occ_unknown;
     size_t compute_tasks; /* kernels counted in compute */
@@ -352,7 +353,16 @@ accumulate(const struct pr_trace *t, struct pr_names *nc, int32_t dev,
         if (g == NULL || g->device != dev)
             continue;
         a->kernel_ns = pr_sat_add_i64(a->kernel_ns, e->dur_ns);
-        add_occupancy(a, e, g->occupancy_pct, w);
+        /* a launch whose occupancy the profiler did not compute (its 0
+           over 48 KiB of shared memory) counts as the 0 it wrote, as the
+           PyTorch plugin's figure does: those kernels run few blocks a
+           SM, so leaving them out raised the card past what the trace
+           allows (review 27 #1: hta_nccl 35.3% -> 68.1%, at most 37.9%);
+           the card is then a lower bound, and says so */
+        add_occupancy(
+            a, e, pr_gpu_occupancy_not_computed(g) ? 0.0 : g->occupancy_pct, w);
+        a->occ_known += !pr_gpu_occupancy_not_computed(g) &&
+                        !isnan(g->occupancy_pct) && g->occupancy_pct >= 0;
         if (pr_gpu_occupancy_not_computed(g)) {
             a->occ_unknown++;
             a->occ_unknown_ns = pr_sat_add_i64(a->occ_unknown_ns, e->dur_ns);
@@ -511,7 +521,8 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
             util = 100.0 * (double)a->busy.steps_ns / (double)span;
             comp = 100.0 * (double)a->compute.steps_ns / (double)span;
         }
-        if (a->occ_ns > 0)
+        /* no launch with a computed occupancy: not known, not 0 */
+        if (a->occ_ns > 0 && a->occ_known > 0)
             occ = a->occ_sum / a->occ_ns;
         row->utilization_pct = util;
         r.utilization_pct = util;
