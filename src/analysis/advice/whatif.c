@@ -5585,13 +5585,13 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
             snprintf(text, sizeof(text),
                      "What bounds the capture is not known: the trace's "
                      "critical path covers only %.*f%% of it (no steps; the "
-                     "capture, %s, %.0f%% of it unrecorded; on the path: %s). "
+                     "capture, %s, %.*f%% of it unrecorded; on the path: %s). "
                      "The rest is time the trace records nothing for (a "
                      "profiler window wider than its events, or work the "
                      "profiler did not capture), so no resource is named as "
                      "the bound.",
-                     cover < 1 ? 1 : 0, cover, mean, miss / (double)n_miss,
-                     split[0] ? split : "nothing");
+                     cover < 1 ? 1 : 0, cover, mean, cover < 1 ? 1 : 0,
+                     miss / (double)n_miss, split[0] ? split : "nothing");
         else
             snprintf(text, sizeof(text),
                      "What bounds the step is not known: the trace's critical "
