@@ -221,7 +221,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                              .order = "device time, forward + backward"};
     struct pr_fig_chart *ch;
     size_t n_points = 0;
-    char note[240];
+    char note[400];
 
     (void)summary;
     if (!cJSON_IsObject(view)) {
@@ -233,6 +233,22 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     layer_kpis(f, view);
+    if (pr_sget_num(view, PR_K_BACKWARD_UNPAIRED) > 0) {
+        /* review 27 #3: the backward roots no layer holds are said, not
+           dropped without a word (hta_diff_control's 18 embedding
+           backwards, tens of ms) */
+        double u = pr_sget_num(view, PR_K_BACKWARD_UNPAIRED);
+
+        snprintf(note, sizeof(note),
+                 "%.0f of the %.0f backward roots are paired with no layer "
+                 "(no forward op carries their sequence number, or forward "
+                 "ops of several layers do, as a C++ autograd Function's "
+                 "inner ops): %s device time is in no row here and not in "
+                 "the backward share.",
+                 u, pr_sget_num(view, PR_K_BACKWARD_ROOTS),
+                 u == 1 ? "its" : "their");
+        pr_figs_note(f, note);
+    }
     ch = pr_sec_roofline_chart(run, pr_sget(run, PR_K_LAYERS), &roof_spec,
                                &n_points);
     if (ch == NULL) {

@@ -168,6 +168,10 @@ bad = [x['name'] for x in r['layers'] if 'SplitLookupFunction' in
 assert bad == [], bad
 assert r['layer_view']['backward_unpaired'] >= 12, r['layer_view']
 " "$T_DIR/ctl.json"
+    "$PR_BIN" -q --input "$PR_SHARED/traces/hta/trace_diff/control/control.json.gz" \
+        --html "$T_DIR/ctl.html" 2> /dev/null
+    check "hta control: the Layers part says its unpaired backward roots (review 27 #3)" \
+        grep -q "18 of the 2382 backward roots are paired with no layer" "$T_DIR/ctl.html"
 else
     skip "tb_plugin: conv1 backward" "no $PR_SHARED/traces"
 fi
