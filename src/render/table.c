@@ -1318,7 +1318,7 @@ wraps(const struct table *t, size_t c)
 static size_t
 line_part(const char *s, size_t w, const char **next)
 {
-    size_t len = strlen(s), end = 0, i, cp = 0;
+    size_t len = strlen(s), end = 0, soft = 0, i, cp = 0;
     size_t hard = len;
 
     for (i = 0; i < len; i++) {
@@ -1331,13 +1331,17 @@ line_part(const char *s, size_t w, const char **next)
         }
         if (s[i] == ' ')
             end = i;
+        /* a word longer than the line breaks after an identifier's
+           separator, not inside a name (review 27 #9: "DataLoade / r") */
+        else if (i > 0 && strchr("._#(:/,>", s[i]) != NULL)
+            soft = i + 1;
     }
     if (i == len) { /* the rest fits */
         *next = s + len;
         return len;
     }
     if (end == 0)
-        end = hard;
+        end = soft > 0 && soft < hard ? soft : hard;
     *next = s + end;
     while (**next == ' ')
         (*next)++;
