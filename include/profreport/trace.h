@@ -707,6 +707,8 @@ pr_trace_add_skip(struct pr_trace *t, const char *path, const char *why);
 PR_NODISCARD enum pr_status pr_trace_add_gap(struct pr_trace *t,
                                              const char *kind, size_t count,
                                              const char *text);
+/* 1 when the trace records a gap of this kind (pr_trace_add_gap). */
+int pr_trace_has_gap(const struct pr_trace *t, const char *kind);
 
 /* Append records.  Return a pointer to the new zero-filled record (fields
  * preset to their "absent" values) or NULL on out-of-memory (for events,

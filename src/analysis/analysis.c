@@ -701,18 +701,6 @@ note_device_ids(const struct pr_device_rows *devs, struct pr_notes *notes)
     }
 }
 
-/* Whether the trace already says why it has no steps (a reader's gap). */
-static int
-has_gap(const struct pr_trace *t, const char *kind)
-{
-    size_t i;
-
-    for (i = 0; i < t->n_gaps; i++)
-        if (strcmp(pr_trace_str(t, t->gaps[i].kind), kind) == 0)
-            return 1;
-    return 0;
-}
-
 /* What the steps are not: none recorded (the capture is one window, no
  * step "0"), or steps whose recorded end ran past the capture. */
 static void
@@ -722,7 +710,7 @@ note_steps(const struct pr_trace *t, const struct pr_steps *s,
     char text[400];
 
     if (t->laid_out && s->basis == PR_STEPS_BASIS_CAPTURE && s->n > 0 &&
-        !has_gap(t, "no_steps")) {
+        !pr_trace_has_gap(t, "no_steps")) {
         /* no steps and no capture either (review23a #11: ms_fixtures
            rank 1's "456 us" in the job's Ranks table); fill_steps nulls
            the window's length */
@@ -739,8 +727,8 @@ note_steps(const struct pr_trace *t, const struct pr_steps *s,
                  "totals, not a time the run took",
                  sum / 1000.0);
         pr_notes_row(notes, "operator_totals_only", 0, text);
-    } else if (!s->has_step_events && s->n > 0 && !has_gap(t, "no_steps") &&
-               t->row_steps > 0) {
+    } else if (!s->has_step_events && s->n > 0 &&
+               !pr_trace_has_gap(t, "no_steps") && t->row_steps > 0) {
         /* stepped, with no step's bounds (review22a #2) */
         if (t->row_step_lo == t->row_step_hi)
             snprintf(text, sizeof(text),
@@ -755,7 +743,8 @@ note_steps(const struct pr_trace *t, const struct pr_steps *s,
                      "whole capture is one window, not a step",
                      (long long)t->row_step_lo, (long long)t->row_step_hi);
         pr_notes_row(notes, "no_steps", 0, text);
-    } else if (!s->has_step_events && s->n > 0 && !has_gap(t, "no_steps"))
+    } else if (!s->has_step_events && s->n > 0 &&
+               !pr_trace_has_gap(t, "no_steps"))
         pr_notes_row(notes, "no_steps", 0,
                      /* MindSpore marks no ProfilerStep: its steps are its
                         step trace's (a GPU run's too) */

@@ -263,29 +263,48 @@ pr_csv_n_ragged(const struct pr_csv *c)
     return c != NULL ? c->n_ragged : 0;
 }
 
+/* The ragged rows kept, appended to text[0..n): "line 17: 31 fields,
+ * header 30 (FlashAttentionScore); ..." for Data quality (detail), "line
+ * 17 (FlashAttentionScore), ..." beside the kernel table; then how many
+ * more.  The new length (snprintf's, past cap when cut). */
+static int
+ragged_list(const struct pr_csv *c, char *text, size_t cap, int n, int detail)
+{
+    size_t i, k = c->n_ragged < RAGGED_KEPT ? c->n_ragged : RAGGED_KEPT;
+
+    for (i = 0; i < k && n >= 0 && (size_t)n < cap; i++) {
+        const struct ragged *r = &c->ragged[i];
+        const char *open = r->label[0] ? " (" : "";
+        const char *close = r->label[0] ? ")" : "";
+
+        if (detail)
+            n += snprintf(text + n, cap - (size_t)n,
+                          "%s line %" PRIu64 ": %zu fields, header %zu%s%s%s",
+                          i ? ";" : "", r->line, r->n_fields, c->n_header, open,
+                          r->label, close);
+        else
+            n +=
+                snprintf(text + n, cap - (size_t)n, "%s line %" PRIu64 "%s%s%s",
+                         i ? "," : "", r->line, open, r->label, close);
+    }
+    if (n >= 0 && (size_t)n < cap && c->n_ragged > k)
+        n += snprintf(text + n, cap - (size_t)n,
+                      detail ? "; and %zu more" : " and %zu more",
+                      c->n_ragged - k);
+    return n;
+}
+
 enum pr_status
 pr_csv_note_ragged(const struct pr_csv *c, struct pr_trace *t, const char *path)
 {
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     char text[640];
-    size_t i, k = c->n_ragged < RAGGED_KEPT ? c->n_ragged : RAGGED_KEPT;
     int n;
 
     if (c->n_ragged == 0)
         return PR_OK;
-    n = snprintf(text, sizeof(text), "%s", name);
-    for (i = 0; i < k && n >= 0 && (size_t)n < sizeof(text); i++) {
-        const struct ragged *r = &c->ragged[i];
-
-        n +=
-            snprintf(text + n, sizeof(text) - (size_t)n,
-                     "%s line %" PRIu64 ": %zu fields, header %zu%s%s%s",
-                     i ? ";" : "", r->line, r->n_fields, c->n_header,
-                     r->label[0] ? " (" : "", r->label, r->label[0] ? ")" : "");
-    }
-    if (n >= 0 && (size_t)n < sizeof(text) && c->n_ragged > k)
-        n += snprintf(text + n, sizeof(text) - (size_t)n, "; and %zu more",
-                      c->n_ragged - k);
+    n = ragged_list(c, text, sizeof(text),
+                    snprintf(text, sizeof(text), "%s", name), 1);
     if (n >= 0 && (size_t)n < sizeof(text))
         snprintf(text + n, sizeof(text) - (size_t)n,
                  ": %s not read, since which field is missing or extra "
@@ -301,23 +320,13 @@ pr_csv_note_kernel_rows(const struct pr_csv *c, struct pr_trace *t,
 {
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     char text[640];
-    size_t i, k = c->n_ragged < RAGGED_KEPT ? c->n_ragged : RAGGED_KEPT;
     int n;
 
     if (c->n_ragged == 0)
         return PR_OK;
-    n = snprintf(text, sizeof(text), "Left out of this table: %s", name);
-    for (i = 0; i < k && n >= 0 && (size_t)n < sizeof(text); i++) {
-        const struct ragged *r = &c->ragged[i];
-
-        n +=
-            snprintf(text + n, sizeof(text) - (size_t)n,
-                     "%s line %" PRIu64 "%s%s%s", i ? "," : "", r->line,
-                     r->label[0] ? " (" : "", r->label, r->label[0] ? ")" : "");
-    }
-    if (n >= 0 && (size_t)n < sizeof(text) && c->n_ragged > k)
-        n += snprintf(text + n, sizeof(text) - (size_t)n, " and %zu more",
-                      c->n_ragged - k);
+    n = ragged_list(
+        c, text, sizeof(text),
+        snprintf(text, sizeof(text), "Left out of this table: %s", name), 0);
     if (n >= 0 && (size_t)n < sizeof(text))
         snprintf(text + n, sizeof(text) - (size_t)n,
                  ": %s another number of fields than the header, so which "

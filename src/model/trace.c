@@ -140,6 +140,17 @@ pr_trace_add_gap(struct pr_trace *t, const char *kind, size_t count,
     return PR_OK;
 }
 
+int
+pr_trace_has_gap(const struct pr_trace *t, const char *kind)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_gaps; i++)
+        if (strcmp(pr_trace_str(t, t->gaps[i].kind), kind) == 0)
+            return 1;
+    return 0;
+}
+
 struct pr_event *
 pr_trace_add_event(struct pr_trace *t)
 {

@@ -58,17 +58,6 @@ struct span {
 };
 
 /* A dispatcher operator or a runtime call: what the host ran. */
-/* 1 when the trace records a gap of this kind (pr_trace_add_gap). */
-static int
-has_gap(const struct pr_trace *t, const char *kind)
-{
-    size_t i;
-
-    for (i = 0; i < t->n_gaps; i++)
-        if (strcmp(pr_trace_str(t, t->gaps[i].kind), kind) == 0)
-            return 1;
-    return 0;
-}
 
 static int
 recorded(const struct pr_trace *t, const struct pr_event *e)
@@ -303,7 +292,7 @@ note_text(const struct pr_trace *t, const struct pr_steps *s, double pct,
                         kept, span, (long long)t->ev_idx_min,
                         (long long)t->ev_idx_max, kept_pct);
     }
-    if (pct >= UNRECORDED_PCT && has_gap(t, "no_launch_records"))
+    if (pct >= UNRECORDED_PCT && pr_trace_has_gap(t, "no_launch_records"))
         /* the export keeps no launch calls (ascend_db.c): its host time
            is what the export left out, not time the host spent apart
            from its calls (closing 'Left': msprof_full_db listed Python

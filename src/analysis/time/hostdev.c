@@ -1432,10 +1432,17 @@ cmp_i64(const void *a, const void *b)
     return x < y ? -1 : (x > y);
 }
 
-/* HTA's launch delay: kernel start minus the end of its launch call. */
+/* The sorted intervals of one kind, each clamped at 0: HTA's launch
+ * delay (kernel start minus the end of its launch call; *early counts the
+ * work that started before its call returned, npu_trace_view's 256 of 274
+ * tasks, review26a #4), or torch_npu's task-queue wait (TASK_QUEUE_ENABLE:
+ * the operator's enqueue on its thread to the dequeue thread's launch of
+ * its work, for the work a task queue launched; none without one). */
+enum interval { IV_LAUNCH_DELAY, IV_QUEUE_WAIT };
+
 static enum pr_status
-launch_delays(const struct hd *h, int64_t **out, size_t *n, size_t *early,
-              struct pr_error *err)
+intervals(const struct hd *h, enum interval kind, int64_t **out, size_t *n,
+          size_t *early, struct pr_error *err)
 {
     int64_t *v = malloc((h->n ? h->n : 1) * sizeof(*v));
     size_t i;
@@ -1447,39 +1454,15 @@ launch_delays(const struct hd *h, int64_t **out, size_t *n, size_t *early,
         return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
     for (i = 0; i < h->n; i++) {
         const struct work *w = &h->w[i];
+        int delay = kind == IV_LAUNCH_DELAY;
+        int64_t from = delay ? launch_end(w) : w->launch;
+        int64_t to = delay ? w->s : w->acl_at;
 
-        if (w->cls == W_MEMORY || w->launch == PR_NO_ID || w->graph)
+        if (w->launch == PR_NO_ID || w->graph ||
+            (delay ? w->cls == W_MEMORY : w->acl_at == PR_NO_ID))
             continue;
-        /* the work started before its launch call returned: 0, counted
-           (npu_trace_view: 256 of 274 tasks; review26a #4) */
-        *early += w->s < launch_end(w);
-        v[(*n)++] =
-            w->s > launch_end(w) ? pr_sat_sub_i64(w->s, launch_end(w)) : 0;
-    }
-    qsort(v, *n, sizeof(*v), cmp_i64);
-    return PR_OK;
-}
-
-/* torch_npu's task-queue wait (TASK_QUEUE_ENABLE): from the operator's
- * enqueue on its thread to the dequeue thread's launch of its work, for
- * each piece of work a task queue launched; *n 0 without one. */
-static enum pr_status
-queue_waits(const struct hd *h, int64_t **out, size_t *n, struct pr_error *err)
-{
-    int64_t *v = malloc((h->n ? h->n : 1) * sizeof(*v));
-    size_t i;
-
-    *n = 0;
-    *out = v;
-    if (v == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
-    for (i = 0; i < h->n; i++) {
-        const struct work *w = &h->w[i];
-
-        if (w->acl_at == PR_NO_ID || w->launch == PR_NO_ID || w->graph)
-            continue;
-        v[(*n)++] =
-            w->acl_at > w->launch ? pr_sat_sub_i64(w->acl_at, w->launch) : 0;
+        *early += to < from;
+        v[(*n)++] = to > from ? pr_sat_sub_i64(to, from) : 0;
     }
     qsort(v, *n, sizeof(*v), cmp_i64);
     return PR_OK;
@@ -1839,11 +1822,12 @@ launches_json(struct hd *h, cJSON **o, struct pr_error *err)
     int64_t *d;
     struct pr_row_launches r = {.absent = 0};
     cJSON *delays, *queues, *slowest, *qwaits;
+    size_t qearly;
     int ok = 1;
 
     if (launches_unrecorded(h) || launches_unlinked(h))
         return launches_unrecorded_json(h, o, err);
-    if (launch_delays(h, &d, &nd, &early, err) != PR_OK)
+    if (intervals(h, IV_LAUNCH_DELAY, &d, &nd, &early, err) != PR_OK)
         return PR_E_NOMEM;
     if (h->out != NULL) { /* as emit_delays, emit_graphs and the share */
         h->out->delay_median_us = nd > 0 ? (double)d[nd / 2] / 1000.0 : NAN;
@@ -1853,7 +1837,7 @@ launches_json(struct hd *h, cJSON **o, struct pr_error *err)
     r.kernels_with_launch = (int64_t)nd;
     delays = delays_row(PR_RO_RUNS_LAUNCHES_LAUNCH_DELAY_US, d, nd, early, &ok);
     free(d);
-    if (queue_waits(h, &d, &nd, err) != PR_OK) {
+    if (intervals(h, IV_QUEUE_WAIT, &d, &nd, &qearly, err) != PR_OK) {
         cJSON_Delete(delays);
         return PR_E_NOMEM;
     }
