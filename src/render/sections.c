@@ -357,7 +357,9 @@ occ_unknown_note(const cJSON *gm, int card, char *buf, size_t cap)
     const char *s = n == 1 ? "" : "es";
 
     buf[0] = '\0';
-    if (!(n > 0) || !(pct >= 0))
+    /* a sliver of kernel time moves the figure by less than its last
+       digit: no words for it (the bundled example's 3 launches, 0.0%) */
+    if (!(n > 0) || !(pct >= 0) || (!none && pct < 0.5))
         return;
     if (card && none)
         snprintf(buf, cap,
