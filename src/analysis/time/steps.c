@@ -259,6 +259,36 @@ backlog_end(const struct pr_steps *s, const struct step_dev *sd)
     return sd[0].min_ns;
 }
 
+/* Where the first step's device work starts to be its own when the
+ * device runs behind the host by more than a step: some step's device
+ * work starts before the previous step's ends (its streams pipeline the
+ * steps), so a device step is measured end to end, and the first one,
+ * with no previous end, would hold the whole pipeline depth (review 28h
+ * #5: HTA's negative_queue_length rank 0 read 368.4 ms for step 550
+ * where every step advances ~215 ms, the device 1.7 steps behind).  The
+ * first step's device work then ends as far past its host end (lag) as
+ * the later steps' do, so it starts that far past its host start: its
+ * length is its host interval's, the one basis it has.  INT64_MIN when
+ * the steps do not overlap on the device. */
+static int64_t
+pipeline_start(const struct pr_steps *s, const struct step_dev *sd)
+{
+    const struct pr_step *p = &s->v[0];
+    int64_t lag;
+    size_t k;
+    int overlap = 0;
+
+    for (k = 1; k < s->n && !overlap; k++)
+        overlap = s->v[k].n_matched > 0 && s->v[k - 1].n_matched > 0 &&
+                  sd[k].min_ns < sd[k - 1].max_ns;
+    if (!overlap || p->n_matched == 0)
+        return INT64_MIN;
+    lag = pr_sat_sub_i64(sd[0].max_ns, p->end_ns);
+    if (lag <= PR_STEPS_QUEUED_NS)
+        return INT64_MIN;
+    return pr_sat_add_i64(p->start_ns, lag);
+}
+
 /* 6.3 second half: steps start where the previous one's GPU work ended
  * and end when their own GPU work does.  The capture window of a run
  * without steps has no previous step: the device work before its first
@@ -283,6 +313,8 @@ stretch_steps(const struct pr_trace *t, const struct pr_tree *tree,
                 prev_end = end;
         }
     }
+    if (queued == INT64_MIN)
+        queued = pipeline_start(s, sd);
     if (queued > prev_end) { /* prev_end >= the first step's start */
         s->backlog_ns = queued - prev_end;
         prev_end = queued;
