@@ -5479,6 +5479,66 @@ device_unrecorded_words(const cJSON *run, int capture, size_t n,
     }
 }
 
+/* The share (0-100) of its steps' time the device is busy (kernels,
+ * copies, fills, collectives: the steps' breakdown), over the steps with
+ * a breakdown; NaN without one. */
+static double
+device_busy_pct(const cJSON *run)
+{
+    static const char *const dev[] = {PR_K_KERNEL, PR_K_MEMCPY, PR_K_MEMSET,
+                                      PR_K_COMMUNICATION};
+    const cJSON *s;
+    double busy = 0, total = 0;
+    size_t i;
+
+    cJSON_ArrayForEach(s, pr_sget(run, PR_K_STEPS))
+    {
+        const cJSON *b = pr_sget(s, PR_K_BREAKDOWN_US);
+        double d = pr_sget_num(s, PR_K_DURATION_US), x = 0;
+
+        if (!cJSON_IsObject(b) || !(d > 0))
+            continue;
+        for (i = 0; i < sizeof(dev) / sizeof(dev[0]); i++)
+            x += pr_sget_num(b, dev[i]) > 0 ? pr_sget_num(b, dev[i]) : 0;
+        busy += x;
+        total += d;
+    }
+    return total > 0 ? 100.0 * busy / total : NAN;
+}
+
+/* Where the path is mostly the host's but the device bounds the step
+ * (critpath.c's device_busy_bound: the device busy nearly all of it),
+ * a sentence that says why the host's share is not the bound, in buf;
+ * "" otherwise (review 28h #1). */
+static const char *
+busy_words(const cJSON *run, const char *vb, int capture, char *buf, size_t cap)
+{
+    static const char *const host[] = {PR_K_HOST_OP, PR_K_DATALOADER,
+                                       PR_K_LAUNCH, PR_K_SYNC_WAIT,
+                                       PR_K_OP_COMPILE};
+    const cJSON *k = pr_sget(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_BY_KIND_US);
+    const cJSON *c;
+    double h = 0, total = 0, busy = device_busy_pct(run);
+    size_t i;
+
+    buf[0] = '\0';
+    if (vb == NULL || strcmp(vb, "host") == 0 || !(busy >= 90.0))
+        return buf;
+    cJSON_ArrayForEach(c, k) total += c->valuedouble > 0 ? c->valuedouble : 0;
+    for (i = 0; i < sizeof(host) / sizeof(host[0]); i++)
+        h += pr_sget_num(k, host[i]) > 0 ? pr_sget_num(k, host[i]) : 0;
+    if (!(total > 0) || h <= 0.5 * total)
+        return buf;
+    snprintf(buf, cap,
+             " The device is busy %.1f%% of the %s, so the host's %.0f%% "
+             "of the path runs while the device works (waiting on it) and "
+             "is not what holds it back: a faster host would save at most "
+             "the device's idle %.1f%%.",
+             busy, capture ? "capture" : "steps", 100.0 * h / total,
+             100.0 - busy);
+    return buf;
+}
+
 /* The verdict's shares of the path (split_text): of the steady steps
  * where steady (steady_kinds) is not NULL, else the mean of every step;
  * unrec: the idle is compute the export holds no tasks for. */
@@ -5510,7 +5570,8 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
     int ok = v != NULL, rank = 0, stage = 0,
         capture = pr_sget_run_is_capture(run);
     double idle, miss = 0, cold;
-    char text[2000], split[240], mean[160], pipe[600], coldtxt[300];
+    char text[2000], split[240], mean[160], pipe[600], coldtxt[300],
+        busytxt[300];
     cJSON *steady;
 
     cJSON_ArrayForEach(s, steps)
@@ -5680,18 +5741,19 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
         if (capture)
             snprintf(text, sizeof(text),
                      "Bound by %s%s over the capture (%s, no steps; on "
-                     "the critical path: %s).%s",
+                     "the critical path: %s).%s%s",
                      bound_words(bound),
                      compile_leads(bound, pr_sget(cp, PR_K_BY_KIND_US))
                          ? " (operator compilation)"
                          : "",
                      mean, split[0] ? split : "nothing",
+                     busy_words(run, bound, 1, busytxt, sizeof(busytxt)),
                      cold_words(cold, 1, coldtxt, sizeof(coldtxt)));
         else
             snprintf(
                 text, sizeof(text),
                 "Bound by %s%s in %zu of %s%zu step%s%s (%smean step %s; on "
-                "the critical path: %s).%s",
+                "the critical path: %s).%s%s",
                 bound_words(bound),
                 compile_leads(bound, pr_sget(cp, PR_K_BY_KIND_US))
                     ? " (operator compilation)"
@@ -5699,6 +5761,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
                 same, part ? "the " : "", n, n == 1 ? "" : "s",
                 part ? " whose tasks the trace holds" : "", of, mean,
                 split[0] ? split : "nothing",
+                busy_words(run, bound, 0, busytxt, sizeof(busytxt)),
                 cold_words(cold, 0, coldtxt, sizeof(coldtxt)));
     } else if (pr_sget_is(pr_sget_str(cp, PR_K_NO_PATH_REASON),
                           "kernel_replay")) {

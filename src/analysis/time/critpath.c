@@ -3221,24 +3221,60 @@ bound_of(const int64_t *k)
     return names[best];
 }
 
+/* A step whose device is busy this share of it or more (kernels, copies,
+ * fills and collectives, the step's breakdown) is bound by the device. */
+#define CP_DEVICE_BUSY_PCT 90
+
+/* The device's bound where it is busy CP_DEVICE_BUSY_PCT of the step or
+ * more, else NULL.  With the host infinitely fast the step still holds
+ * all its device work, so the host could save at most the device's idle
+ * time (HTA's idle: host wait, kernel wait, other), under a tenth: host
+ * time on such a path overlaps device work it waits on (DeepEP's
+ * dispatch polling its receive counters, MTIA's gif_merge returning when
+ * the merge task ends), not work that delays the device (review 28h #1:
+ * deepseek train.json, the device busy 99.2% of its step, read "Bound by
+ * the host", 78% host work on the path; mtia_inference, 91.9%).  The
+ * device's largest part names it. */
+static const char *
+device_busy_bound(const struct pr_step *st)
+{
+    const int64_t *b = st->breakdown_ns;
+    int64_t dur = pr_sat_sub_i64(st->end_ns, st->start_ns);
+    int64_t kern = b[PR_CAT_KERNEL], comm = b[PR_CAT_COMM];
+    int64_t copy = pr_sat_add_i64(b[PR_CAT_MEMCPY], b[PR_CAT_MEMSET]);
+    int64_t busy = pr_sat_add_i64(pr_sat_add_i64(kern, comm), copy);
+
+    if (dur <= 0 || (double)busy < CP_DEVICE_BUSY_PCT / 100.0 * (double)dur)
+        return NULL;
+    return comm > kern && comm >= copy ? "communication"
+           : copy > kern               ? "copy"
+                                       : "device";
+}
+
 /* A step's bound: bound_of, or "idle" where the producer's own table says
  * the rank computes for most of its step although its export holds no
  * task of that work (unrec: a MindSpore cluster's slower pipeline stage,
  * pr_producer_pipeline_note) and idle is over half of the path: that idle
  * is the unrecorded compute, and naming the largest of the rest would call
  * the step bound by what it spends a third of its time on (review 24 #1:
- * ms_cluster4 rank 2's steps 2-5, 67% idle, were "comm."). */
+ * ms_cluster4 rank 2's steps 2-5, 67% idle, were "comm.").  A host bound
+ * where the device is busy nearly all the step is the device's
+ * (device_busy_bound). */
 static const char *
-step_bound(const int64_t *k, int unrec)
+step_bound(const int64_t *k, int unrec, const struct pr_step *st)
 {
     int64_t total = 0;
+    const char *b, *dev;
     int i;
 
     for (i = 0; i < PR_CP_KIND_COUNT; i++)
         total = pr_sat_add_i64(total, k[i] > 0 ? k[i] : 0);
     if (unrec && total > 0 && k[PR_CP_IDLE] > total / 2)
         return "idle";
-    return bound_of(k);
+    b = bound_of(k);
+    if (strcmp(b, "host") == 0 && (dev = device_busy_bound(st)) != NULL)
+        return dev;
+    return b;
 }
 
 static const char *
@@ -3403,7 +3439,7 @@ emit_step(const struct pr_trace *t, const struct pr_step *st,
     row.replay_error_pct = *err_pct;
     row.unrecorded_tail_us = tail;
     row.unrecorded_lead_us = lead;
-    row.bound = step_bound(u->kind, unrec);
+    row.bound = step_bound(u->kind, unrec, st);
     for (i = 0; i < PR_CP_KIND_COUNT; i++)
         kind_us[i] = (double)u->kind[i] / 1000.0;
     row.by_kind_us = k = kinds_row(kind_us);
@@ -4768,8 +4804,8 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         worst_rec = r > worst_rec ? r : worst_rec;
         for (j = 0; j < PR_CP_KIND_COUNT; j++)
             kind_total[j] = pr_sat_add_i64(kind_total[j], u.kind[j]);
-        if (strcmp(step_bound(u.kind, unrec), "idle") != 0)
-            bounds[bound_index(bound_of(u.kind))]++;
+        if (strcmp(step_bound(u.kind, unrec, &s->v[i]), "idle") != 0)
+            bounds[bound_index(step_bound(u.kind, unrec, &s->v[i]))]++;
     }
     /* the row filled, then written once in its rows' order */
     if (st == PR_OK && ok) {
