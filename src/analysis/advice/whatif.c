@@ -5535,10 +5535,10 @@ busy_words(const cJSON *run, const char *vb, int capture, char *buf, size_t cap)
     if (!(total > 0) || h <= 0.5 * total)
         return buf;
     snprintf(buf, cap,
-             " The device is busy %.1f%% of the %s, so the host's %.0f%% "
-             "of the path runs while the device works (waiting on it) and "
-             "is not what holds it back: a faster host would save at most "
-             "the device's idle %.1f%%.",
+             " The device is busy %.1f%% of the %s, so the host's parts "
+             "of the path (%.0f%%) run while the device works and are not "
+             "what holds it back: a faster host would save at most the "
+             "device's idle %.1f%%.",
              busy, capture ? "capture" : "steps", 100.0 * h / total,
              100.0 - busy);
     return buf;
