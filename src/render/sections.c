@@ -781,8 +781,17 @@ breakdown_cats(const cJSON *run, struct pr_category *cats)
            (review 25u #13: kd_910B_v1's op-summary CSV, which records
            no copies, runtime, data loading or host work, listed Memcpy,
            Memset, Runtime, DataLoader and CPU exec) */
-        cJSON_ArrayForEach(st, steps) any +=
-            fabs(pr_sget_num(pr_sget(st, PR_K_BREAKDOWN_US), key));
+        cJSON_ArrayForEach(st, steps)
+        {
+            /* a step whose split is not known (null) adds nothing: one
+               such step must not drop the category from every known step
+               (review 28a #1: ms_run1's 307 steps without device tasks
+               emptied the chart and donut of its 14 known ones) */
+            double v = pr_sget_num(pr_sget(st, PR_K_BREAKDOWN_US), key);
+
+            if (isfinite(v))
+                any += fabs(v);
+        }
         if (!(any > 0) && cJSON_IsArray(steps) && pr_sget_len(steps) > 0)
             continue;
         if (pr_fig_run_host_only(run) && strcmp(key, PR_K_DATALOADER) != 0 &&

@@ -86,6 +86,18 @@ if "$PR_BIN" -i "$R" --json "$T_DIR/r1.json" --html "$T_DIR/r1.html" \
         sh -c '! grep -q "CUPTI" "$1" &&
             grep -q "307 of 321 steps (Step 16 to Step 322) lie outside the device" "$1"' \
         _ "$T_DIR/r1.html"
+    # the steps whose split is not known leave the known ones drawn: the
+    # chart keeps its Kernel category (review 28a #1: one null step
+    # emptied the chart and the donut)
+    check "ascend_run1: the step chart and donut draw the 14 known splits" \
+        python3 -c '
+import re, sys
+s = open(sys.argv[1]).read()
+i = s.find("Step time breakdown")
+j = s.find("where the time goes", i)
+seg = s[i:i + 20000]
+ok = i >= 0 and j > i and ">Kernel<" in s[i:j] and ">Kernel<" in s[j:j + 20000]
+sys.exit(0 if ok else 1)' "$T_DIR/r1.html"
     # graph sink: no host launches recorded, so no idle is the host's
     # (review finding 11) and no host-wait advice fires at all
     check "ascend_run1: no host-wait claim without host launches" \
@@ -96,6 +108,7 @@ else
     not_ok "ascend_run1: covered steps for utilization, breakdown, timeline, path"
     not_ok "ascend_run1: no PyTorch words in the HTML"
     not_ok "ascend_run1: no CUPTI; the empty bars of the steps outside the record explained"
+    not_ok "ascend_run1: the step chart and donut draw the 14 known splits"
     not_ok "ascend_run1: no host-wait claim without host launches"
 fi
 echo "1..$T_N"
