@@ -366,6 +366,14 @@ occ_unknown_note(const cJSON *gm, int card, char *buf, size_t cap)
                  "not known: the trace gives no occupancy for its %.0f "
                  "kernel launch%s (over 48 KiB of shared memory)",
                  n, s);
+    else if (none) /* no figure, so no lower bound (review 28g #5) */
+        snprintf(buf, cap,
+                 "Est. achieved occupancy is not known: the trace gives no "
+                 "occupancy for its %.0f kernel launch%s (%.1f%% of kernel "
+                 "time), each with more than 48 KiB of shared memory, for "
+                 "which the profiler does not compute it; the Kernels table "
+                 "shows %s as not known.",
+                 n, s, pct, n == 1 ? "it" : "them");
     else if (card)
         snprintf(buf, cap,
                  "at least: %.0f launch%s (%.1f%% of kernel time) count as "

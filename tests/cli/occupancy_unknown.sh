@@ -80,6 +80,12 @@ assert g['est_achieved_occupancy_pct'] is None, g
 check "HTML: the card says not known" \
     grep -q 'not known: the trace gives no occupancy for its 1 kernel launch' \
     "$T_DIR/one.html"
+# no figure, so no lower-bound words under it (review 28g #5: the note
+# said the figure 'counts 1 launch at the 0' beside a dash)
+check "HTML: no lower-bound note where there is no figure" \
+    sh -c '! grep -q "so the figure is a lower bound" "$1" &&
+        grep -q "Est. achieved occupancy is not known: the trace gives no occupancy for its 1 kernel launch" "$1"' \
+    _ "$T_DIR/one.html"
 
 if have_shared; then
     shared_summary cs hta/call_stack/backward_thread.json
