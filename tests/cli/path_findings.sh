@@ -308,4 +308,25 @@ for c in "ctl hta/trace_diff/control/control.json.gz" \
     set -- $c
     not_fired small_allreduce "$1" "$2"
 done
+
+# the launch advice speaks of sparse features only where the run looks
+# up embeddings (review 28g #9): trace_diff's control (FBGEMM TBE) does,
+# df_index_resolver (mm/addmm/bmm) does not
+if [ -f "$T_DIR/dfi.json" ] && [ -f "$T_DIR/ctl.json" ]; then
+    check "launch advice: sparse features only with an embedding op" \
+        python3 -c "
+import json, sys
+def text(p):
+    for r in json.load(open(p))['runs']:
+        for x in r.get('recommendations') or []:
+            if x['id'] == 'launch_bound':
+                return x['text']
+    return None
+d, c = text(sys.argv[1]), text(sys.argv[2])
+assert d and 'CUDA graph' in d and 'sparse features' not in d, d
+assert c and 'such as sparse features' in c, c
+" "$T_DIR/dfi.json" "$T_DIR/ctl.json"
+else
+    skip "launch advice: sparse features only with an embedding op" "no shared trace"
+fi
 echo "1..$T_N"

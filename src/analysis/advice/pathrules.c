@@ -317,6 +317,33 @@ has_triton(const cJSON *run)
     return 0;
 }
 
+/* Whether the run looks up embeddings (aten::embedding / embedding_bag,
+ * FBGEMM's split_embedding TBE ops and their autograd nodes): the sparse
+ * features whose varying sizes a graph must pad.  Without one the
+ * launch advice does not speak of sparse features (review 28g #9:
+ * nsys_after, hta_nccl, df_index have none). */
+static int
+has_embedding(const cJSON *run)
+{
+    static const char *const keys[] = {PR_K_OPERATORS, PR_K_KERNELS};
+    size_t i;
+
+    for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        const cJSON *o;
+
+        cJSON_ArrayForEach(o, pr_sget(run, keys[i]))
+        {
+            const char *name = pr_sget_str(o, PR_K_NAME);
+
+            if (name != NULL && (strstr(name, "embedding") != NULL ||
+                                 strstr(name, "Embedding") != NULL ||
+                                 strstr(name, "SplitLookup") != NULL))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* What the host operators on the path are, in an expert's words: the
  * optimizer's per-parameter loop, a compiled graph's own launches (or,
  * with no Triton kernel in the trace, its eager ATen operators). */
@@ -605,20 +632,32 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
            its multi-tensor path first, a graph after */
         len = optimizer_launches(text, sizeof(text), len, optim, opt_pct, npu);
     /* without steps the loop's iteration is the unit a graph holds */
-    snprintf(lever, sizeof(lever),
-             npu      ? "Run %s as a graph (torch.compile with torchair's "
-                        "NPU backend) and fuse small operators, so fewer of them "
-                        "launch."
-             : graphs ? "The run already replays CUDA graphs: capture more of "
-                        "%s in them, and fuse small operators with "
-                        "torch.compile so fewer kernels launch."
-                      : "Capture %s in a CUDA graph (torch.compile(mode="
-                        "\"reduce-overhead\") or torch.cuda.CUDAGraph) so the "
-                        "launches go (a graph replays fixed shapes: inputs "
-                        "whose sizes vary, such as sparse features, need "
-                        "padding to a few sizes), and fuse small operators "
-                        "with torch.compile so fewer kernels launch.",
-             capture ? "each iteration" : "the step");
+    {
+        const char *what = capture ? "each iteration" : "the step";
+
+        if (npu)
+            snprintf(lever, sizeof(lever),
+                     "Run %s as a graph (torch.compile with torchair's NPU "
+                     "backend) and fuse small operators, so fewer of them "
+                     "launch.",
+                     what);
+        else if (graphs)
+            snprintf(lever, sizeof(lever),
+                     "The run already replays CUDA graphs: capture more of %s "
+                     "in them, and fuse small operators with torch.compile so "
+                     "fewer kernels launch.",
+                     what);
+        else
+            snprintf(lever, sizeof(lever),
+                     "Capture %s in a CUDA graph (torch.compile(mode="
+                     "\"reduce-overhead\") or torch.cuda.CUDAGraph) so the "
+                     "launches go (a graph replays fixed shapes: inputs whose "
+                     "sizes vary%s need padding to a few sizes), and fuse "
+                     "small operators with torch.compile so fewer kernels "
+                     "launch.",
+                     what,
+                     has_embedding(run) ? ", such as sparse features," : "");
+    }
     if (optim != NULL && opt_pct >= OPT_LEAD_PCT)
         len = pr_append(text, sizeof(text), len,
                         " Then, for the launches left: %c%s",
