@@ -382,3 +382,54 @@ pr_run_window(const cJSON *run)
 {
     return pr_sget_run_is_capture(run) ? "capture" : "step";
 }
+
+/* Whether the run trains: 1 when an operator or kernel of a backward
+ * pass or an optimizer is in it (autograd's *Backward nodes, aten's
+ * *_backward ops, torch.optim's Optimizer.step ranges, MindSpore's and
+ * CANN's *Grad and *Backprop* operators), 0 when none is though the
+ * forward's GEMMs or convolutions are (an inference server: vLLM's
+ * execute_model, review 28h #6), -1 when the run cannot tell. */
+int
+pr_run_trains(const cJSON *run)
+{
+    static const char *const keys[] = {PR_K_OPERATORS, PR_K_KERNELS};
+    static const char *const marks[] = {"ackward", "autograd", "ptimizer",
+                                        "Grad", "Backprop"};
+    /* a model's forward compute: without one of these the operators
+       recorded are too few to tell (hta cpu_only's one aten::empty) */
+    static const char *const fwd[] = {"aten::mm",
+                                      "aten::addmm",
+                                      "aten::linear",
+                                      "aten::matmul",
+                                      "aten::bmm",
+                                      "aten::conv",
+                                      "aten::_convolution",
+                                      "aten::cudnn_convolution",
+                                      "aten::scaled_dot_product"};
+    int any_op = 0;
+    size_t i, m;
+    const cJSON *f;
+
+    cJSON_ArrayForEach(f, pr_sget(run, PR_K_OPERATORS))
+    {
+        const char *name = pr_sget_str(f, PR_K_NAME);
+
+        for (m = 0; name != NULL && m < sizeof(fwd) / sizeof(fwd[0]); m++)
+            any_op |= strncmp(name, fwd[m], strlen(fwd[m])) == 0;
+    }
+
+    for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        const cJSON *o;
+
+        cJSON_ArrayForEach(o, pr_sget(run, keys[i]))
+        {
+            const char *name = pr_sget_str(o, PR_K_NAME);
+
+            for (m = 0; name != NULL && m < sizeof(marks) / sizeof(marks[0]);
+                 m++)
+                if (strstr(name, marks[m]) != NULL)
+                    return 1;
+        }
+    }
+    return any_op ? 0 : -1;
+}

@@ -583,6 +583,21 @@ rule_categories(struct rctx *c)
         }
         add_rec_row(c, &r);
         cJSON_Delete(ev);
+    } else if (!startup && c->f->comm_share > 0.1 &&
+               pr_run_trains(c->run) == 0) {
+        /* no backward pass, so no gradients to compress or accumulate:
+           the collectives move activations (tensor or expert parallel
+           inference, review 28h #6: vLLM on MI300X, TP4) */
+        snprintf(text, sizeof(text),
+                 "This run has high time cost on communication. %.1f%% of "
+                 "the %s time is in communication. The run has no backward "
+                 "pass, so its collectives move activations, not gradients "
+                 "(tensor- or expert-parallel layers): fewer ranks per "
+                 "model replica, more tokens or samples per collective, or "
+                 "collectives overlapped with independent compute cut "
+                 "their share.",
+                 100.0 * c->f->comm_share, pr_run_window(c->run));
+        add_rec(c, "communication", "warning", text);
     } else if (!startup && c->f->comm_share > 0.1) {
         snprintf(text, sizeof(text),
                  "This run has high time cost on communication. %.1f%% of "

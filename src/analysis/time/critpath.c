@@ -4825,6 +4825,20 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         emit_entry(&c, &pe, n_paths, o);
         emit_late_peer(&c, &lw, n_paths, run, &ok);
         what_if = pr_whatif_rows(t, wa, &o->r.what_if_steps, &ok);
+        /* gradient accumulation needs gradients: a run with operators and
+           no backward pass (an inference server, review 28h #6) has none */
+        if (what_if != NULL && pr_run_trains(run) == 0) {
+            cJSON *w = what_if->child;
+
+            while (w != NULL) {
+                cJSON *next = w->next;
+
+                if (pr_sget_is(pr_sget_str(w, PR_K_ID),
+                               "gradient_accumulation"))
+                    cJSON_Delete(cJSON_DetachItemViaPointer(what_if, w));
+                w = next;
+            }
+        }
         o->r.what_if = what_if;
         o->r.steps = arr;
         cp = ok ? pr_rows_row(PR_RO_RUNS_CRITICAL_PATH, &o->r) : NULL;
