@@ -383,6 +383,28 @@ pr_run_window(const cJSON *run)
     return pr_sget_run_is_capture(run) ? "capture" : "step";
 }
 
+/* Whether the run is a PyTorch program: its framework says so, or an
+ * operator of it is ATen's (an Nsight Systems export of a PyTorch run
+ * names no framework but records aten:: ranges).  0: a program whose
+ * trace shows no PyTorch (a CUDA C++ code under nsys, review 28h #11),
+ * whose advice names no torch API. */
+int
+pr_run_is_torch(const cJSON *run)
+{
+    const cJSON *o;
+
+    if (pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "pytorch"))
+        return 1;
+    cJSON_ArrayForEach(o, pr_sget(run, PR_K_OPERATORS))
+    {
+        const char *name = pr_sget_str(o, PR_K_NAME);
+
+        if (name != NULL && strncmp(name, "aten::", 6) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether the run trains: 1 when an operator or kernel of a backward
  * pass or an optimizer is in it (autograd's *Backward nodes, aten's
  * *_backward ops, torch.optim's Optimizer.step ranges, MindSpore's and

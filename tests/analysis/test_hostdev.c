@@ -1077,9 +1077,16 @@ test_rec_input_copy_pinned(void **state)
     cJSON_Delete(run);
     sy[0].direction = "DtoH";
     sy[0].count = 3;
-    t = trec_text(&f, &run, "{}", "host_sync");
+    t = trec_text(&f, &run, "{\"framework\": \"pytorch\"}", "host_sync");
     assert_non_null(t);
     assert_non_null(strstr(t, ".item()"));
+    cJSON_Delete(run);
+    /* a program whose trace shows no PyTorch is told in CUDA's words
+       (review 28h #11) */
+    t = trec_text(&f, &run, "{}", "host_sync");
+    assert_non_null(t);
+    assert_null(strstr(t, ".item()"));
+    assert_non_null(strstr(t, "Synchronize less"));
     cJSON_Delete(run);
 }
 

@@ -1519,9 +1519,14 @@ rule_cold_step(struct rctx *c)
              ", where a launch takes microseconds. The first launch of a "
              "kernel loads its code (lazy module loading, code objects, "
              "JIT compilation), a one-time cost, so these figures are not "
-             "the steady state's. Profile after warm-up: "
-             "torch.profiler.schedule(wait=1, warmup=1, active=3) skips the "
-             "first steps.");
+             "the steady state's. Profile after warm-up: %s",
+             c->npu || pr_run_is_torch(c->run)
+                 ? "torch.profiler.schedule(wait=1, warmup=1, active=3) "
+                   "skips the first steps."
+                 : "start the capture after the first iterations (Nsight "
+                   "Systems: nsys profile --capture-range=cudaProfilerApi "
+                   "with cudaProfilerStart/cudaProfilerStop around the "
+                   "steady part).");
     add_rec(c, "cold_step", "warning", text);
 }
 
@@ -1584,12 +1589,27 @@ rule_host_sync(struct rctx *c)
 
     if (!(span > 0) || !(idle / span >= 0.02))
         return;
+    int capture = pr_sget_run_is_capture(c->run);
+
     len = pr_append(text, sizeof(text), 0,
-                    "The host blocks on the %s inside the steps and the %s "
-                    "then idles %.1f ms (%.1f%% of the profiled steps) until "
-                    "new work arrives: ",
-                    dev, dev, idle / 1000.0, 100.0 * idle / span);
+                    "The host blocks on the %s %s and the %s then idles %.1f "
+                    "ms (%.1f%% of the %s) until new work arrives: ",
+                    dev, capture ? "in the capture" : "inside the steps", dev,
+                    idle / 1000.0, 100.0 * idle / span,
+                    capture ? "capture" : "profiled steps");
     len = append_sync_calls(text, sizeof(text), len, c, dev);
+    /* a program that is not PyTorch's is told in its runtime's words
+       (review 28h #11: a CUDA C++ code under nsys that syncs the device
+       after each of its 1,312 kernels was told to avoid .item()) */
+    if (!c->npu && !pr_run_is_torch(c->run)) {
+        pr_append(text, sizeof(text), len,
+                  ". Synchronize less: kernels on one stream already run in "
+                  "order, so wait only where the host reads a result (on "
+                  "that stream or an event, not the whole device), and "
+                  "batch such reads every N iterations.");
+        add_rec(c, "host_sync", "warning", text);
+        return;
+    }
     pr_append(text, sizeof(text), len,
               ". Avoid .item(), .cpu(), .tolist(), print(tensor) and "
               "%s in the training step; keep metrics on the %s and read them "

@@ -3344,7 +3344,8 @@ cold_pct(const cJSON *whatif)
  * alone (a cold capture's context creation sits in another call, such
  * as the first cudaDeviceGetStreamPriorityRange or cudaFree). */
 static int
-cold_text(const cJSON *w, int npu, int capture, char *buf, size_t cap)
+cold_text(const cJSON *w, int npu, int capture, int torch, char *buf,
+          size_t cap)
 {
     const cJSON *e;
     size_t len;
@@ -3374,15 +3375,22 @@ cold_text(const cJSON *w, int npu, int capture, char *buf, size_t cap)
         "%.0f%% shorter. These are one-time costs: the first runtime call "
         "creates the device context, first allocations reserve memory, the "
         "first launch of a kernel loads its code%s; so the other figures "
-        "are not the steady state's. Profile after warm-up: "
-        "torch.profiler.schedule(wait=1, warmup=1, active=3) skips the first "
-        "%s.",
+        "are not the steady state's. Profile after warm-up: %s%s.",
         capture ? "the capture" : "its steps", pr_sget_num(w, PR_K_GAIN_PCT),
         npu ? " (operator compilation on first use)"
             : " (lazy module loading, JIT compilation), and cuDNN/cuBLAS "
               "create their handles and search algorithms",
-        capture ? "iterations, with prof.step() called once an iteration"
-                : "steps");
+        /* a program without PyTorch is told its profiler's way (review
+           28h #11: CloverLeaf and an MPI saxpy under nsys) */
+        torch || npu ? "torch.profiler.schedule(wait=1, warmup=1, active=3) "
+                       "skips the first "
+                     : "start the capture after the first iterations (Nsight "
+                       "Systems: nsys profile --capture-range=cudaProfilerApi "
+                       "with cudaProfilerStart/cudaProfilerStop around the "
+                       "steady part)",
+        !(torch || npu) ? ""
+        : capture ? "iterations, with prof.step() called once an iteration"
+                  : "steps");
     return k >= 0 && (size_t)k < cap - len;
 }
 
@@ -3415,7 +3423,8 @@ cold_advice(cJSON *run, cJSON *recs, const cJSON *whatif, double cold)
         (r == NULL && !(cold > 0) &&
          !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_PATH_PCT)))
         return 1;
-    if (!cold_text(w, npu, pr_sget_run_is_capture(run), text, sizeof(text)))
+    if (!cold_text(w, npu, pr_sget_run_is_capture(run), pr_run_is_torch(run),
+                   text, sizeof(text)))
         return 1; /* (cannot happen: the buffer holds 4 names of 80) */
     if (r == NULL) {
         return pr_emit_rec(recs, "cold_step", "warning", text, NULL, 0) != NULL;

@@ -1,0 +1,80 @@
+#!/bin/sh
+# nsys_words.sh - a program with no PyTorch in its trace (a CUDA C++ code
+# under Nsight Systems: no operator, no framework) is advised in its
+# runtime's words, not PyTorch's (review 28h #11: a held-out CloverLeaf
+# export, which syncs the device after each of its 1,312 kernels, was told
+# to avoid .item()/torch.cuda.synchronize() "in the training step" and to
+# use torch.profiler.schedule).  Hand-made exports: a cudaMalloc (200 ms:
+# context creation, a cold capture; or 10 us), then 40 kernels each
+# followed by a cudaDeviceSynchronize that waits for it.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1 ||
+   ! python3 -c 'import sqlite3' 2>/dev/null; then
+    skip "nsys advice words" "python3 with its sqlite3 module is needed"
+    echo "1..$T_N"
+    exit 0
+fi
+cat > "$T_DIR/mk.py" << 'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+malloc_us = int(sys.argv[2])
+g = (1 << 48) | (100 << 24)
+us = 1000
+db.executescript("""
+CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'hydro_kernel'),
+  (3, 'cudaDeviceSynchronize_v3020'), (4, 'cudaMalloc_v3020');
+CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT);
+INSERT INTO META_DATA_EXPORT VALUES
+  ('EXPORT_PRODUCT_NAME', 'NVIDIA Nsight Systems'),
+  ('EXPORT_SCHEMA_VERSION', '3.25.0');
+CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (
+  start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
+  contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,
+  correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL,
+  shortName INTEGER NOT NULL, registersPerThread INTEGER NOT NULL,
+  gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL,
+  blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL,
+  staticSharedMemory INTEGER NOT NULL, dynamicSharedMemory INTEGER NOT NULL,
+  graphNodeId INTEGER, graphId INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (
+  start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL,
+  globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL,
+  returnValue INTEGER NOT NULL, callchainId INTEGER);
+""")
+db.execute("INSERT INTO PROCESSES VALUES (?, 100, 'hydro')", (g,))
+rt = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, 0, ?, ?, ?, 0, NULL)"
+db.execute(rt, (0, malloc_us * us, g | 100, 1000, 4))
+t = malloc_us * us
+for i in range(40):
+    db.execute(rt, (t, t + 5 * us, g | 100, i + 1, 1))
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, 0, 1, 7, "
+               "?, ?, 2, 2, 32, 1, 1, 1, 128, 1, 1, 0, 0, NULL, NULL)",
+               (t + 8 * us, t + 208 * us, i + 1, g))
+    db.execute(rt, (t + 6 * us, t + 210 * us, g | 100, 2000 + i, 3))
+    t += 260 * us
+db.commit()
+PY
+python3 "$T_DIR/mk.py" "$T_DIR/cold.sqlite" 200000
+python3 "$T_DIR/mk.py" "$T_DIR/sync.sqlite" 10
+"$PR_BIN" -q --input "$T_DIR/cold.sqlite" --json "$T_DIR/cold.json"
+"$PR_BIN" -q --input "$T_DIR/sync.sqlite" --json "$T_DIR/sync.json"
+check "no PyTorch in the trace: no torch API in any advice, syncs and warm-up in CUDA's words" \
+    python3 -c "
+import json, sys
+recs = {}
+for p in sys.argv[1:]:
+    r = json.load(open(p))['runs'][0]
+    for x in r['recommendations'] + r.get('observations', []):
+        recs[x['id']] = x['text']
+assert 'cold_step' in recs and 'host_sync' in recs, list(recs)
+for i, t in recs.items():
+    for w in ('.item()', 'torch.', 'prof.step', 'training step'):
+        assert w not in t, (i, w, t)
+assert '--capture-range=cudaProfilerApi' in recs['cold_step'], recs['cold_step']
+t = recs['host_sync']
+assert 'Synchronize less' in t and 'in the capture' in t, t
+" "$T_DIR/cold.json" "$T_DIR/sync.json"
+echo "1..$T_N"
