@@ -45,6 +45,7 @@ struct pr_rec_op {
     /* of the device self time, copies from or to the host, and their
      * bytes (each once); NaN when unknown */
     double host_copy_us, host_copy_bytes;
+    double calls; /* the row's calls; NaN when unknown */
     int tc_eligible;
 };
 

@@ -822,8 +822,8 @@ test_rec_occupancy(void **state)
 static struct pr_rec_op
 op_row(const char *name, double self_us, double total_us)
 {
-    struct pr_rec_op r = {name,     NULL, NULL, NULL, self_us,
-                          total_us, NAN,  NAN,  NAN,  0};
+    struct pr_rec_op r = {name, NULL, NULL, NULL, self_us, total_us,
+                          NAN,  NAN,  NAN,  NAN,  0};
 
     return r;
 }
@@ -1156,6 +1156,42 @@ test_rec_memory_bound_host_copy(void **state)
     cJSON_Delete(run);
 }
 
+/* An op whose calls each move bytes the roof would take under 2 us to
+ * move is latency-bound, not memory-bound (review 28h #10: a 5x128
+ * addmm, 70.7 KB a call, on an MI250); the same bytes in one call of a
+ * big tensor stay memory-bound; channels_last only with a convolution. */
+static void
+test_rec_memory_bound_latency(void **state)
+{
+    struct pr_rec_device d[] = {trec_device(0, 0)};
+    struct pr_rec_gpu g[] = {trec_gpu(0, NAN, 1000)};
+    struct pr_rec_op op[] = {op_row("aten::addmm", 880, 880)};
+    struct pr_rec_facts f;
+    cJSON *run;
+    const char *t;
+
+    (void)state;
+    d[0].peak_gbps = 1638;
+    op[0].shapes = "[[128], [5, 128], [128, 128], [], []]";
+    op[0].bound = "memory";
+    op[0].bytes = 50 * 70720.0; /* 50 calls of 70.7 KB, 17.6 us each */
+    op[0].calls = 50;
+    trec_facts(&f);
+    f.tables.devs = d;
+    f.tables.n_devs = 1;
+    f.tables.gpus = g;
+    f.tables.n_gpus = 1;
+    f.tables.ops = op;
+    f.tables.n_ops = 1;
+    assert_null(trec_text(&f, &run, "{}", "memory_bound_ops"));
+    cJSON_Delete(run);
+    op[0].calls = 1; /* 3.5 MB in one 880 us call: slow, not latency */
+    t = trec_text(&f, &run, "{}", "memory_bound_ops");
+    assert_non_null(t);
+    assert_null(strstr(t, "channels_last"));
+    cJSON_Delete(run);
+}
+
 /* Launch-bound needs evidence: the GPU idle waiting for launches. */
 static void
 test_rec_launch_bound(void **state)
@@ -1394,6 +1430,7 @@ main(void)
         cmocka_unit_test(test_rec_input_copy_pinned),
         cmocka_unit_test(test_rec_copy_bound),
         cmocka_unit_test(test_rec_memory_bound_host_copy),
+        cmocka_unit_test(test_rec_memory_bound_latency),
         cmocka_unit_test(test_alexnet),
         cmocka_unit_test(test_event_sync),
         cmocka_unit_test(test_trace_filter),

@@ -1801,6 +1801,41 @@ device_gbps(const struct pr_rec_op *r, double *host_us)
     return bytes / (us * 1e-6) / 1e9;
 }
 
+/* An op whose calls each move so few bytes that the memory roof would
+ * take under LATENCY_US to move them is bound by launch and ramp-up
+ * latency, not bandwidth (review 28h #10: a 5x128 addmm, 70.7 KB a call
+ * in a 17.6 us kernel on an MI250, was told it ran at 0% of 1,638 GB/s
+ * and to fuse or use channels_last): its fix is more work per launch
+ * (batching, fusing, graphs), the launch advice's, not bandwidth. */
+#define LATENCY_US 2.0
+/* ... and whose calls are short: a call of tens of microseconds over
+ * such bytes is slow for another cause than latency (a misaligned fp16
+ * GEMM off tensor cores), and stays in the finding */
+#define LATENCY_CALL_US 25.0
+
+static int
+latency_bound(const struct pr_rec_op *r, double bw)
+{
+    return r->calls > 0 && bw > 0 &&
+           r->bytes / r->calls < bw * 1e9 * LATENCY_US * 1e-6 &&
+           r->dev_self_us / r->calls < LATENCY_CALL_US;
+}
+
+/* Whether an operator of the run is a convolution (the channels_last
+ * clause's evidence). */
+static int
+has_conv(const struct rctx *c)
+{
+    size_t i;
+
+    for (i = 0; i < c->tb->n_ops; i++)
+        if (c->tb->ops[i].name != NULL &&
+            (strstr(c->tb->ops[i].name, "conv") != NULL ||
+             strstr(c->tb->ops[i].name, "Conv") != NULL))
+            return 1;
+    return 0;
+}
+
 /* Hot memory-bound ops well under the bandwidth roof. */
 static void
 rule_memory_bound(struct rctx *c)
@@ -1816,7 +1851,8 @@ rule_memory_bound(struct rctx *c)
         if (v[i].dev_self_us < 0.03 * total)
             break;
         if (!(bw > 0) || !(v[i].bytes > 0) ||
-            !pr_sget_is(v[i].bound, PR_K_MEMORY) || !(gbps < 0.5 * bw))
+            !pr_sget_is(v[i].bound, PR_K_MEMORY) || !(gbps < 0.5 * bw) ||
+            latency_bound(&v[i], bw))
             continue;
         len = pr_append(text, sizeof(text), len,
                         "%s%s %s takes %.1f%% of %s "
@@ -1840,8 +1876,10 @@ rule_memory_bound(struct rctx *c)
     pr_append(text, sizeof(text), len,
               ". These memory-bound ops run far "
               "below the bandwidth roof: fuse elementwise chains "
-              "(torch.compile), use channels_last for convolutional nets and "
-              "avoid needless dtype conversions and copies.");
+              "(torch.compile), %savoid needless dtype conversions and "
+              "copies.",
+              has_conv(c) ? "use channels_last for convolutional nets and "
+                          : "");
     add_rec(c, "memory_bound_ops", "info", text);
 }
 
@@ -2365,6 +2403,7 @@ op_from_row(const struct pr_op_row *g, struct pr_rec_op *r)
         g->unknown & PR_OP_ROW_NO_DEVICE || g->host_copy_bytes < 0
             ? NAN
             : g->host_copy_bytes;
+    r->calls = g->calls > 0 ? (double)g->calls : NAN;
     r->tc_eligible = g->tc_eligible != 0;
 }
 
