@@ -465,6 +465,52 @@ ops_tc_unknown(struct pr_ops *ops)
         ops->by_shape.v[i].unknown |= PR_OP_ROW_NO_TC;
 }
 
+/* A kernel-replay capture (CUPTI's range profiler: every kernel replayed
+ * in a range of one made-up length, replay.c) has no kernel times, so no
+ * share of kernel time either: the tensor-core shares are not known, and
+ * the operators' achieved rates, read from the ranges' lengths, go too
+ * (review 28h #4: an A100 capture of 77 ranges of 121,431 us each read
+ * "7.8% of kernel time on tensor cores", 6 of 77 launches, and
+ * "aten::addmm 1.46 s"); so do the operators' tensor-core shares.  The
+ * tensor-core findings stay: each names its kernels, which the counters prove.
+ */
+static enum pr_status
+replay_untimed(cJSON *run, struct pr_error *err)
+{
+    static const char *const tc_keys[] = {
+        PR_K_TC_KERNEL_TIME_PCT, PR_K_TC_HEURISTIC_KERNEL_TIME_PCT,
+        PR_K_ELIGIBLE_OP_TIME_PCT, PR_K_ELIGIBLE_ON_TC_PCT};
+    static const char *const op_keys[] = {PR_K_ACHIEVED_TFLOPS,
+                                          PR_K_ACHIEVED_GBPS, PR_K_ROOFLINE_PCT,
+                                          PR_K_TC_SELF_PCT, PR_K_TC_TOTAL_PCT};
+    static const char *const tables[] = {PR_K_OPERATORS,
+                                         PR_K_OPERATORS_BY_SHAPE};
+    cJSON *tc = cJSON_GetObjectItemCaseSensitive(run, PR_K_TENSOR_CORES), *o;
+    size_t k, i;
+    int ok = 1;
+
+    for (k = 0; cJSON_IsObject(tc) && k < sizeof(tc_keys) / sizeof(tc_keys[0]);
+         k++)
+        ok = ok && pr_sput(tc, tc_keys[k], cJSON_CreateNull());
+    if (cJSON_IsObject(tc))
+        ok = ok && pr_sput(tc, PR_K_NOTE,
+                           cJSON_CreateString(
+                               "kernel replay (CUPTI's range profiler): the "
+                               "trace gives every kernel one range of the "
+                               "same length, not its time, so no share of "
+                               "kernel time is known; the findings name "
+                               "kernels, not times"));
+    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(tc, PR_K_FINDINGS))
+        ok = ok && pr_sput(o, PR_K_DEVICE_US, cJSON_CreateNull());
+    for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+        cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(run, tables[i]))
+        {
+            for (k = 0; k < sizeof(op_keys) / sizeof(op_keys[0]); k++)
+                if (pr_sget(o, op_keys[k]) != NULL)
+                    ok = ok && pr_sput(o, op_keys[k], cJSON_CreateNull());
+        }
+    return ok ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory (replay)");
+}
 /* The roofline pass over the rows, then the rows and its sections
  * written, each once. */
 static enum pr_status
@@ -525,6 +571,8 @@ fill_roofline(const struct pr_trace *t, const struct pr_tree *tree,
         st = put(run, PR_K_TENSOR_CORES, out.tensor_cores, err);
         out.tensor_cores = NULL;
     }
+    if (st == PR_OK && t->replayed_kernels > 0)
+        st = replay_untimed(run, err);
     if (st == PR_OK) {
         st = put(run, PR_K_ROOFLINE, out.roofline, err);
         out.roofline = NULL;

@@ -284,6 +284,16 @@ test_cupti_counters(void **state)
     assert_true(cJSON_IsNull(get(g, "est_sm_efficiency_pct")));
     assert_non_null(strstr(str(g, "note"), "no timing"));
     assert_false(has_rec(run, "low_gpu_utilization"));
+    /* nor any share of kernel time or rate from them (review 28h #4:
+       "7.8% of kernel time on tensor cores" was 6 of 77 launches) */
+    assert_true(
+        cJSON_IsNull(get(get(run, "tensor_cores"), "tc_kernel_time_pct")));
+    assert_true(
+        cJSON_IsNull(get(get(run, "tensor_cores"), "eligible_op_time_pct")));
+    assert_non_null(
+        strstr(str(get(run, "tensor_cores"), "note"), "kernel replay"));
+    assert_true(cJSON_IsNull(get(mm, "achieved_tflops")));
+    assert_true(cJSON_IsNull(get(mm, "tc_self_pct")));
     cJSON_Delete(sum);
 
     /* no critical path or what-if through times that are not there, and
