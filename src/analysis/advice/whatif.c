@@ -3924,19 +3924,19 @@ fsdp_cause(cJSON *r, const cJSON *w, const char *a_step)
     len = pr_append(out, sizeof(out), 0, "%.*s", (int)(at - text), text);
     len = pr_append(
         out, sizeof(out), len,
-        "FSDP's pre-forward / pre-backward ranges (FSDP::pre_forward, "
-        "FSDP::pre_backward) launched %.0f casts%s, %.0f%% of the "
+        "FSDP's parameter hooks (its FSDP::pre_forward / "
+        "FSDP::pre_backward ranges) launched %.0f casts%s, %.0f%% of the "
         "casts' time: FSDP's mixed precision (fully_shard's "
         "MixedPrecisionPolicy param_dtype) casting the sharded parameters "
         "to param_dtype for the all-gather, not "
         "autocast. FSDP keeps the sharded parameters in their own dtype for "
-        "the optimizer step, so these casts are the price of param_dtype "
-        "compute over fp32 parameters: param_dtype=None removes them and "
-        "all-gathers and computes in fp32; reshard_after_forward=False keeps "
-        "the unsharded parameters after forward, so backward does not "
+        "the optimizer step, so these casts are the price of computing in "
+        "param_dtype, which is worth paying: computing in fp32 instead "
+        "would cost far more than the casts. reshard_after_forward=False "
+        "keeps the unsharded parameters after forward, so backward does not "
         "all-gather (and cast) them again, at the cost of their memory. No "
-        "gain is claimed for these levers: the replay models neither, and "
-        "these casts are %.0f%% of the casts' time on the critical path.",
+        "gain is claimed for it: the replay does not model it, and these "
+        "casts are %.0f%% of the casts' time on the critical path.",
         calls, a_step, fsdp, path);
     if (fsdp < 99.5)
         len = pr_append(out, sizeof(out), len,
