@@ -196,6 +196,9 @@ pr_comm_kernel_cached(struct pr_names *nc, const struct pr_event *e)
 
 /* A collective op on the host (nccl:all_reduce, gloo:broadcast, ...) and
  * the device kernels it launched. */
+/* PyTorch's all_gather_into_tensor op (c10d's Ops.cpp) */
+#define GATHER_BASE "c10d::_allgather_base_"
+
 struct hop {
     uint32_t ev, tid;
     int64_t start_ns, end_ns;
@@ -263,6 +266,10 @@ struct collect {
     const struct pr_trace *t;
     struct hop *hops; /* owned, sorted by (tid, start) */
     size_t n_hops;
+    /* c10d::_allgather_base_ calls (their output and input tensors give
+       an all-gather's group), sorted like hops; owned */
+    struct hop *gathers;
+    size_t n_gathers;
     struct pr_idmap launch; /* correlation -> launching event index */
     struct op ops[MAX_OPS];
     size_t n_ops;
@@ -497,11 +504,17 @@ index_trace(struct collect *c, struct pr_error *err)
     const struct pr_trace *t = c->t;
     size_t i, n = 0;
 
-    for (i = 0; i < t->n_events; i++)
+    size_t ng = 0;
+
+    for (i = 0; i < t->n_events; i++) {
         n += is_host_kind(t->events[i].kind) &&
              pr_comm_host_collective(pr_trace_str(t, t->events[i].name));
+        ng += is_host_kind(t->events[i].kind) &&
+              strcmp(pr_trace_str(t, t->events[i].name), GATHER_BASE) == 0;
+    }
     c->hops = calloc(n ? n : 1, sizeof(*c->hops));
-    if (c->hops == NULL)
+    c->gathers = calloc(ng ? ng : 1, sizeof(*c->gathers));
+    if (c->hops == NULL || c->gathers == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
@@ -513,6 +526,14 @@ index_trace(struct collect *c, struct pr_error *err)
             pr_idmap_put(&c->launch, pr_event_correlation(t, e), i, err) !=
                 PR_OK)
             return PR_E_NOMEM;
+        if (is_host_kind(e->kind) && strcmp(name, GATHER_BASE) == 0) {
+            h = &c->gathers[c->n_gathers++];
+            h->ev = (uint32_t)i;
+            h->tid = pr_event_tid(t, e);
+            h->start_ns = e->ts_ns;
+            h->end_ns = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+            continue;
+        }
         if (!is_host_kind(e->kind) || !pr_comm_host_collective(name))
             continue;
         h = &c->hops[c->n_hops++];
@@ -524,7 +545,55 @@ index_trace(struct collect *c, struct pr_error *err)
         h->coll = pr_comm_collective(name);
     }
     qsort(c->hops, c->n_hops, sizeof(*c->hops), cmp_hop);
+    qsort(c->gathers, c->n_gathers, sizeof(*c->gathers), cmp_hop);
     return PR_OK;
+}
+
+/* The group of an all-gather hop from the c10d::_allgather_base_ call
+ * around it on its thread: its output tensor's elements over its input's
+ * (torch.distributed.all_gather_into_tensor(output, input): the output is
+ * the group's inputs side by side).  -1 when no such call holds it or the
+ * ratio is not a whole number over 1 (review 28g #6: HTA's
+ * timeline_analysis gathers 16 MiB into 1 GiB, a group of 64 of a world
+ * of 128, whose bytes read "not known"). */
+static int
+gather_group(const struct collect *c, const struct hop *h)
+{
+    size_t lo = 0, hi = c->n_gathers;
+    const struct hop *g;
+    struct pr_op_info ob;
+    const struct pr_op_info *op;
+    struct pr_op_inputs *in;
+    int group = -1;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct hop *m = &c->gathers[mid];
+
+        if (m->tid < h->tid || (m->tid == h->tid && m->start_ns <= h->start_ns))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return -1;
+    g = &c->gathers[lo - 1];
+    if (g->tid != h->tid || g->end_ns < h->end_ns)
+        return -1;
+    op = pr_trace_op(c->t, &c->t->events[g->ev], &ob);
+    if (op == NULL || op->input_dims == PR_STR_NONE)
+        return -1;
+    in = malloc(sizeof(*in));
+    if (in == NULL)
+        return -1;
+    pr_shapes_get(c->t, op->input_dims, PR_STR_NONE, PR_STR_NONE, in);
+    if (in->st == PR_OK && in->shapes.n >= 2 && in->shapes.arg[1].numel > 0 &&
+        in->shapes.arg[0].numel > in->shapes.arg[1].numel &&
+        in->shapes.arg[0].numel % in->shapes.arg[1].numel == 0 &&
+        in->shapes.arg[0].numel / in->shapes.arg[1].numel <= 1 << 20)
+        group = (int)(in->shapes.arg[0].numel / in->shapes.arg[1].numel);
+    free(in);
+    return group;
 }
 
 /* The host collective on the launch's thread whose interval holds the
@@ -641,6 +710,9 @@ take_hop(struct collect *c, const struct hop *h)
     /* a world of one rank has only groups of one */
     if (meta_group <= 0 && c->t->world_size == 1)
         meta_group = 1;
+    /* an all-gather's group from the tensors of the call around it */
+    if (meta_group <= 0 && strcmp(h->coll, "all_gather") == 0)
+        group = meta_group = gather_group(c, h);
     if (bytes < 0) {
         bytes = input_bytes(c->t, &c->t->events[h->ev]);
         /* nccl-tests counts all-gather by its gathered output: the input
@@ -1384,6 +1456,7 @@ pr_comm_fill(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
              cJSON_AddNullToObject(run, PR_K_COMMUNICATION) == NULL)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
     free(c->hops);
+    free(c->gathers);
     free(c->ivs);
     pr_idmap_free(&c->launch);
     free(c);
