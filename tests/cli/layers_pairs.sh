@@ -153,6 +153,19 @@ r = [x for x in json.load(open(sys.argv[1]))['runs'][0]['layers']
 assert abs(r['backward_flops'] - 45.3e9) < 0.1e9, r['backward_flops']
 assert abs(r['backward_achieved_tflops'] - 7.67) < 0.01, r
 " "$T_DIR/tb.json"
+    # review 28g #1: a side over its roof alone marks the layer (the 3x3
+    # 64->64 conv: forward at 134% of the fp32 peak in Winograd, 98% with
+    # its backward)
+    check "tb_plugin: a layer whose forward alone is over its roof is marked" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+ls = [l for l in r['layers'] if l['input_shapes'].startswith('[[32, 64, 56, 56], [64, 64, 3, 3]')]
+assert ls, [l['input_shapes'] for l in r['layers']]
+l = ls[0]
+assert l['roofline_pct'] < 100 and l['forward_achieved_tflops'] > l['peak_tflops'], l
+assert l['roofline_mark'] == 'winograd', l
+" "$T_DIR/tb.json"
     check "tb_plugin: winograd layers marked in the layer table and chart" \
         sh -c "sed -n '/<section id=\"layers\">/,/<\/section>/p' '$T_DIR/tb.html' > '$T_DIR/tbl.html' &&
                grep -q 'Above roof' '$T_DIR/tbl.html' &&

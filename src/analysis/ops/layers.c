@@ -1052,20 +1052,28 @@ roof_pct(const struct part *p, const struct roof *rf, double ai)
     return 100.0 * p->flops / secs / 1e12 / rf->peak;
 }
 
-/* Why a layer sits above its roof (NULL when it does not): the mark
- * roofline.c gave the operator of its forward or backward with the most
- * FLOPs (Winograd, FFT, cache-resident), else a FLOP or byte model that
- * counts more than the kernels did. */
+/* Why a layer, or its forward or backward alone, sits above its roof
+ * (NULL when none does): the mark roofline.c gave the operator of that
+ * side with the most FLOPs (Winograd, FFT, cache-resident), else a FLOP
+ * or byte model that counts more than the kernels did.  A side alone
+ * counts (review 28g #1: tb_resnet50's 3x3 64->64 conv ran its forward
+ * at 134% of the V100's fp32 peak in volta_scudnn_winograd, averaged to
+ * 98% with its backward and left unmarked). */
 static const char *
-row_mark(const struct ctx *c, const struct row *r, double pct)
+row_mark(const struct ctx *c, const struct row *r, double pct, double fwd_pct,
+         double bwd_pct)
 {
     const struct cost *f =
         r->fwd.top == NO_NODE ? NULL : cost_of(c, r->fwd.top);
     const struct cost *b =
         r->back.top == NO_NODE ? NULL : cost_of(c, r->back.top);
 
-    if (!(pct > 100.0))
+    if (!(pct > 100.0) && !(fwd_pct > 100.0) && !(bwd_pct > 100.0))
         return NULL;
+    if (f && f->mark && (pct > 100.0 || fwd_pct > 100.0))
+        return f->mark;
+    if (b && b->mark && (pct > 100.0 || bwd_pct > 100.0))
+        return b->mark;
     if (f && f->mark)
         return f->mark;
     if (b && b->mark)
@@ -1091,11 +1099,14 @@ emit_row(const struct ctx *c, cJSON *arr, const struct row *r,
     row_roof(c, r, d, &rf);
     part_add(c, &all, &r->back);
     pct = roof_pct(&all, &rf, part_vals(&all, &rf, &t));
-    mark = row_mark(c, r, pct);
+    {
+        double fp = roof_pct(&r->fwd, &rf, part_vals(&r->fwd, &rf, &f));
+        double bp = roof_pct(&r->back, &rf, part_vals(&r->back, &rf, &b));
+
+        mark = row_mark(c, r, pct, fp, bp);
+    }
     if (mark && strcmp(mark, PR_MARK_BROADCAST_INPUT) == 0)
         pct = NAN; /* of bytes the kernels did not move: no share */
-    (void)part_vals(&r->fwd, &rf, &f);
-    (void)part_vals(&r->back, &rf, &b);
     {
         struct pr_row_layer row = {r->name,
                                    r->shapes,
