@@ -314,6 +314,14 @@ collect_host(const struct pr_trace *t, int64_t start, int64_t end,
         if ((e->kind != PR_KIND_RUNTIME_CALL && !dl) ||
             !in_window(e, start, end))
             continue;
+        /* a reader's zero-length stand-in for a launch the export does not
+           hold (MindSpore, msprof: drawn_launches) ties a task to its
+           operator; it is not host activity to draw (review 28a #3:
+           ms_run1's "CPU thread stream 537 ... 29 runtime calls" of a
+           graph-sink run) */
+        if (t->drawn_launches && e->kind == PR_KIND_RUNTIME_CALL &&
+            e->dur_ns == 0)
+            continue;
         for (k = 0; k < n && l[k].tid != pr_event_tid(t, e); k++)
             ;
         if (k == n)
