@@ -456,11 +456,21 @@ cmp_slow(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The ranks, slowest first (rows built here); mixed: where some ranks
- * have steps, a rank without them has its capture alone (no step
- * columns). */
+static int
+cmp_run(const void *a, const void *b)
+{
+    long x = pr_sget_long(*(cJSON *const *)a, PR_K_RUN, -1);
+    long y = pr_sget_long(*(cJSON *const *)b, PR_K_RUN, -1);
+
+    return (x > y) - (x < y);
+}
+
+/* The ranks, slowest first (rows built here), or in their order where
+ * every rank is a capture (by_run: a capture's length is its profiler
+ * window, not a speed, review 28g #3); mixed: where some ranks have
+ * steps, a rank without them has its capture alone (no step columns). */
 static cJSON *
-slowest_rows(const cJSON *per_rank, int mixed)
+slowest_rows(const cJSON *per_rank, int mixed, int by_run)
 {
     size_t n = pr_sget_len(per_rank), i = 0;
     cJSON **v = calloc(n ? n : 1, sizeof(*v)), *rows = cJSON_CreateArray();
@@ -472,7 +482,7 @@ slowest_rows(const cJSON *per_rank, int mixed)
         return NULL;
     }
     cJSON_ArrayForEach(e, per_rank) v[i++] = (cJSON *)(uintptr_t)e;
-    qsort(v, n, sizeof(*v), cmp_slow);
+    qsort(v, n, sizeof(*v), by_run ? cmp_run : cmp_slow);
     for (i = 0; i < n; i++) {
         cJSON *d = cJSON_Duplicate(v[i], 1);
         if (d != NULL && mixed && cJSON_IsFalse(pr_sget(d, PR_K_HAS_STEPS))) {
@@ -929,8 +939,12 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_note(f, pr_sget_str(job, PR_K_MIXED_DEVICES_NOTE));
     pr_detail_describe(summary, text, sizeof(text));
     pr_figs_text(f, text);
-    add_chart(f, rank_dots(job, capture, mixed));
-    add_chart(f, heat_chart(pr_sget(job, PR_K_HEATMAP), capture));
+    /* captures' lengths are their windows: no chart ranks them (review
+       28g #3: nsys_before's two 299 ms windows drawn as a slower rank) */
+    if (!capture) {
+        add_chart(f, rank_dots(job, capture, mixed));
+        add_chart(f, heat_chart(pr_sget(job, PR_K_HEATMAP), capture));
+    }
     pr_figs_heading(f, "Ranks");
     if (!pr_fig_rows_have(pr_sget(job, PR_K_PER_RANK), PR_K_RANK))
         t.hide = no_rank; /* workers without a rank (Nsight: pids) */
@@ -939,15 +953,18 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         t.hide = pr_fig_rows_have(pr_sget(job, PR_K_PER_RANK), PR_K_RANK)
                      ? capture_hide
                      : capture_hide_rank;
-        t.order = "capture time, slowest first";
+        t.order = "rank (a capture's length is its profiler window, "
+                  "not a speed)";
     }
     if (mixed) {
         t.cols = mixed_cols;
         t.order = "mean step, slowest first; the ranks without steps after "
                   "them, by capture";
     }
-    pr_figs_table_own(f, &t, slowest_rows(pr_sget(job, PR_K_PER_RANK), mixed),
-                      NULL);
+    pr_figs_table_own(
+        f, &t,
+        slowest_rows(pr_sget(job, PR_K_PER_RANK), mixed, capture && !mixed),
+        NULL);
     if (warmup_note(job, text, sizeof(text)))
         pr_figs_note(f, text);
     t = (struct pr_fig_table){.cols = agg_op_cols,

@@ -68,6 +68,11 @@ check "captures: the job line names no slowest rank" \
 check "captures: the HTML's card names none" \
     grep -q "none: no steps, each rank&#39;s window is its capture" \
     "$T_DIR/cap.html"
+# review 28g #3: no chart ranks captures and the table is by rank
+check "captures: no capture-time chart or heat map, ranks in order" \
+    sh -c '! grep -q "Capture time per rank\|Capture time by rank\|slowest first" "$1" &&
+        grep -q "By rank (a capture&#39;s length is its profiler window" "$1"' \
+    _ "$T_DIR/cap.html"
 check "captures: the HTML names no slowest or median in the detail list" \
     sh -c '! grep -q "(slowest)\|(median)\|slowest rank</div><div class=\"k-value\">[0-9]" "$1"' \
     _ "$T_DIR/cap.html"
