@@ -998,3 +998,35 @@ pr_asc_opthreads_free(struct pr_asc_opthreads *o)
     free(o->v);
     memset(o, 0, sizeof(*o));
 }
+
+/* The length of s[0..n) without a trailing "_<digits>". */
+static size_t
+drop_instance(const char *s, size_t n)
+{
+    size_t k = n;
+
+    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+        k--;
+    return k < n && k > 1 && s[k - 1] == '_' ? k - 1 : n;
+}
+
+void
+pr_asc_ge_name(const char *name, size_t n, char *out, size_t cap)
+{
+    size_t k;
+
+    if (n >= 6 && strncmp(name, "cann::", 6) == 0) {
+        name += 6;
+        n -= 6;
+    }
+    n = drop_instance(name, n);
+    if (n > 3 && strncmp(name + n - 3, "_in", 3) == 0)
+        n -= 3; /* "ReduceSum7_in_1": ReduceSum7's */
+    k = drop_instance(name, n);
+    n = k > 0 ? k : n;
+    if (n == 0) {
+        name = "GE";
+        n = 2;
+    }
+    snprintf(out, cap, "cann::%.*s", (int)n, name);
+}

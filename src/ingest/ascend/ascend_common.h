@@ -252,4 +252,17 @@ int pr_asc_opthreads_at(const struct pr_asc_opthreads *o, int64_t ts,
                         uint32_t *pid, uint32_t *tid);
 void pr_asc_opthreads_free(struct pr_asc_opthreads *o);
 
+/* The operator a graph engine (GE) allocation of operator_memory.csv or
+ * OP_MEMORY is charged to.  CANN allocates for the task it runs (an
+ * aclop's workspace, TransData's converted tensor) while the framework
+ * operator on the host may be another one: torch_npu's aclop path runs
+ * the task on its dequeue thread (text_level0: 57 cann:: rows, each made
+ * during a Dequeue@Conv2D*, ReduceSum or TransData call, fell on
+ * aten::max_pool2d_with_indices, aten::_foreach_add; review 26a #6).  As
+ * torch_npu names the row by that task ("cann::trans_TransData_16"; the
+ * database "trans_TransData_16"), so is its memory row: "cann::" and the
+ * task's name without its instance number ("_16", "_in_1"), one row per
+ * kind of task.  Into out (cap > 6). */
+void pr_asc_ge_name(const char *name, size_t n, char *out, size_t cap);
+
 #endif

@@ -1933,8 +1933,9 @@ on_mem(struct adb *a, sqlite3_stmt *q)
  * the host operators so the memory view attributes them by time.  PTA's
  * totals make the curve; the graph engine's rows (GE: named by their
  * kernel here, where the CSV writes "cann::") count as allocations but
- * join the curve only when no PTA row exists. */
-enum { O_SIZE, O_ALLOC, O_FREE, O_AA, O_AR, O_FA, O_FR, O_DEV, O_GE };
+ * join the curve only when no PTA row exists, and go to their task's
+ * row (pr_asc_ge_name), not the operator running then. */
+enum { O_SIZE, O_ALLOC, O_FREE, O_AA, O_AR, O_FA, O_FR, O_DEV, O_GE, O_NAME };
 
 static enum pr_status
 op_mem_record(struct adb *a, sqlite3_stmt *q, int release)
@@ -1944,7 +1945,10 @@ op_mem_record(struct adb *a, sqlite3_stmt *q, int release)
     int64_t size = col_i64(a, q, O_SIZE, -1), dev = col_i64(a, q, O_DEV, -1);
     int totals = (sqlite3_column_int64(q, O_GE) != 0) == !a->has_pta;
     int ca = release ? O_FA : O_AA, cr = release ? O_FR : O_AR;
+    int ge = sqlite3_column_int64(q, O_GE) != 0;
+    const char *name = ge ? col_str(a, q, O_NAME) : NULL;
     uint32_t pid, tid;
+    char label[256];
 
     memset(&s, 0, sizeof(s));
     if (!col_ns(a, q, release ? O_FREE : O_ALLOC, &s.ts_ns))
@@ -1953,7 +1957,14 @@ op_mem_record(struct adb *a, sqlite3_stmt *q, int release)
     s.cat = "operator_memory";
     s.pid = a->mem_pid;
     s.tid = a->mem_tid;
-    if (pr_asc_opthreads_at(&a->mem_th, s.ts_ns, &pid, &tid)) {
+    if (name != NULL && name[0] != '\0') {
+        /* CANN's own, for the task it names (pr_asc_ge_name): on no
+           operator's thread */
+        pr_asc_ge_name(name, strlen(name), label, sizeof(label));
+        s.name = label;
+        s.pid = "NPU memory";
+        s.tid = "allocator";
+    } else if (pr_asc_opthreads_at(&a->mem_th, s.ts_ns, &pid, &tid)) {
         s.pid = pr_trace_str(a->t, pid);
         s.tid = pr_trace_str(a->t, tid);
     }
@@ -2045,7 +2056,7 @@ read_op_memory(struct adb *a)
                           "o.releaseTotalAllocated, o.releaseTotalReserved, "
                           "o.deviceId, ");
     if (st == PR_OK && sql_add(a, ge) == PR_OK)
-        st = end_sql(a, " FROM OP_MEMORY o ORDER BY o.rowid");
+        st = end_sql(a, ", o.name FROM OP_MEMORY o ORDER BY o.rowid");
     return st == PR_OK ? each_row(a, "OP_MEMORY", on_op_mem) : st;
 }
 

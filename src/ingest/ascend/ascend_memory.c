@@ -6,6 +6,8 @@
  * address), on the thread of the host operator running then
  * (pr_asc_opthreads: the backward's own thread), so the memory view
  * attributes them to the operator running then as it does PyTorch's.
+ * A "cann::" row is CANN's own allocation for the task it names: it
+ * goes to that task's row (pr_asc_ge_name), not the operator running.
  *
  * Two allocators write rows: PyTorch's caching allocator (PTA, "aten::"
  * and other operator names) and CANN's graph engine (GE, "cann::" names),
@@ -250,7 +252,8 @@ read_rows(const char *path, uint64_t max, struct pr_trace *t, struct mtab *tb,
 }
 
 /* A record at ts: on the thread of the host operator running then
- * (pr_asc_opthreads), else the allocator's own. */
+ * (pr_asc_opthreads), else the allocator's own; a GE row on the
+ * allocator's, named by its task (pr_asc_ge_name). */
 static enum pr_status
 add_record(struct pr_trace *t, const struct pr_span *base,
            const struct pr_asc_opthreads *th, int64_t ts, const struct mrow *r,
@@ -258,9 +261,16 @@ add_record(struct pr_trace *t, const struct pr_span *base,
 {
     struct pr_span s = *base;
     struct pr_mem_desc d;
-    uint32_t pid, tid;
+    uint32_t pid, tid = PR_STR_NONE;
+    char ge[256];
 
-    if (!pr_asc_opthreads_at(th, ts, &pid, &tid)) {
+    if (r->ge) { /* the task's own, on no operator's thread */
+        const char *n = pr_trace_str(t, r->name);
+
+        pr_asc_ge_name(n, strlen(n), ge, sizeof(ge));
+        s.name = ge;
+        pid = PR_STR_NONE;
+    } else if (!pr_asc_opthreads_at(th, ts, &pid, &tid)) {
         pid = th->pid;
         tid = th->tid;
     }
