@@ -21,6 +21,10 @@
  * communication = Communication(Not Overlapped), other = the rest;
  * overlap = Overlapped).  Otherwise nothing changes.  Cannot fail. */
 void pr_producer_steps(const struct pr_trace *t, struct pr_steps *s);
+/* MindSpore's step trace: each step's iteration interval, of the time
+ * its breakdown left "other", as the dataloader category ("Step
+ * interval" in a MindSpore report). */
+void pr_producer_step_interval(const struct pr_trace *t, struct pr_steps *s);
 
 /* The collective of an HCCL operation name or type in pr_comm's words:
  * "hcom_allReduce__586_0_1" and "hcom_allReduce_" -> "all_reduce",

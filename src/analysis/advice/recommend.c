@@ -52,6 +52,19 @@ has_rec(const cJSON *arr, const char *id)
     return pr_sget_find(arr, PR_K_ID, id) != NULL;
 }
 
+/* 1 when the run's dataloader category is MindSpore's step interval
+ * (its step trace's iteration_interval, pr_producer_step_interval):
+ * rule_step_interval judges it, in the step trace's words, and no
+ * DataLoader advice is true of it (ms_fixtures: "Input loading on the
+ * critical path" took the place of the step interval's finding). */
+static int
+interval_is_dataloader(const struct rctx *c)
+{
+    const cJSON *m = pr_sget(pr_sget(c->run, PR_K_STEP_TRACE), PR_K_MEDIAN);
+
+    return pr_sget_num(m, PR_K_ITERATION_INTERVAL_US) > 0;
+}
+
 /* The recommendation added (NULL: one of its id is there already, or
  * memory ran out). */
 /* A recommendation's typed row added (not when one of its id is there
@@ -521,7 +534,7 @@ rule_categories(struct rctx *c)
 
     if (!c->f->known)
         return;
-    if (c->f->dataloader_share > 0.05) {
+    if (c->f->dataloader_share > 0.05 && !interval_is_dataloader(c)) {
         dataloader_text(c, c->f->dataloader_share, text, sizeof(text));
         add_rec(c, "dataloader", "warning", text);
     }
@@ -1206,7 +1219,7 @@ rule_plugin_from_run(struct rctx *c)
     char text[REC_TEXT], advice[800];
     size_t i;
 
-    if (dl > 0.05) {
+    if (dl > 0.05 && !interval_is_dataloader(c)) {
         dataloader_text(c, dl, text, sizeof(text));
         add_rec(c, "dataloader", "warning", text);
     }

@@ -823,6 +823,8 @@ pr_steps_compute(const struct pr_trace *t, const struct pr_tree *tree,
     if (st == PR_OK)
         pr_producer_steps(t, s); /* a rank of only the producer's tables */
     if (st == PR_OK)
+        pr_producer_step_interval(t, s); /* MindSpore's step interval */
+    if (st == PR_OK)
         cut_partial(t, s);
     if (st == PR_OK)
         st = producer_host_steps(t, s, &x, err);
