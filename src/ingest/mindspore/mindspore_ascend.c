@@ -29,6 +29,8 @@ struct opinfo {
     char *types;       /* owned or NULL */
     double flops;      /* one call's measured FLOPs; -1 unknown */
     int32_t block_dim; /* framework_raw's block_dim; -1 unknown */
+    unsigned char fw;  /* framework_raw names it */
+    unsigned char hit; /* a task of the timeline runs it */
 };
 
 struct optab {
@@ -46,6 +48,10 @@ struct ctx {
     int64_t origin_ns; /* what the timeline JSON's ts 0 is; 0 unknown */
     int has_origin;
     size_t seg_tasks; /* tasks made of the step trace's segments */
+    /* tasks of scoped operators ("Default/..."), and those framework_raw
+       names; the first of each kind not in the other, for the note */
+    size_t scoped_tasks, fw_tasks;
+    char task_eg[256];
 };
 
 static char *
@@ -138,6 +144,8 @@ ops_sort(struct optab *t)
 #undef TAKE
             if (y->block_dim < 0)
                 y->block_dim = x->block_dim;
+            y->fw |= x->fw;
+            y->hit |= x->hit;
             if (y->flops < 0)
                 y->flops = x->flops;
             free(x->name);
@@ -151,7 +159,7 @@ ops_sort(struct optab *t)
     t->n = w;
 }
 
-static const struct opinfo *
+static struct opinfo *
 ops_find(const struct optab *t, const char *name)
 {
     size_t lo = 0, hi = t->n;
@@ -338,6 +346,8 @@ framework_row(struct ctx *c, struct pr_csv *csv, const int *cols,
         block_dim = -1;
     st = add_opinfo(c, fld(csv, cols[0]), fld(csv, cols[1]),
                     cJSON_IsObject(o) ? o : NULL, block_dim, err);
+    if (st == PR_OK)
+        c->ops.v[c->ops.n - 1].fw = 1;
     cJSON_Delete(o);
     return st;
 }
@@ -391,8 +401,19 @@ static enum pr_status
 add_op_task(struct ctx *c, struct pr_ms_task *k, const char *full,
             const char *type_hint, struct pr_error *err)
 {
-    const struct opinfo *p = ops_find(&c->ops, full);
+    struct opinfo *p = ops_find(&c->ops, full);
     char type[256];
+
+    if (strchr(full, '/') != NULL) { /* a graph operator, by its scope */
+        c->scoped_tasks++;
+        if (p != NULL && p->fw) {
+            c->fw_tasks++;
+            p->hit = 1;
+        } else if (c->task_eg[0] == '\0' ||
+                   (strstr(c->task_eg, "network") == NULL &&
+                    strstr(full, "network") != NULL))
+            snprintf(c->task_eg, sizeof(c->task_eg), "%s", full);
+    }
 
     if (p && p->type)
         snprintf(type, sizeof(type), "%s", p->type);
@@ -1061,6 +1082,66 @@ note_comm_only(struct ctx *c, struct pr_error *err)
     return PR_OK;
 }
 
+/* Under this share of the timeline's scoped tasks run an operator that
+ * framework_raw names: the file is another run's.  A run's framework_raw
+ * lists every operator of its graphs and the timeline the tasks of the
+ * steps it recorded, so all of those tasks are in it (ascend_run2: 105 of
+ * its 106 operators; ascend_run1: none of 2817 tasks, its framework_raw
+ * a LeNet5's beside a WideDeep's timeline). */
+#define FW_OTHER_RUN_SHARE 0.5
+/* and at least this many such tasks, to judge by */
+#define FW_OTHER_RUN_MIN_TASKS 10
+
+/* framework_raw and the timeline of two different runs in one folder
+ * (review 27: ms_run1's framework_raw describes a LeNet5 beside the
+ * timeline's WideDeep): Data quality says so, with an operator of each;
+ * the framework's shapes, types and block dims reach only the tasks of
+ * operators of the same full name, none where the runs differ. */
+static enum pr_status
+note_framework_other_run(struct ctx *c, struct pr_error *err)
+{
+    const char *path = path_of(c, PR_MS_FRAMEWORK), *base, *fw_eg = NULL;
+    size_t i, n_fw = 0, n_hit = 0;
+    char text[1400], used[160];
+
+    if (path == NULL || c->scoped_tasks < FW_OTHER_RUN_MIN_TASKS ||
+        (double)c->fw_tasks >= FW_OTHER_RUN_SHARE * (double)c->scoped_tasks)
+        return PR_OK;
+    for (i = 0; i < c->ops.n; i++) {
+        const struct opinfo *p = &c->ops.v[i];
+
+        if (!p->fw)
+            continue;
+        n_fw++;
+        n_hit += p->hit;
+        /* an operator of the network, not a queue's (InitDataSetQueue) */
+        if (!p->hit && (fw_eg == NULL || (strstr(fw_eg, "network") == NULL &&
+                                          strstr(p->name, "network") != NULL)))
+            fw_eg = p->name;
+    }
+    if (n_fw == 0)
+        return PR_OK;
+    base = strrchr(path, '/');
+    if (c->fw_tasks == 0)
+        snprintf(used, sizeof(used), "reach no task");
+    else
+        snprintf(used, sizeof(used),
+                 "reach only the %zu tasks of operators it names", c->fw_tasks);
+    snprintf(text, sizeof(text),
+             "%s is of another run than the timeline: %zu of the "
+             "timeline's %zu operator tasks run an operator it names, and "
+             "%zu of its %zu operators run in the timeline (it names %s; "
+             "the timeline runs %s): the folder holds the files of two "
+             "runs; the framework file's shapes, types and block dims, "
+             "joined to tasks by operator name, %s",
+             base ? base + 1 : path, c->fw_tasks, c->scoped_tasks, n_hit, n_fw,
+             fw_eg ? fw_eg : "none", c->task_eg, used);
+    if (pr_trace_add_gap(c->b.t, "framework_other_run", (int64_t)(n_fw - n_hit),
+                         text) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return PR_OK;
+}
+
 /* The run is an Ascend NPU's (the legacy folder does not say which chip,
  * so its name stays unknown, as every Ascend reader leaves it when the
  * files do not name it): the report speaks of NPUs and AI Core tasks, not
@@ -1116,6 +1197,8 @@ pr_ms_ascend_read(const struct pr_ms_unit *u, const struct pr_read_opts *o,
         st = read_cluster(&c, err);
     if (st == PR_OK && !has_tasks && c.seg_tasks > 0)
         st = note_comm_only(&c, err);
+    if (st == PR_OK)
+        st = note_framework_other_run(&c, err);
     ops_free(&c.ops);
     pr_buf_free(&c.scratch);
     return st;
