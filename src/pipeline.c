@@ -1991,23 +1991,26 @@ print_brief(const cJSON *sum, int quiet)
         cJSON_ArrayForEach(fd, pr_sget(v, PR_K_FINDINGS))
         {
             const char *ev = pr_sget_str_or(fd, PR_K_EVIDENCE, "");
-            char gain[160];
+            char gain[160], idb[128];
+            /* an NPU run's ids in its words (pr_fig_id_npu) */
+            const char *id = pr_sget_str_or(fd, PR_K_ID, "");
+
+            if (pr_fig_run_is_npu(run))
+                id = pr_fig_id_npu(id, idb, sizeof(idb));
 
             brief_gain(fd, pr_sget_run_is_capture(run), gain, sizeof(gain));
             if (pr_sget_is(pr_sget_str(fd, PR_K_KIND), "observation")) {
                 /* no gain: apart from the ranked changes (review 15 #2),
                    why before its evidence (review 16 #4) */
                 pr_term_printf(stdout, "  Not estimated: %s: %s [%s]\n",
-                               pr_sget_str_or(fd, PR_K_TITLE, ""), gain,
-                               pr_sget_str_or(fd, PR_K_ID, ""));
+                               pr_sget_str_or(fd, PR_K_TITLE, ""), gain, id);
                 if (pr_sget_str(fd, PR_K_REASON) != NULL)
                     pr_term_printf(stdout, "     why no estimate: %s\n",
                                    pr_sget_str(fd, PR_K_REASON));
             } else
                 pr_term_printf(stdout, "  %ld. %s: %s [%s]\n",
                                pr_sget_long(fd, PR_K_RANK, -1),
-                               pr_sget_str_or(fd, PR_K_TITLE, ""), gain,
-                               pr_sget_str_or(fd, PR_K_ID, ""));
+                               pr_sget_str_or(fd, PR_K_TITLE, ""), gain, id);
             /* a replay's figure (a gain, or a bound alone) rests on path
                nodes, its evidence how much the replay changed each, not
                what the step saves: where the path then runs through other

@@ -110,6 +110,13 @@ int pr_fig_row_step_words(const cJSON *run, char *buf, size_t size);
 int pr_fig_run_is_npu(const cJSON *run);
 int pr_fig_summary_is_npu(const cJSON *summary);
 
+/* A finding's id as an NPU run's report shows it: the summary's ids are
+ * a contract (summary-json.md) and keep their CUDA words, which an
+ * Ascend reader should not meet (npu_trace_view's terminal and
+ * Recommendations read "[low_gpu_utilization]"): "gpu" reads "npu"
+ * (low_npu_utilization).  id itself when it has none, else buf. */
+const char *pr_fig_id_npu(const char *id, char *buf, size_t size);
+
 /* Right-aligned (numeric) columns. */
 int pr_col_numeric(enum pr_fmt f);
 

@@ -566,6 +566,17 @@ pr_fig_run_is_npu(const cJSON *run)
     return 0;
 }
 
+const char *
+pr_fig_id_npu(const char *id, char *buf, size_t size)
+{
+    const char *g = id != NULL ? strstr(id, "gpu") : NULL;
+
+    if (g == NULL || size == 0)
+        return id;
+    snprintf(buf, size, "%.*snpu%s", (int)(g - id), id, g + 3);
+    return buf;
+}
+
 int
 pr_fig_summary_is_npu(const cJSON *summary)
 {

@@ -2848,14 +2848,15 @@ comm_readings(struct pr_figs *f, const cJSON *summary)
     }
 }
 
-/* {sev, title, text, code} callouts, one per element of `arr`. */
+/* {sev, title, text, code} callouts, one per element of `arr`; an NPU
+ * run's ids in its words (pr_fig_id_npu). */
 static cJSON *
 items_of(const cJSON *arr, const char *title_prefix, const char *title_key,
-         const char *text_key, const char *code_key)
+         const char *text_key, const char *code_key, int npu)
 {
     cJSON *items = cJSON_CreateArray();
     const cJSON *e;
-    char title[300];
+    char title[300], id[128];
 
     cJSON_ArrayForEach(e, arr)
     {
@@ -2863,13 +2864,16 @@ items_of(const cJSON *arr, const char *title_prefix, const char *title_key,
         const char *sev = pr_sget_str(e, PR_K_SEVERITY);
         snprintf(title, sizeof(title), "%s%s", title_prefix,
                  title_key ? pr_sget_str_or(e, title_key, "?") : "");
+        const char *code = code_key ? pr_sget_str_or(e, code_key, "") : "";
+
+        if (npu)
+            code = pr_fig_id_npu(code, id, sizeof(id));
         if (o == NULL || items == NULL || !cJSON_AddItemToArray(items, o) ||
             !cJSON_AddStringToObject(o, "sev", sev ? sev : "warning") ||
             !cJSON_AddStringToObject(o, PR_K_TITLE, title) ||
             !cJSON_AddStringToObject(o, PR_K_TEXT,
                                      pr_sget_str_or(e, text_key, "")) ||
-            !cJSON_AddStringToObject(
-                o, "code", code_key ? pr_sget_str_or(e, code_key, "") : "")) {
+            !cJSON_AddStringToObject(o, "code", code)) {
             cJSON_Delete(items);
             return NULL;
         }
@@ -2900,7 +2904,7 @@ stragglers(struct pr_figs *f, const cJSON *all)
         cJSON_AddItemReferenceToArray(shown, (cJSON *)(uintptr_t)e);
     }
     pr_figs_items(
-        f, items_of(shown, "Straggler: ", PR_K_WORKER, PR_K_REASON, NULL));
+        f, items_of(shown, "Straggler: ", PR_K_WORKER, PR_K_REASON, NULL, 0));
     cJSON_Delete(shown);
     if (n <= MAX_STRAGGLERS)
         return;
@@ -3072,9 +3076,9 @@ lacks_data(const cJSON *run)
 /* The observations as items: each one's text, then why no gain is
  * estimated (its gain_note, as a sentence of its own). */
 static cJSON *
-observation_items(const cJSON *obs)
+observation_items(const cJSON *obs, int npu)
 {
-    cJSON *items = items_of(obs, "", PR_K_TITLE, PR_K_TEXT, PR_K_ID), *it;
+    cJSON *items = items_of(obs, "", PR_K_TITLE, PR_K_TEXT, PR_K_ID, npu), *it;
     const cJSON *o = obs != NULL ? obs->child : NULL;
     cJSON *v;
     char *text;
@@ -3129,7 +3133,7 @@ sec_recommendations(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     if (pr_sget_len(recs) > 0)
-        pr_figs_items(f, items_of(recs, "", NULL, PR_K_TEXT, PR_K_ID));
+        pr_figs_items(f, items_of(recs, "", NULL, PR_K_TEXT, PR_K_ID, f->npu));
     else
         pr_figs_note(f, "Nothing to rank by gain: no replay or model puts a "
                         "saving on what this trace shows (below).");
@@ -3145,7 +3149,7 @@ sec_recommendations(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                         : "Findings the trace shows, each with why no saving "
                           "is estimated and, where known, the most a change "
                           "could save a step.");
-    pr_figs_items(f, observation_items(obs));
+    pr_figs_items(f, observation_items(obs, f->npu));
 }
 
 static const struct pr_col input_cols[] = {
