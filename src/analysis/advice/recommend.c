@@ -52,17 +52,23 @@ has_rec(const cJSON *arr, const char *id)
     return pr_sget_find(arr, PR_K_ID, id) != NULL;
 }
 
-/* 1 when the run's dataloader category is MindSpore's step interval
- * (its step trace's iteration_interval, pr_producer_step_interval):
- * rule_step_interval judges it, in the step trace's words, and no
- * DataLoader advice is true of it (ms_fixtures: "Input loading on the
- * critical path" took the place of the step interval's finding). */
-static int
-interval_is_dataloader(const struct rctx *c)
+/* A share of the step in the dataloader category less MindSpore's step
+ * interval, which pr_producer_step_interval puts there: rule_step_interval
+ * judges the interval, in the step trace's words, and no DataLoader
+ * advice is true of it (ms_fixtures: "Input loading on the critical
+ * path" took the place of the step interval's finding); what is left is
+ * the data-queue tasks' (GetNext in a step), as before.  The interval's
+ * share is the step trace's median interval over the mean step. */
+static double
+loader_share(const struct rctx *c, double share)
 {
     const cJSON *m = pr_sget(pr_sget(c->run, PR_K_STEP_TRACE), PR_K_MEDIAN);
+    double iv = pr_sget_num(m, PR_K_ITERATION_INTERVAL_US);
+    double mean = pr_sget_num(pr_sget(c->run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
 
-    return pr_sget_num(m, PR_K_ITERATION_INTERVAL_US) > 0;
+    if (!(iv > 0) || !(mean > 0) || isnan(share))
+        return share;
+    return share - iv / mean > 0 ? share - iv / mean : 0;
 }
 
 /* The recommendation added (NULL: one of its id is there already, or
@@ -534,8 +540,9 @@ rule_categories(struct rctx *c)
 
     if (!c->f->known)
         return;
-    if (c->f->dataloader_share > 0.05 && !interval_is_dataloader(c)) {
-        dataloader_text(c, c->f->dataloader_share, text, sizeof(text));
+    if (loader_share(c, c->f->dataloader_share) > 0.05) {
+        dataloader_text(c, loader_share(c, c->f->dataloader_share), text,
+                        sizeof(text));
         add_rec(c, "dataloader", "warning", text);
     }
     if (startup)
@@ -1214,12 +1221,12 @@ main_cc_major(const struct pr_rec_tables *tb)
 static void
 rule_plugin_from_run(struct rctx *c)
 {
-    double dl = step_share(c, PR_CAT_DATALOADER);
+    double dl = loader_share(c, step_share(c, PR_CAT_DATALOADER));
     double tcp = c->tb->tc_pct, elig = c->tb->eligible_pct;
     char text[REC_TEXT], advice[800];
     size_t i;
 
-    if (dl > 0.05 && !interval_is_dataloader(c)) {
+    if (dl > 0.05) {
         dataloader_text(c, dl, text, sizeof(text));
         add_rec(c, "dataloader", "warning", text);
     }
