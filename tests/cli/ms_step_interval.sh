@@ -72,6 +72,44 @@ assert (b['kernel'], b['dataloader'], b['other']) == (3000, 5000, 2000), b
 assert s[0]['breakdown_us']['dataloader'] == 6000, s[0]
 " "$T_DIR/in.json"
 
+# a data-queue task inside the step (sink mode): 1 ms of interval, then
+# GetNext 3 ms of each 10 ms step: the dataloader finding still fires on
+# the share above the interval (40% - 10%), with the breakdown's 4 ms
+mkdir -p "$T_DIR/gn"
+cp "$D"/min_cycle_counter_0.txt "$T_DIR/gn/"
+python3 - "$T_DIR/gn" << 'PY'
+import json, sys
+d = sys.argv[1]
+with open(d + "/step_trace_raw_0_detail_time.csv", "w") as f:
+    f.write("step_num,start_point,end_point,total,fp_point,bp_point,"
+            "iteration_interval,fp_and_bp,tail\n")
+    for k in range(3):
+        a = 100000000 + k * 1000000
+        f.write("%d,%d,%d,1000000,%d,%d,100000,800000,100000\n"
+                % (k + 1, a, a + 1000000, a + 100000, a + 900000))
+ev = []
+for k in range(3):
+    ev.append({"name": "GetNext-op1", "ph": "X", "tid": "5",
+               "ts": k * 10000.0 + 1000.0, "dur": 3000.0, "pid": 1,
+               "args": {"type": "GetNext", "fullname": "Default/GetNext-op1"}})
+    ev.append({"name": "Conv2D-op5", "ph": "X", "tid": "5",
+               "ts": k * 10000.0 + 6200.0, "dur": 2000.0, "pid": 1,
+               "args": {"type": "Conv2D",
+                        "fullname": "Default/network/Conv2D-op5"}})
+json.dump(ev, open(d + "/ascend_timeline_display_0.json", "w"))
+PY
+"$PR_BIN" -q -i "$T_DIR/gn" --json "$T_DIR/gn.json" 2> "$T_DIR/gn.err"
+check "GetNext in the step: the dataloader finding fires on the share above the interval" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+b = r['steps'][1]['breakdown_us']
+assert (b['dataloader'], b['kernel']) == (4000, 2000), b
+t = [x['text'] for x in r['recommendations'] + r.get('observations', [])
+     if x['id'] == 'dataloader']
+assert len(t) == 1 and '30.0% of the step time' in t[0], t
+" "$T_DIR/gn.json"
+
 # the shared samples: ms_fixtures' rank 0 (no task inside its steps) has
 # its step trace's interval as the steps' Step interval, step by step
 if shared_summary fx mindspore/fixtures; then
