@@ -349,8 +349,32 @@ occupancy_basis(cJSON *row, const char *metric, const cJSON *b, const cJSON *c)
              "occupancy unknown for part of the kernel time: the means "
              "leave out %.0f%% (baseline) and %.0f%% (current) of it",
              isfinite(ub) ? ub : 0.0, isfinite(uc) ? uc : 0.0);
+    /* the shares themselves, for the note under the figures (review 27
+       #6: which side, how much) */
     return cJSON_AddFalseToObject(row, "comparable") != NULL &&
-           cJSON_AddStringToObject(row, "not_comparable", why) != NULL;
+           cJSON_AddStringToObject(row, "not_comparable", why) != NULL &&
+           pr_dj_add_num(row, "occupancy_unknown_baseline_pct",
+                         isfinite(ub) ? ub : 0.0) &&
+           pr_dj_add_num(row, "occupancy_unknown_current_pct",
+                         isfinite(uc) ? uc : 0.0);
+}
+
+/* A utilization row carries each run's own note on it (gpu_metrics[].
+ * note: "utilization counts HCCL tasks as busy: of 96.7% busy, all is
+ * HCCL tasks", review 27 #10b), as "note_baseline" and "note_current";
+ * 0 on out-of-memory. */
+static int
+utilization_notes(cJSON *row, const char *metric, const cJSON *b,
+                  const cJSON *c)
+{
+    const char *nb = pr_dj_str(b, PR_K_NOTE), *nc = pr_dj_str(c, PR_K_NOTE);
+
+    if (strcmp(metric, "gpu.utilization") != 0)
+        return 1;
+    return (nb == NULL ||
+            cJSON_AddStringToObject(row, "note_baseline", nb) != NULL) &&
+           (nc == NULL ||
+            cJSON_AddStringToObject(row, "note_current", nc) != NULL);
 }
 
 static enum pr_status
@@ -381,7 +405,9 @@ add_device_metrics(cJSON *metrics, const cJSON *ab, const cJSON *ac,
                                         pass == 0 ? x : y, pass == 0 ? y : x);
                 if (row == NULL || !pair_label(row, dev, peer) ||
                     !occupancy_basis(row, fig[i][0], pass == 0 ? e : peer,
-                                     pass == 0 ? peer : e))
+                                     pass == 0 ? peer : e) ||
+                    !utilization_notes(row, fig[i][0], pass == 0 ? e : peer,
+                                       pass == 0 ? peer : e))
                     return NOMEM(err);
             }
         }

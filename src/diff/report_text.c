@@ -21,35 +21,42 @@ struct text {
     size_t width; /* the terminal's (pr_table_term_width) */
 };
 
-/* s in lines of at most t->width code points, broken at spaces (a longer
- * word alone on its line), then a blank line. */
+/* s in lines of at most `width` code points, broken at spaces (a longer
+ * word alone on its line). */
 static void
-para(struct text *t, const char *s)
+wrap(struct pr_buf *b, const char *s, size_t width)
 {
     char line[2048];
 
-    while (*s != '\0' && !t->b->failed) {
+    while (*s != '\0' && !b->failed) {
         size_t len = strlen(s), end = len, i;
 
-        if (pr_shorten_width(s) > t->width) {
+        if (pr_shorten_width(s) > width) {
             for (i = 0, end = 0; i < len && i < sizeof(line); i++) {
                 if (s[i] != ' ')
                     continue;
                 memcpy(line, s, i);
                 line[i] = '\0';
-                if (pr_shorten_width(line) > t->width)
+                if (pr_shorten_width(line) > width)
                     break;
                 end = i;
             }
             if (end == 0)
                 end = strcspn(s, " ");
         }
-        if (pr_buf_printf(t->b, "%.*s\n", (int)end, s) != PR_OK)
-            t->b->failed = 1;
+        if (pr_buf_printf(b, "%.*s\n", (int)end, s) != PR_OK)
+            b->failed = 1;
         s += end;
         while (*s == ' ')
             s++;
     }
+}
+
+/* s wrapped to the terminal (wrap), then a blank line. */
+static void
+para(struct text *t, const char *s)
+{
+    wrap(t->b, s, t->width);
     pr_dadd(t->b, "\n");
 }
 
@@ -253,10 +260,9 @@ table(struct pr_buf *b, const struct pr_dtable *tb)
             pr_dadd(b, PR_SHORTEN_LEGEND "\n");
         cJSON_Delete(rows);
     }
-    if (tb->note[0] != '\0') {
-        pr_dadd(b, tb->note);
-        pr_dadd(b, "\n");
-    }
+    /* wrapped, as the prose is: a note runs to several sentences */
+    if (tb->note[0] != '\0')
+        wrap(b, tb->note, (size_t)pr_table_term_width());
     pr_dadd(b, "\n");
 }
 

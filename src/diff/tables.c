@@ -322,8 +322,108 @@ figure_dir(const cJSON *row)
                                                                      : "better";
 }
 
+/* Append s to the table's note when all of it fits (a cut sentence reads
+ * as another), a space before it; 0 when it did not fit. */
 static int
-figure_row(struct pr_dtable *t, const cJSON *row)
+note_add(struct pr_dtable *t, const char *s)
+{
+    size_t at = strlen(t->note), len = strlen(s);
+
+    if (at + (at > 0) + len + 1 > sizeof(t->note))
+        return 0;
+    if (at > 0)
+        t->note[at++] = ' ';
+    memcpy(t->note + at, s, len + 1);
+    return 1;
+}
+
+/* The note of an occupancy row not compared (compare.c's
+ * occupancy_basis), marked `mark`: which side leaves out how much of its
+ * kernel time, and why (review 27 #6: the reason in the Change cell
+ * widened the table past a terminal, a PDF cell and a 1300 px page). */
+static void
+occupancy_note(struct pr_dtable *t, const cJSON *row, char mark)
+{
+    double ub = pr_sget_num(row, "occupancy_unknown_baseline_pct");
+    double uc = pr_sget_num(row, "occupancy_unknown_current_pct");
+    char s[400], sides[200];
+
+    if (ub > 0 && uc > 0)
+        snprintf(sides, sizeof(sides),
+                 "%.1f%% of the baseline's kernel time and %.1f%% of the "
+                 "current's",
+                 ub, uc);
+    else
+        snprintf(sides, sizeof(sides),
+                 "%.1f%% of the %s kernel time, none "
+                 "of the %s",
+                 ub > 0 ? ub : uc, ub > 0 ? "baseline's" : "current's",
+                 ub > 0 ? "current's" : "baseline's");
+    snprintf(s, sizeof(s),
+             "(%c) occupancy not known for %s: kernels over 48 KiB of shared "
+             "memory, whose occupancy the profiler does not compute (it "
+             "writes 0), so the two means are not over the same kernels.",
+             mark, sides);
+    note_add(t, s);
+}
+
+/* The first clause of a run's utilization note (up to its ';'). */
+static void
+first_clause(const char *note, char *buf, size_t n)
+{
+    size_t len = strcspn(note, ";");
+
+    snprintf(buf, n, "%.*s", (int)(len < n ? len : n - 1), note);
+}
+
+/* Each run's own note on a device's utilization (compare.c's
+ * utilization_notes: "of 96.7% busy, all is HCCL tasks"), under the
+ * figures: once when both runs say the same, else each side's (review 27
+ * #10b: an NPU's 96.7% is HCCL waiting). */
+static void
+utilization_note(struct pr_dtable *t, const cJSON *row, const char *name)
+{
+    const char *nb = pr_sget_str(row, "note_baseline");
+    const char *nc = pr_sget_str(row, "note_current");
+    char a[300], b[300], s[900];
+
+    if (nb == NULL && nc == NULL)
+        return;
+    first_clause(nb ? nb : "", a, sizeof(a));
+    first_clause(nc ? nc : "", b, sizeof(b));
+    /* "utilization counts HCCL tasks as busy: of ..." on both sides: what
+       it counts once, then each side's figures */
+    const char *ta = strstr(a, ": "), *tb = strstr(b, ": ");
+    size_t head = ta != NULL ? (size_t)(ta - a) : 0;
+    int same_head = ta != NULL && tb != NULL && head == (size_t)(tb - b) &&
+                    strncmp(a, b, head) == 0 &&
+                    strncmp(a, "utilization ", 12) == 0;
+    if (nb != NULL && nc != NULL && same_head && strcmp(ta, tb) == 0)
+        snprintf(s, sizeof(s), "%s %.*s: %s (both runs).", name,
+                 (int)(head - 12), a + 12, ta + 2);
+    else if (nb != NULL && nc != NULL && same_head)
+        snprintf(s, sizeof(s), "%s %.*s: baseline %s; current %s.", name,
+                 (int)(head - 12), a + 12, ta + 2, tb + 2);
+    else if ((nb == NULL || nc == NULL) && ta != NULL && nb != NULL &&
+             strncmp(a, "utilization ", 12) == 0)
+        snprintf(s, sizeof(s), "%s %.*s: baseline %s.", name, (int)(head - 12),
+                 a + 12, ta + 2);
+    else if ((nb == NULL || nc == NULL) && tb != NULL && nc != NULL &&
+             strncmp(b, "utilization ", 12) == 0)
+        snprintf(s, sizeof(s), "%s %.*s: current %s.", name, (int)(tb - b - 12),
+                 b + 12, tb + 2);
+    else if (nb != NULL && nc != NULL && strcmp(a, b) == 0)
+        snprintf(s, sizeof(s), "%s: %s (both runs).", name, a);
+    else if (nb != NULL && nc != NULL)
+        snprintf(s, sizeof(s), "%s: baseline: %s; current: %s.", name, a, b);
+    else
+        snprintf(s, sizeof(s), "%s, %s: %s.", name,
+                 nb != NULL ? "baseline" : "current", nb != NULL ? a : b);
+    note_add(t, s);
+}
+
+static int
+figure_row(struct pr_dtable *t, const cJSON *row, int *marks)
 {
     const cJSON *noise = pr_sget(row, "noise");
     const char *unit = pr_sget_str(row, "unit");
@@ -353,6 +453,17 @@ figure_row(struct pr_dtable *t, const cJSON *row)
         /* no change shown for a figure the gates refused to compare */
         snprintf(change, sizeof(change), "not compared (%s)",
                  pr_dshort_why(pr_sget_str(row, "not_comparable")));
+        /* a reason too long for a cell: a mark on the figure and in the
+           cell (a terminal that hides the Change column still shows
+           it), the reason under the table */
+        if (isfinite(pr_sget_num(row, "occupancy_unknown_baseline_pct")) &&
+            *marks < 26) {
+            char mark = (char)('a' + (*marks)++);
+            size_t len = strlen(name);
+            snprintf(change, sizeof(change), "not compared (%c)", mark);
+            snprintf(name + len, sizeof(name) - len, " (%c)", mark);
+            occupancy_note(t, row, mark);
+        }
         pr_dfmt_p(NAN, p, sizeof(p));
         pr_dfmt_pct(NAN, ci, sizeof(ci));
         snprintf(txt, sizeof(txt), "not compared");
@@ -371,6 +482,7 @@ pr_dtable_figures(struct pr_dtable *t, const cJSON *pair)
 {
     const cJSON *row;
     int capture = cJSON_IsTrue(pr_sget(pair, "per_capture"));
+    int marks = 0;
 
     if (table_init(t, figure_cols, N_OF(figure_cols)) != 0)
         return -1;
@@ -386,8 +498,21 @@ pr_dtable_figures(struct pr_dtable *t, const cJSON *pair)
         if (capture &&
             strncmp(pr_sget_str_or(row, "metric", ""), "step.", 5) == 0)
             continue;
-        if (figure_row(t, row) != 0)
+        if (figure_row(t, row, &marks) != 0)
             return -1;
+    }
+    /* the runs' own words on what their utilization counts, after the
+       marks' reasons */
+    cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
+    {
+        char name[160];
+        double x = pr_sget_num(row, "baseline"),
+               y = pr_sget_num(row, "current");
+        if ((isnan(x) && isnan(y)) || (x == 0 && y == 0) ||
+            !pr_sget_is(pr_sget_str(row, "metric"), "gpu.utilization"))
+            continue;
+        figure_name(row, name, sizeof(name));
+        utilization_note(t, row, name);
     }
     return 0;
 }

@@ -68,6 +68,13 @@ assert (a['baseline_us'], a['current_us']) == (100, 150), a
 assert abs(a['delta_pct'] - 50) < 1e-9 and a['status'] == 'both', a
 assert r['nccl:broadcast']['status'] == 'new', r
 " "$T_DIR/d.json"
+# review 27 #10b: the runs' own notes on what their utilization counts
+# as busy go under the figures, what it counts said once
+COLUMNS=100 "$PR_BIN" diff "$T_DIR/a.json" "$T_DIR/b.json" 2> /dev/null |
+    tr '\n' ' ' > "$T_DIR/u.txt"
+check "the utilization row's note: each run's communication points" \
+    grep -q 'gpu.utilization GPU 0 counts communication kernels as busy: baseline of 20.0% busy, 20.0 points are communication kernels alone (NCCL waiting and transferring); current of 32.5% busy, 32.5 points' \
+    "$T_DIR/u.txt"
 check "the Markdown's table" \
     grep -q '^| `nccl:all_reduce` | 4 -> 4 | 100 µs | 150 µs | +50.0% | 4.00 MiB -> 4.00 MiB |' "$T_DIR/d.md"
 check "the HTML's" grep -q 'Collectives (mean time per call)' "$T_DIR/d.html"
@@ -138,6 +145,7 @@ if [ -f "$H/control/control.json.gz" ] && [ -f "$H/test/test.json.gz" ]; then
     for w in 120 80; do
         COLUMNS=$w "$PR_BIN" diff "$H/control/control.json.gz" \
             "$H/test/test.json.gz" 2> /dev/null |
+            tee "$T_DIR/h$w.txt.full" |
             sed -n '/^Collectives/,/^$/p;/^nccl:/p' > "$T_DIR/h$w.txt"
         check "trace_diff at $w columns: no cell cut next to a digit or name" \
             sh -c "! grep -q '…' '$T_DIR/h$w.txt' && grep -q '^nccl:all_to_all ' '$T_DIR/h$w.txt' && grep -q '^nccl:all_reduce ' '$T_DIR/h$w.txt'"
@@ -148,8 +156,8 @@ if [ -f "$H/control/control.json.gz" ] && [ -f "$H/test/test.json.gz" ]; then
     check "  the test run's all_reduce bytes: 18 of 21 calls sized" \
         grep -Eq '^nccl:all_reduce .* 1\.12 GiB -> 1\.12 GiB \(18/21\) ' \
         "$T_DIR/h120.txt"
-    check "  the group sizes in the note, not in a cell" \
-        grep -q 'Group sizes differ .*nccl:all_to_all 8 -> 2' "$T_DIR/h120.txt"
+    check "  the group sizes in the note (wrapped), not in a cell" \
+        sh -c "tr '\\n' ' ' < '$T_DIR/h120.txt.full' | grep -q 'Group sizes differ .*nccl:all_to_all 8 -> 2'"
     # a mean occupancy leaving out 14% of kernel time (unknown occupancy)
     # against one leaving out none: not compared
     "$PR_BIN" diff -q "$H/control/control.json.gz" "$H/test/test.json.gz" \
@@ -162,6 +170,9 @@ m = [x for x in json.load(open(sys.argv[1]))['runs'][0]['metrics']
 assert m and m[0]['comparable'] is False, m
 assert 'leave out 14% (baseline) and 0% (current)' in m[0]['not_comparable'], m
 " "$T_DIR/h.json"
+    check "  the note: 14.0% of the baseline's kernel time, none of the current's" \
+        grep -q "^(a) occupancy not known for 14.0% of the baseline's kernel time, none of the current's" \
+        "$T_DIR/h120.txt.full"
 else
     skip "trace_diff collectives" "no $H"
 fi

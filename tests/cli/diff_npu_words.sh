@@ -121,7 +121,7 @@ if have_shared && shared_summary c4 mindspore/extra/cluster_4rank_pipeline; then
     COLUMNS=200 "$PR_BIN" diff "$T_DIR/c4.json" "$T_DIR/c4.json" \
         > "$T_DIR/c4.txt" 2> /dev/null
     check "ms_cluster4 against itself: NPU 0..3, no GPU in any output" \
-        sh -c "[ \$(grep -c '^gpu.utilization NPU [0-3] ' '$T_DIR/c4.txt') -eq 4 ] &&
+        sh -c "[ \$(grep -Ec '^gpu.utilization NPU [0-3] +[0-9]' '$T_DIR/c4.txt') -eq 4 ] &&
             ! grep -q GPU '$T_DIR/c4.txt' && ! grep -q GPU '$T_DIR/c4.md' &&
             ! grep -q GPU '$T_DIR/c4.html'"
 else

@@ -129,7 +129,24 @@ assert m['comparable'] is False, m
 assert 'leave out 0% (baseline) and 50% (current)' in m['not_comparable'], m
 assert occ(sys.argv[2]).get('comparable') is not False, occ(sys.argv[2])
 " "$T_DIR/d1.json" "$T_DIR/d2.json"
-check "  the terminal row says so" \
-    grep -Eq '^gpu\.occupancy .*not compared \(occupancy unknown for over 5% of kernel time\)' \
+# review 27 #6: the reason in the cell widened the table past a terminal,
+# a PDF cell and a 1300 px page; a mark in the cell and on the figure, the
+# reason (which side, how much) under the table
+check "  the terminal row says so, marked (a) in the figure and the cell" \
+    grep -Eq '^gpu\.occupancy GPU 0 \(a\) .*not compared \(a\)' "$T_DIR/d1.txt"
+check "  the note names the side and its share" \
+    grep -q "^(a) occupancy not known for 50.0% of the current's kernel time, none of the baseline's: kernels over 48 KiB of shared memory" \
     "$T_DIR/d1.txt"
+COLUMNS=80 "$PR_BIN" diff "$T_DIR/small.json" "$T_DIR/two.json" \
+    > "$T_DIR/d80.txt" 2> /dev/null
+check "  at 80 columns the figure keeps its mark and the note is wrapped" \
+    sh -c "grep -Eq '^gpu\.occupancy GPU 0 \(a\) ' '$T_DIR/d80.txt' &&
+           ! awk 'length > 80' '$T_DIR/d80.txt' | grep -q '^(a)'"
+"$PR_BIN" diff -q "$T_DIR/small.json" "$T_DIR/two.json" \
+    --markdown "$T_DIR/d1.md" --html "$T_DIR/d1.html" > /dev/null 2>&1
+check "  Markdown and HTML: the short cell and the note" \
+    sh -c "grep -q '| not compared (a) |' '$T_DIR/d1.md' &&
+           grep -q '(a) occupancy not known for 50.0%' '$T_DIR/d1.md' &&
+           grep -q '(a) occupancy not known for 50.0%' '$T_DIR/d1.html' &&
+           ! grep -q 'not compared (occupancy' '$T_DIR/d1.html'"
 echo "1..$T_N"
