@@ -492,17 +492,57 @@ add_series(cJSON *out, const cJSON *rb, const cJSON *rc, const struct plan *p,
  * where one worker has several runs (spans), its span; and where their
  * whole forms are when they are lite runs of merged summaries (NULL:
  * whole). */
+/* The warm-up first steps the pairs left out (review 27 #10a): per side,
+ * the runs that lost theirs, and the longest such step with its run and
+ * the median of that run's other steps, for the note that says so. */
+struct warm {
+    size_t n[2];
+    double first_us, median_us;
+    char run[256];
+};
+
 struct sides_runs {
     const cJSON *b, *c;
     struct pr_merge *mb, *mc;
+    /* each side's runs (by index) whose first step its job leaves out
+       (job.per_rank[].first_step_excluded); NULL: none */
+    const unsigned char *drop_b, *drop_c;
+    struct warm *warm;
 };
 
 /* The pair of runs lb and lc (as the summaries hold them, for their
  * names), whose whole forms are rb and rc. */
+/* Leave out side k's first step where its job does (drop), with the
+ * longest such step in all->warm.  Errors: PR_E_NOMEM. */
+static enum pr_status
+drop_warmup(struct pr_dstep_pairs *sp, int k, int drop, const cJSON *run,
+            const char *name, const struct sides_runs *all,
+            struct pr_error *err)
+{
+    double first, med = NAN;
+    enum pr_status st;
+
+    if (!drop || sp->n[k] < 2)
+        return PR_OK;
+    sp->drop_first[k] = 1;
+    all->warm->n[k]++;
+    first = pr_sget_num(cJSON_GetArrayItem(pr_sget(run, PR_K_STEPS), 0),
+                        PR_K_DURATION_US);
+    if (!(first > all->warm->first_us))
+        return PR_OK;
+    st = pr_dstep_stat(sp, k, run, NULL, 0.5, &med, err);
+    if (st != PR_OK)
+        return st;
+    all->warm->first_us = first;
+    all->warm->median_us = med;
+    snprintf(all->warm->run, sizeof(all->warm->run), "%s", name);
+    return PR_OK;
+}
+
 static enum pr_status
 compare_runs(cJSON *diff, cJSON *runs, const cJSON *lb, const cJSON *lc,
              const cJSON *rb, const cJSON *rc, const struct sides_runs *all,
-             const struct plan *o, struct pr_error *err)
+             const int drop[2], const struct plan *o, struct pr_error *err)
 {
     cJSON *pair = cJSON_CreateObject(), *metrics, *rank;
     struct pr_dstep_pairs sp;
@@ -528,6 +568,10 @@ compare_runs(cJSON *diff, cJSON *runs, const cJSON *lb, const cJSON *lc,
     if (metrics == NULL)
         return NOMEM(err);
     st = pr_dstep_pair(rb, rc, &sp, err);
+    if (st == PR_OK)
+        st = drop_warmup(&sp, 0, drop[0], rb, wb, all, err);
+    if (st == PR_OK)
+        st = drop_warmup(&sp, 1, drop[1], rc, wc, all, err);
     pl.sp = &sp;
     if (st == PR_OK)
         st = add_step_metrics(metrics, rb, rc, &pl, err);
@@ -641,9 +685,12 @@ compare_all_runs(cJSON *diff, const struct pr_dpairs *p,
         st = whole_run(all->mb, p->b[i], &rb, err);
         if (st == PR_OK)
             st = whole_run(all->mc, p->c[p->with[i]], &rc, err);
-        if (st == PR_OK)
+        if (st == PR_OK) {
+            int drop[2] = {all->drop_b != NULL && all->drop_b[i],
+                           all->drop_c != NULL && all->drop_c[p->with[i]]};
             st = compare_runs(diff, runs, p->b[i], p->c[p->with[i]], rb, rc,
-                              all, pl, err);
+                              all, drop, pl, err);
+        }
     }
     if (st == PR_OK)
         st = add_unmatched(um, p->b, p->nb, all->b, tb, "baseline", err);
@@ -1246,6 +1293,73 @@ pr_diff_compare(const cJSON *base, const cJSON *cur, const char *base_label,
                                   o, out, err);
 }
 
+/* The runs of summary sum (n of them) whose first step its job's one
+ * warm-up rule leaves out of the job line (job.per_rank[].
+ * first_step_excluded: pr_job_build's, the same rule), as an owned array
+ * by run index; NULL with *ok 1 when none, *ok 0 on out-of-memory. */
+static unsigned char *
+job_drops(const cJSON *sum, int *ok)
+{
+    const cJSON *r;
+    size_t n = (size_t)pr_sget_len(pr_sget(sum, PR_K_RUNS));
+    unsigned char *v = NULL;
+
+    *ok = 1;
+    cJSON_ArrayForEach(r, pr_sget(pr_sget(sum, PR_K_JOB), PR_K_PER_RANK))
+    {
+        double i = pr_sget_num(r, PR_K_RUN);
+        if (!cJSON_IsTrue(pr_sget(r, PR_K_FIRST_STEP_EXCLUDED)) || !(i >= 0) ||
+            i >= (double)n)
+            continue;
+        if (v == NULL && (v = calloc(n, 1)) == NULL) {
+            *ok = 0;
+            return NULL;
+        }
+        v[(size_t)i] = 1;
+    }
+    return v;
+}
+
+/* The note on the warm-up first steps the step figures left out. */
+static enum pr_status
+warm_note(cJSON *diff, const struct warm *w, const cJSON *base,
+          const cJSON *cur, struct pr_error *err)
+{
+    cJSON *c = cJSON_GetObjectItemCaseSensitive(diff, "comparability");
+    cJSON *notes = cJSON_GetObjectItemCaseSensitive(c, "notes"), *s;
+    size_t nb = (size_t)pr_sget_len(pr_sget(base, PR_K_RUNS));
+    size_t nc = (size_t)pr_sget_len(pr_sget(cur, PR_K_RUNS));
+    char sides[200], text[900], a[64], m[64];
+
+    if (w->n[0] == 0 && w->n[1] == 0)
+        return PR_OK;
+    if (notes == NULL)
+        return NOMEM(err);
+    if (w->n[0] == w->n[1] && nb == nc)
+        snprintf(sides, sizeof(sides), "%zu of %zu runs on each side", w->n[0],
+                 nb);
+    else
+        snprintf(sides, sizeof(sides),
+                 "%zu of %zu runs of the baseline and %zu of %zu of the "
+                 "current",
+                 w->n[0], nb, w->n[1], nc);
+    pr_fig_format(w->first_us, PR_FMT_US, a, sizeof(a));
+    pr_fig_format(w->median_us, PR_FMT_US, m, sizeof(m));
+    snprintf(text, sizeof(text),
+             "warm-up: the step and breakdown figures leave out the first "
+             "step of %s, as the job line does (one rule for a job: where a "
+             "rank's first step is a warm-up, every rank's first step is left "
+             "out; the longest, run %s's, %s against a median of %s for its "
+             "other steps); the operator and kernel tables keep every step",
+             sides, w->run, a, m);
+    s = cJSON_CreateString(text);
+    if (s == NULL || !cJSON_AddItemToArray(notes, s)) {
+        cJSON_Delete(s);
+        return NOMEM(err);
+    }
+    return PR_OK;
+}
+
 /* The runs compared pair by pair, then the tables of both sides. */
 static enum pr_status
 compare_sides(cJSON *diff, struct side *b, struct side *c,
@@ -1253,17 +1367,31 @@ compare_sides(cJSON *diff, struct side *b, struct side *c,
 {
     struct pr_dpairs pairs;
     struct plan plan;
+    struct warm warm = {{0, 0}, 0, NAN, ""};
+    int okb, okc;
+    unsigned char *db = job_drops(b->sum, &okb), *dc = job_drops(c->sum, &okc);
     struct sides_runs all = {pr_sget(b->sum, PR_K_RUNS),
-                             pr_sget(c->sum, PR_K_RUNS), b->m, c->m};
+                             pr_sget(c->sum, PR_K_RUNS),
+                             b->m,
+                             c->m,
+                             db,
+                             dc,
+                             &warm};
     size_t k;
     enum pr_status st = pr_dpair_runs(b->sum, c->sum, &pairs, err);
 
+    if (st == PR_OK && (!okb || !okc))
+        st = NOMEM(err);
     if (st == PR_OK) {
         plan = make_plan(&pairs, o);
         st = add_method(diff, &plan, err);
     }
     if (st == PR_OK)
         st = compare_all_runs(diff, &pairs, &all, &plan, err);
+    if (st == PR_OK)
+        st = warm_note(diff, &warm, b->sum, c->sum, err);
+    free(db);
+    free(dc);
     pr_dpairs_free(&pairs);
     if (st == PR_OK)
         st = side_fold(b, err);

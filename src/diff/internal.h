@@ -119,6 +119,10 @@ struct pr_dstep_pairs {
     unsigned char *keep[2];      /* owned; NULL: every step of the side */
     size_t n[2];                 /* steps of each run */
     size_t n_paired;             /* pairs, when by_number */
+    int drop_first[2];           /* the side's first step is left out, as
+                                    its job's line leaves it out (a warm-up
+                                    on some rank: job.per_rank[].
+                                    first_step_excluded, review 27 #10a) */
 };
 
 /* Pair the steps of runs rb and rc; free with pr_dstep_pairs_free, also
@@ -129,7 +133,7 @@ PR_NODISCARD enum pr_status pr_dstep_pair(const cJSON *rb, const cJSON *rc,
 void pr_dstep_pairs_free(struct pr_dstep_pairs *p);
 
 /* 1 when side keeps every step of its run (its summary's step figures
- * hold as they are). */
+ * hold as they are): none left out by number nor as a warm-up. */
 int pr_dstep_all_kept(const struct pr_dstep_pairs *p, int side);
 
 /* The per-step samples of side `side` (run is that side's run): the

@@ -218,7 +218,8 @@ pr_dstep_pairs_free(struct pr_dstep_pairs *p)
 int
 pr_dstep_all_kept(const struct pr_dstep_pairs *p, int side)
 {
-    return p->keep[side] == NULL || p->n_paired == p->n[side];
+    return !p->drop_first[side] &&
+           (p->keep[side] == NULL || p->n_paired == p->n[side]);
 }
 
 enum pr_status
@@ -238,6 +239,8 @@ pr_dstep_samples(const struct pr_dstep_pairs *p, int side, const cJSON *run,
                                : pr_rows_num(PR_RO_RUNS_STEPS_BREAKDOWN_US,
                                              &v[i].breakdown, cat);
         int kept = p == NULL || p->keep[side] == NULL || p->keep[side][i];
+        if (p != NULL && p->drop_first[side] && i == 0)
+            kept = 0; /* the job's warm-up first step */
         if (kept && isfinite(x))
             (*out)[(*n)++] = x;
     }
