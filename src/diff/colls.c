@@ -116,3 +116,108 @@ pr_dcollectives_pair(cJSON *pair, const cJSON *rb, const cJSON *rc,
     }
     return PR_OK;
 }
+
+/* One collective across the pairs of runs: the largest rise and fall of
+ * its time per call and their runs, and its fastest time per call on
+ * each side with its run. */
+struct skew {
+    double up, down; /* delta_pct, the largest of each sign */
+    const char *up_run, *down_run;
+    double fast[2]; /* least time per call a side */
+    const char *fast_run[2];
+};
+
+static void
+skew_add(struct skew *s, const cJSON *pair, const cJSON *row)
+{
+    static const char *const us[2] = {"baseline_us", "current_us"};
+    static const char *const who[2] = {"baseline", "current"};
+    double pct = pr_sget_num(row, "delta_pct");
+    int k;
+
+    if (!pr_sget_is(pr_sget_str(row, "status"), "both"))
+        return;
+    if (pct > s->up) {
+        s->up = pct;
+        s->up_run = pr_sget_str(pair, "current");
+    }
+    if (pct < s->down) {
+        s->down = pct;
+        s->down_run = pr_sget_str(pair, "current");
+    }
+    for (k = 0; k < 2; k++) {
+        double v = pr_sget_num(row, us[k]);
+        if (v > 0 && !(v >= s->fast[k])) {
+            s->fast[k] = v;
+            s->fast_run[k] = pr_sget_str(pair, who[k]);
+        }
+    }
+}
+
+/* A change per call of this size on one rank and of the other sign on
+ * another is the wait moving between ranks (compare.c's comm_runs uses
+ * the same 10% for the change lists' peer wait). */
+#define SKEW_PCT 10.0
+
+enum pr_status
+pr_dcollectives_skew(cJSON *runs, struct pr_error *err)
+{
+    const cJSON *pair, *row;
+    cJSON *pr;
+
+    cJSON_ArrayForEach(pair, runs)
+    {
+        cJSON_ArrayForEach(row, pr_sget(pair, "collectives"))
+        {
+            const char *name = pr_sget_str(row, PR_K_NAME);
+            struct skew s = {-INFINITY, INFINITY,   NULL,
+                             NULL,      {NAN, NAN}, {NULL, NULL}};
+            const cJSON *p2, *r2;
+            cJSON *o;
+            if (name == NULL || pr_sget(row, "rank_skew") != NULL)
+                continue;
+            cJSON_ArrayForEach(p2, runs)
+            {
+                cJSON_ArrayForEach(r2, pr_sget(p2, "collectives"))
+                {
+                    if (pr_sget_is(pr_sget_str(r2, PR_K_NAME), name))
+                        skew_add(&s, p2, r2);
+                }
+            }
+            if (!(s.up >= SKEW_PCT && s.down <= -SKEW_PCT) ||
+                !(s.fast[0] > 0) || !isfinite(s.fast[1]))
+                continue;
+            /* the same words on every pair's row of it */
+            cJSON_ArrayForEach(pr, runs)
+            {
+                cJSON *r3;
+                cJSON_ArrayForEach(
+                    r3, cJSON_GetObjectItemCaseSensitive(pr, "collectives"))
+                {
+                    if (!pr_sget_is(pr_sget_str(r3, PR_K_NAME), name))
+                        continue;
+                    o = cJSON_AddObjectToObject(r3, "rank_skew");
+                    if (o == NULL || !pr_dj_add_num(o, "up_pct", s.up) ||
+                        cJSON_AddStringToObject(
+                            o, "up_run", s.up_run ? s.up_run : "?") == NULL ||
+                        !pr_dj_add_num(o, "down_pct", s.down) ||
+                        cJSON_AddStringToObject(o, "down_run",
+                                                s.down_run ? s.down_run
+                                                           : "?") == NULL ||
+                        !pr_dj_add_num(o, "fastest_baseline_us", s.fast[0]) ||
+                        cJSON_AddStringToObject(o, "fastest_baseline_run",
+                                                s.fast_run[0] ? s.fast_run[0]
+                                                              : "?") == NULL ||
+                        !pr_dj_add_num(o, "fastest_current_us", s.fast[1]) ||
+                        cJSON_AddStringToObject(o, "fastest_current_run",
+                                                s.fast_run[1] ? s.fast_run[1]
+                                                              : "?") == NULL ||
+                        !pr_dj_add_num(o, "fastest_delta_pct",
+                                       100.0 * (s.fast[1] / s.fast[0] - 1.0)))
+                        return NOMEM(err);
+                }
+            }
+        }
+    }
+    return PR_OK;
+}

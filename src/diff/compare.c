@@ -1390,6 +1390,9 @@ compare_sides(cJSON *diff, struct side *b, struct side *c,
         st = compare_all_runs(diff, &pairs, &all, &plan, err);
     if (st == PR_OK)
         st = warm_note(diff, &warm, b->sum, c->sum, err);
+    if (st == PR_OK)
+        st = pr_dcollectives_skew(
+            cJSON_GetObjectItemCaseSensitive(diff, PR_K_RUNS), err);
     free(db);
     free(dc);
     pr_dpairs_free(&pairs);

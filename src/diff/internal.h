@@ -85,6 +85,18 @@ PR_NODISCARD enum pr_status pr_dcollectives_pair(cJSON *pair, const cJSON *rb,
                                                  const cJSON *rc,
                                                  struct pr_error *err);
 
+/* Across the pairs of runs (diff["runs"]): a collective whose change per
+ * call rose 10% or more on one rank and fell as much on another is the
+ * wait moving between ranks (a call lasts until its slowest rank
+ * arrives), not the link: each pair's row of it gets "rank_skew" {the
+ * largest rise and fall and their runs (up_pct, up_run, down_pct,
+ * down_run), the fastest time per call of each side and its run
+ * (fastest_baseline_us, fastest_baseline_run, fastest_current_us,
+ * fastest_current_run) and its change (fastest_delta_pct)} (review 27
+ * #7).  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_dcollectives_skew(cJSON *runs,
+                                                 struct pr_error *err);
+
 /* The most code points a shortened name takes in a diff's text. */
 #define PR_DNAME_MAX_CHARS 120
 

@@ -641,6 +641,32 @@ coll_note(struct pr_dtable *t, const cJSON *pair)
     }
     if (groups > 0 && at + 1 < cap)
         snprintf(t->note + at, cap - at, ".");
+    /* review 27 #7: opposite signs across ranks are the wait moving */
+    cJSON_ArrayForEach(row, pr_sget(pair, "collectives"))
+    {
+        const cJSON *sk = pr_sget(row, "rank_skew");
+        char s[700], up[64], down[64], fb[64], fc[64], fp[64];
+        if (sk == NULL)
+            continue;
+        pr_dfmt_pct(pr_sget_num(sk, "up_pct"), up, sizeof(up));
+        pr_dfmt_pct(pr_sget_num(sk, "down_pct"), down, sizeof(down));
+        pr_dfmt_pair(pr_sget_num(sk, "fastest_baseline_us"),
+                     pr_sget_num(sk, "fastest_current_us"), "us", fb, fc,
+                     sizeof(fb));
+        pr_dfmt_pct(pr_sget_num(sk, "fastest_delta_pct"), fp, sizeof(fp));
+        snprintf(s, sizeof(s),
+                 "%s: its time per call changed %s on %s and %s on %s: a "
+                 "call lasts until the slowest rank arrives, so opposite "
+                 "signs are the wait moving between ranks, not the "
+                 "transfer; the fastest rank's time per call, %s (%s) -> "
+                 "%s (%s), %s, is the closest to the transfer's change.",
+                 pr_sget_str_or(row, PR_K_NAME, "?"), up,
+                 pr_sget_str_or(sk, "up_run", "?"), down,
+                 pr_sget_str_or(sk, "down_run", "?"), fb,
+                 pr_sget_str_or(sk, "fastest_baseline_run", "?"), fc,
+                 pr_sget_str_or(sk, "fastest_current_run", "?"), fp);
+        note_add(t, s);
+    }
 }
 
 int

@@ -122,6 +122,57 @@ check "  a note says what each figure is over" \
     grep -q '^nccl:all_reduce, current: 5 of its 6 calls have a size in the trace; its bytes are of those 5, its algbw and busbw over the 4 both sized and timed, its time per call over all 5 timed\.' \
     "$T_DIR/p.txt"
 
+# review 27 #7: a 2-rank job whose all_reduce per call falls on rank 0
+# (100 -> 60 us) and rises on rank 1 (50 -> 150 us): the wait moved
+# between ranks; the note gives the fastest rank's 50 -> 60 us (+20%)
+mkdir -p "$T_DIR/jb" "$T_DIR/jc"
+python3 - "$T_DIR" << 'PY'
+import json, sys
+def rank(path, r, us):
+    k = "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)"
+    ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1",
+           "pid": 1, "tid": 1, "ts": 0, "dur": 2000, "args": {}}]
+    for i in range(4):
+        t = 10 + i * 300
+        ev.append({"ph": "X", "cat": "user_annotation",
+                   "name": "nccl:all_reduce", "pid": 1, "tid": 1, "ts": t,
+                   "dur": 20, "args": {"External id": 100 + i}})
+        ev.append({"ph": "X", "cat": "cuda_runtime",
+                   "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                   "ts": t + 2, "dur": 5,
+                   "args": {"correlation": 10 + i, "External id": 100 + i}})
+        ev.append({"ph": "X", "cat": "kernel", "name": k, "pid": 0,
+                   "tid": 7, "ts": t + 30, "dur": us,
+                   "args": {"correlation": 10 + i, "External id": 100 + i,
+                            "device": r, "stream": 7}})
+    json.dump({"distributedInfo": {"backend": "nccl", "rank": r,
+                                   "world_size": 2},
+               "traceEvents": ev}, open(path, "w"))
+d = sys.argv[1]
+rank(d + "/jb/rank0.pt.trace.json", 0, 100)
+rank(d + "/jb/rank1.pt.trace.json", 1, 50)
+rank(d + "/jc/rank0.pt.trace.json", 0, 60)
+rank(d + "/jc/rank1.pt.trace.json", 1, 150)
+PY
+COLUMNS=100 "$PR_BIN" diff "$T_DIR/jb" "$T_DIR/jc" 2> /dev/null |
+    tr '\n' ' ' > "$T_DIR/j.txt"
+check "opposite signs across ranks: said under the table, the fastest rank's change" \
+    grep -q 'nccl:all_reduce: its time per call changed +200.0% on rank1 and -40.0% on rank0: a call lasts until the slowest rank arrives, .* the fastest rank.s time per call, 50.0 µs (rank1) -> 60.0 µs (rank0), +20.0%' \
+    "$T_DIR/j.txt"
+"$PR_BIN" diff -q "$T_DIR/jb" "$T_DIR/jc" --json "$T_DIR/j.json" \
+    --markdown "$T_DIR/j.md" > /dev/null 2>&1
+check "  the JSON keeps it on each rank's row, the Markdown says it" \
+    sh -c "python3 -c \"
+import json, sys
+for p in json.load(open(sys.argv[1]))['runs']:
+    k = p['collectives'][0]['rank_skew']
+    assert round(k['fastest_delta_pct'], 1) == 20.0, k
+\" '$T_DIR/j.json' && grep -q 'the wait moving between ranks' '$T_DIR/j.md'"
+# the same signs on both ranks: no such note
+COLUMNS=100 "$PR_BIN" diff "$T_DIR/jb" "$T_DIR/jb" > "$T_DIR/j0.txt" 2> /dev/null
+check "  no note where the ranks' changes agree" \
+    sh -c "! grep -q 'wait moving between ranks' '$T_DIR/j0.txt'"
+
 # runs without collectives: no table
 "$PR_BIN" diff -b "$PR_SRCDIR/tests/data/diff/base.json" \
     -i "$PR_SRCDIR/tests/data/diff/slow.json" > "$T_DIR/n.txt" 2> /dev/null
@@ -188,6 +239,9 @@ if [ -f "$N/mfu_2gpu_before.sqlite" ] && [ -f "$N/mfu_2gpu_after.sqlite" ]; then
         "$T_DIR/n2.txt"
     check "  no bytes column where no call is sized" \
         sh -c "! grep -q '^Collective .*Bytes' '$T_DIR/n2.txt'"
+    # review 27 #7: all_to_all -38.2% on GPU 0, +210.9% on GPU 1
+    check "  all_to_all's opposite signs: the fastest rank's 253 -> 330 us" \
+        sh -c "tr '\\n' ' ' < '$T_DIR/n2.txt' | grep -q 'nccl:all_to_all: its time per call changed +210.9% on gpu1 pid 149 and -38.2% on gpu0 pid 148: .* 253 µs (gpu1 pid 145) -> 330 µs (gpu0 pid 148), +30.1%'"
 else
     skip "nsys collectives" "no $N"
 fi
