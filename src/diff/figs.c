@@ -230,10 +230,11 @@ changes(struct pr_figs *f, const cJSON *diff, const struct pr_dchange *c,
     pr_figs_text(f, note);
     for (k = 0; k < PR_N_DKINDS; k++) {
         pr_figs_heading(f, pr_dkinds[k].title);
-        pr_dfigs_table(
-            f, &t,
-            pr_dtable_changes(&t, pr_sget(diff, c->key), pr_dkinds[k].want, top,
-                              (size_t)pr_sget_len(pr_sget(diff, PR_K_RUNS))));
+        pr_dfigs_table(f, &t,
+                       pr_dtable_changes_calls(
+                           &t, pr_sget(diff, c->key), pr_dkinds[k].want, top,
+                           (size_t)pr_sget_len(pr_sget(diff, PR_K_RUNS)),
+                           c->step_calls));
     }
 }
 

@@ -370,6 +370,11 @@ PR_NODISCARD int pr_dtable_gates(struct pr_dtable *t, const cJSON *diff);
 PR_NODISCARD int pr_dtable_figures(struct pr_dtable *t, const cJSON *pair);
 PR_NODISCARD int pr_dtable_changes(struct pr_dtable *t, const cJSON *arr,
                                    int want, size_t top, size_t n_pairs);
+/* The same, and with step_calls a per-step table ends with each row's
+ * "Calls per step", baseline -> current (the operators'). */
+PR_NODISCARD int pr_dtable_changes_calls(struct pr_dtable *t, const cJSON *arr,
+                                         int want, size_t top, size_t n_pairs,
+                                         int step_calls);
 PR_NODISCARD int pr_dtable_nights(struct pr_dtable *t, const cJSON *trend);
 /* The collectives of one pair (pair["collectives"], colls.c): type, calls,
  * bytes, time per call and its change, algbw and busbw, each "baseline ->
@@ -397,6 +402,9 @@ struct pr_dchange {
     const char *matched; /* what pairs a baseline row with a current one */
     int optional;        /* left out when the diff has no rows for it (no
                             stacks or modules recorded) */
+    int step_calls;      /* its per-step tables end with the calls per
+                            step, so a time that grows with its calls
+                            reads as such */
 };
 struct pr_dkind {
     const char *title; /* "Top regressions" */

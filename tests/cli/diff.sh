@@ -40,7 +40,7 @@ check "  as text tables, no Markdown table" sh -c "! grep -q '^|' '$T_DIR/t.txt'
 check "  headings underlined" grep -q '^Gates$' "$T_DIR/t.txt"
 check "  the gate's row" grep -Eq '^FAIL +step\.mean>\+5% \(default\) +step\.mean' "$T_DIR/t.txt"
 # numbers right-aligned under their headings, a new row's baseline "-"
-check "  columns aligned as table's" grep -Eq '^aten::softmax +- +2\.50 ms +\+2\.50 ms +new$' "$T_DIR/t.txt"
+check "  columns aligned as table's" grep -Eq '^aten::softmax +- +2\.50 ms +\+2\.50 ms +new +– -> 1$' "$T_DIR/t.txt"
 check "  its heading's numbers end where the cells do" sh -c "
     h=\$(grep -m1 -n '^Name  *Baseline  *Current  *Change  *Status' '$T_DIR/t.txt' | cut -d: -f1)
     r=\$(grep -n '^aten::add_ ' '$T_DIR/t.txt' | cut -d: -f1)

@@ -124,4 +124,28 @@ check "  a warning: the runs barely overlap" \
 check "  the Markdown lists the added kernel" \
     grep -q 'ampere_sgemm_64x64_tn' "$T_DIR/a.md"
 
+# review 27's brief: per-step tables show each row's calls per step on
+# both sides (last, so an 80-column terminal leaves them out first)
+KERNEL_US=800 gen "$T_DIR/slowk.pt.trace.json" "1 2 3 4 5 6" aten::mm \
+    ampere_sgemm_128x64_nn
+COLUMNS=200 "$PR_BIN" diff "$B" "$T_DIR/slowk.pt.trace.json" \
+    > "$T_DIR/c.txt" 2> /dev/null
+check "operators table: calls per step, baseline -> current, last" \
+    sh -c "grep -q '^Name .* Change % *Calls per step\$' '$T_DIR/c.txt' &&
+           grep -Eq '^aten::mm .* \+100\.0% +1 -> 1\$' '$T_DIR/c.txt'"
+H=$PR_SHARED/traces/hta/trace_diff
+if [ -f "$H/control/control.json.gz" ] && [ -f "$H/test/test.json.gz" ]; then
+    COLUMNS=200 "$PR_BIN" diff "$H/control/control.json.gz" \
+        "$H/test/test.json.gz" > "$T_DIR/h.txt" 2> /dev/null
+    check "trace_diff: aten::copy_ +182.1% a step is 74 -> 872 calls a step" \
+        grep -Eq '^aten::copy_ .* \+182\.1% +74 -> 872$' "$T_DIR/h.txt"
+    COLUMNS=80 "$PR_BIN" diff "$H/control/control.json.gz" \
+        "$H/test/test.json.gz" > "$T_DIR/h80.txt" 2> /dev/null
+    check "  at 80 columns the calls go first, Change % stays" \
+        sh -c "grep -Eq '^aten::copy_ .* \+182\.1%\$' '$T_DIR/h80.txt' &&
+               grep -q '(1 more column: calls;' '$T_DIR/h80.txt'"
+else
+    skip "trace_diff calls per step" "no $H"
+fi
+
 echo "1..$T_N"
