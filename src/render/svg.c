@@ -340,6 +340,11 @@ pr_svg_begin(struct pr_svg *s, struct pr_canvas *c, struct pr_buf *out,
     put(c, "\"");
     attr(c, "width", w);
     attr(c, "height", h);
+    /* its drawn width, for the page's CSS to bound how far a window
+       scales it (report.css: review 25u #13, 8 px axis text at 800 px) */
+    put(c, " style=\"--w:");
+    num(c, w);
+    put(c, "px\"");
     put(c, " aria-label=\"");
     put_text(c, label ? label : "chart");
     put(c, "\">");

@@ -129,6 +129,14 @@ test_structure(void **state)
     assert_non_null(strstr(html, "2026-01-02T03:04:05Z"));
     assert_non_null(strstr(html, "0.1.0-test"));
     assert_true(count(html, "<svg class=\"chart\"") >= 6);
+    /* review 25u #13: each chart says its drawn width, and the page
+       scales it between 0.9 and 1 of that (axis text 9.5 px or more at
+       800 px, a donut not doubled) */
+    assert_int_equal(count(html, "\" style=\"--w:"),
+                     count(html, "<svg class=\"chart\""));
+    assert_non_null(strstr(html, "style=\"--w:960px\""));
+    assert_non_null(strstr(html, "svg.chart { min-width: calc(var(--w, 0px) "
+                                 "* 0.9); max-width: var(--w, none); }"));
     assert_non_null(strstr(html, ">51.2 ms<"));
     /* worker0's timeline: the chart, its lanes, an escaped kernel name */
     assert_non_null(strstr(html, "<h4>Timeline of one step</h4>"));
