@@ -1312,6 +1312,42 @@ wraps(const struct table *t, size_t c)
     return is_text_col(t, c) && !is_name_col(t, c);
 }
 
+/* Whether text is a numbered label, one word that ends in its number
+ * ("ProfilerStep#5", "Iteration_12"): the number is what tells its rows
+ * apart, so a narrow column keeps its end on one line ("…Step#5")
+ * instead of wrapping or cutting it ("Pro…ep#5", user review 25u #10). */
+static int
+numbered_label(const char *s)
+{
+    size_t n = strlen(s);
+
+    return n > 0 && s[n - 1] >= '0' && s[n - 1] <= '9' &&
+           strchr(s, ' ') == NULL;
+}
+
+/* A numbered label in at most w code points: "…" and its end, from where
+ * a part of it starts ("…Step#5", not "…rStep#5") when that keeps its
+ * number; into buf (cap bytes). */
+static const char *
+label_tail(const char *s, size_t w, char *buf, size_t cap)
+{
+    size_t len = strlen(s), width = pr_shorten_width(s), t = 0, k;
+
+    if (width <= w || w < 2 || cap < 8)
+        return s;
+    for (k = width - (w - 1); k > 0; t++) /* skip width - (w - 1) points */
+        k -= ((unsigned char)s[t + 1] & 0xC0) != 0x80;
+    for (k = t; k < len && !(s[k] >= '0' && s[k] <= '9'); k++)
+        if (k > 0 && (strchr("#_.:/-", s[k - 1]) != NULL ||
+                      (s[k] >= 'A' && s[k] <= 'Z' && s[k - 1] >= 'a' &&
+                       s[k - 1] <= 'z')))
+            break; /* a part starts here: "Step#5" of "rStep#5" */
+    if (k < len && !(s[k] >= '0' && s[k] <= '9'))
+        t = k;
+    snprintf(buf, cap, "\xE2\x80\xA6%s", s + t);
+    return buf;
+}
+
 /* The part of s that starts a line of at most w code points: up to the
  * last space that fits (a longer word is cut at w); *next is where the
  * next line starts.  Returns the part's length in bytes. */
@@ -1392,8 +1428,15 @@ emit_text(const struct table *t0, size_t n, int width, struct pr_buf *out)
                 st = put_prose(out, text_cell(t, r - 1, col, v, sizeof(v)),
                                row_width(w, c) + 2, w[c]);
             else if (st == PR_OK && r > 0 && wraps(t, c) &&
-                     pr_shorten_width(text_cell(t, r - 1, col, v, sizeof(v))) >
-                         w[c] - in) {
+                     numbered_label(text_cell(t, r - 1, col, v, sizeof(v)))) {
+                char tail[PR_SHORTEN_CAP(512)];
+                st = put_cell(out,
+                              label_tail(text_cell(t, r - 1, col, v, sizeof(v)),
+                                         w[c] - in, tail, sizeof(tail)),
+                              col, w[c] - in, c + 1 == shown);
+            } else if (st == PR_OK && r > 0 && wraps(t, c) &&
+                       pr_shorten_width(text_cell(t, r - 1, col, v,
+                                                  sizeof(v))) > w[c] - in) {
                 /* its first line here, the rest on continuation lines */
                 char part[1024];
                 const char *cell = keep[c];
