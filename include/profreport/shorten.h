@@ -5,7 +5,12 @@
  * namespaces inside template arguments, the function's own namespace),
  * then nested template arguments, then all of them, and only then the
  * middle of what is left, so both ends (often what distinguishes two
- * names) stay.  Full names stay in the JSON, CSV and tooltips.
+ * names) stay.  The name that says what a kernel computes (the functor
+ * or lambda owner its arguments hold: "MulFunctor") outlasts the
+ * kernel's generic words ("_kernel", "_codegen"), its vector width and
+ * its other arguments: "vectorized_elementwise…<…MulFunctor…>", not
+ * "vectorized_elementwise_kernel<…>".  Full names stay in the JSON, CSV
+ * and tooltips.
  *
  * Widths are counted in code points.  Output is valid UTF-8 whenever the
  * input is.  Nothing here allocates more than a copy of the name; on

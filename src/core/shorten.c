@@ -557,6 +557,31 @@ static void token_cut(const char *s, size_t len, size_t *hb, size_t *tb);
 static char *fit_form(const char *s, size_t at, size_t max, int folds,
                       size_t *left, char *out, size_t *work);
 
+/* The form of name with its template arguments folded to the name that
+ * tells them apart (step 5: "k<…MulFunctor<float>…>"), shrunk by whole
+ * parts to max code points (fit_form: the name's own arguments, the
+ * kernel's generic last word, a number and an elided argument go
+ * first), into fit (FIT_MAX_BYTES + 1 bytes); 1 when it fits and still
+ * holds such a name, else 0. */
+static int
+keyed_fit(const char *name, size_t max, char *fit, size_t *work)
+{
+    char s[FIT_MAX_BYTES + 1];
+    size_t len = strlen(name), at, kn;
+    int step;
+
+    if (len > FIT_MAX_BYTES)
+        return 0;
+    memcpy(s, name, len + 1);
+    for (step = 0; step < 6; step++)
+        apply_step(s, step);
+    if (strstr(s, "<" ELLIPSIS) == NULL || !key_name(s, 0, strlen(s), &at, &kn))
+        return 0;
+    if (fit_form(s, SIZE_MAX, max, 1, NULL, fit, work) == NULL)
+        return 0;
+    return key_name(fit, 0, strlen(fit), &at, &kn);
+}
+
 char *
 pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
 {
@@ -581,7 +606,12 @@ pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
         return pr_shorten_middle(name, max_chars, out, cap);
     for (step = 0; step < N_STEPS && !fits(s, max_chars, cap); step++)
         apply_step(s, step);
-    if (s[0] == '\0' || fits(s, max_chars, cap)) {
+    if (step == N_STEPS && s[0] != '\0' &&
+        keyed_fit(name, max_chars, fit, fit_work) && strlen(fit) < cap) {
+        /* the last step folded away the name that says what the kernel
+           computes: a form that keeps it, where one fits */
+        memcpy(out, fit, strlen(fit) + 1);
+    } else if (s[0] == '\0' || fits(s, max_chars, cap)) {
         pr_shorten_middle(s[0] ? s : name, max_chars, out, cap);
     } else if (fit_form(s, SIZE_MAX, max_chars, 0, NULL, fit, fit_work) !=
                    NULL &&
@@ -889,18 +919,84 @@ named_fold(const char *s, size_t from, size_t to, char *with)
     return kn + 6;
 }
 
+/* Whether the identifier s[from, to) ends in a generic last word that
+ * says only that it is a kernel ("_kernel" of
+ * "vectorized_elementwise_kernel"), after two words or more; its start
+ * in *at. */
+static int
+generic_tail(const char *s, size_t from, size_t to, size_t *at)
+{
+    static const char *const words[] = {"_kernel", "_Kernel"};
+    size_t k, n, u;
+
+    for (k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+        n = strlen(words[k]);
+        if (to - from <= n + 8 || strncmp(s + to - n, words[k], n) != 0)
+            continue;
+        for (u = from + 1; u < to - n && s[u] != '_'; u++)
+            ;
+        if (u < to - n) { /* a word between the first and the tail */
+            *at = to - n;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether the identifier s[from, to) holds a generic word inside, after
+ * its first part and before its last ("_codegen", "_kernel" of
+ * "split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_
+ * cta_per_row_1"), the ellipsis beside it if any: the span to elide,
+ * the longest, in *at, *end. */
+static int
+generic_inner(const char *s, size_t from, size_t to, size_t *at, size_t *end)
+{
+    static const char *const words[] = {"_codegen", "_kernel", "_impl"};
+    size_t k, n, u, best = 0;
+
+    for (u = from + 1; u < to && s[u] != '_'; u++)
+        ; /* past the first part */
+    for (; u < to; u++) {
+        if (s[u] != '_')
+            continue;
+        for (k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+            n = strlen(words[k]);
+            if (u + n < to && strncmp(s + u, words[k], n) == 0 &&
+                (s[u + n] == '_' || strncmp(s + u + n, ELLIPSIS, 3) == 0) &&
+                n > best) {
+                *at = u;
+                *end = u + n;
+                best = n;
+            }
+        }
+    }
+    if (best == 0)
+        return 0;
+    if (*at >= from + 3 && strncmp(s + *at - 3, ELLIPSIS, 3) == 0)
+        *at -= 3; /* "…_kernel_": one ellipsis */
+    if (*end + 3 <= to && strncmp(s + *end, ELLIPSIS, 3) == 0)
+        *end += 3;
+    return 1;
+}
+
 /* One shrinking step on s of width w toward max code points, keeping the
  * byte at *p (where s first differs from its nearest name; SIZE_MAX:
  * none) and the brackets balanced; *p follows the text.  Candidates, by
  * kind, the next kind only where the one before has none: (with `folds`)
  * a template argument list not holding *p folded to "<…name…>"
- * (key_name) or "<…>", the one that saves least while enough to fit,
- * else the one that saves most; the longest whole argument of a list
- * ("<>" or "()") holding *p (any list when none) elided to "…"; the middle
- * parts of a long identifier not holding *p ("split…_rowwise_adagrad…",
- * "Device…SumKernel"), least while enough.  No cut starts inside an identifier
- * it keeps.  `work`: 2 * strlen(s) + 2 slots.  Returns 0 when nothing is left
- * to shrink. */
+ * (key_name), or to "<…>" where it holds no such name, or the kept
+ * name's own arguments dropped ("…MulFunctor<float>…" -> "…MulFunctor…"),
+ * the one that saves least while enough to fit, else the one that saves
+ * most; the longest whole argument of a list ("<>" or "()") holding *p
+ * (any list when none) elided to "…", or to "…name…" where it holds
+ * such a name (never one that is that name); a long identifier's generic
+ * word ("_kernel", "_codegen"); the middle parts of a long identifier not
+ * holding *p ("split…_rowwise_adagrad…", "Device…SumKernel"), least
+ * while enough; a list's leading number or elided last argument joined
+ * to the ellipsis beside it; last (with `folds`) a list that holds such
+ * a name folded to "<…>" (review 26g #7).  No cut starts inside an
+ * identifier it keeps.  `work`: 2 * strlen(s) + 2 slots.  Returns 0 when
+ * nothing is left to shrink. */
 static int
 fit_step(char *s, size_t w, size_t max, size_t *p, size_t *work, int folds)
 {
@@ -922,7 +1018,7 @@ fit_step(char *s, size_t w, size_t max, size_t *p, size_t *work, int folds)
         else if (s[i] == ')' && ptop > 0)
             match[pstack[--ptop]] = i;
     }
-    for (kind = folds ? 0 : 1; kind < 3 && !c.have; kind++) {
+    for (kind = folds ? 0 : 1; kind < (folds ? 6 : 5) && !c.have; kind++) {
         for (i = 0; i < len; i++) {
             /* a lambda's parameters tell it apart: "{lambda(bool, long" */
             int params = kind == 1 && s[i] == '(' &&
@@ -930,17 +1026,39 @@ fit_step(char *s, size_t w, size_t max, size_t *p, size_t *work, int folds)
             size_t e = s[i] == '<' || params ? match[i] : 0, a, from, t, s1,
                    last;
             int holds = e > 0 && (*p == SIZE_MAX || (i < *p && *p <= e)), d = 0;
-            if (kind == 0) { /* a list not holding *p: "<…>" */
-                if (e == 0 || e - i - 1 <= 3 || holds)
+            if (kind == 0 || kind == 5) { /* a list not holding *p */
+                size_t ka, kn, b;
+                if (e == 0 || e - i - 1 <= 3 ||
+                    (holds && (*p != SIZE_MAX || kind == 5)))
                     continue;
-                kl = named_fold(s, i + 1, e, with);
+                for (b = i; b > 0 && is_ident(s[b - 1]) &&
+                            !(b >= 3 && strncmp(s + b - 3, ELLIPSIS, 3) == 0);
+                     b--)
+                    ;
+                if (kind == 0 && b < i && b >= 3 &&
+                    strncmp(s + b - 3, ELLIPSIS, 3) == 0 &&
+                    strncmp(s + e + 1, ELLIPSIS, 3) == 0) {
+                    /* the kept name's own arguments: "…MulFunctor<float>…"
+                       -> "…MulFunctor…" (its ellipses mark the cut) */
+                    fit_consider(&c, i, e + 1, span_width(s, i, e + 1), need,
+                                 2);
+                    continue;
+                }
+                if (holds) /* no difference to keep: only that */
+                    continue;
+                kl = kind == 0 ? named_fold(s, i + 1, e, with) : 0;
                 if (kl > 0)
                     fit_consider(&c, i + 1, e,
                                  span_width(s, i + 1, e) -
                                      pr_shorten_width(with),
                                  need, 1);
-                fit_consider(&c, i + 1, e, span_width(s, i + 1, e) - 1, need,
-                             0);
+                /* "<…>" drops the name that says what the kernel computes
+                   ("AUnaryFunctor<…MulFunctor…>"): a list that holds one
+                   is folded so only when nothing else is left (review 26g
+                   #7: "vectorized…_kernel<4, AUnaryFunctor<…>, …>") */
+                if (kind == 5 || !key_name(s, i + 1, e, &ka, &kn))
+                    fit_consider(&c, i + 1, e, span_width(s, i + 1, e) - 1,
+                                 need, 0);
             } else if (kind == 1) { /* an argument of a list holding *p */
                 if (!holds)
                     continue;
@@ -959,22 +1077,78 @@ fit_step(char *s, size_t w, size_t max, size_t *p, size_t *work, int folds)
                         continue;
                     while (from < a && s[from] == ' ')
                         from++;
-                    if (!(from <= *p && *p < a) && span_width(s, from, a) > 1 &&
-                        (!c.have || span_width(s, from, a) - 1 > c.save))
-                        fit_consider(&c, from, a, span_width(s, from, a) - 1,
-                                     SIZE_MAX, 0); /* the longest */
+                    if (!(from <= *p && *p < a) && span_width(s, from, a) > 1) {
+                        /* an argument that holds the name saying what the
+                           kernel computes keeps it: "…MulFunctor…" */
+                        size_t sv = span_width(s, from, a) - 1, ka, kn;
+                        int nm = 0;
+                        if (key_name(s, from, a, &ka, &kn)) {
+                            nm = 1; /* none where it is that name: */
+                            sv = named_fold(s, from, a, with) > 0 /* "F<…>" */
+                                     ? span_width(s, from, a) -
+                                           pr_shorten_width(with)
+                                     : 0;
+                        }
+                        if (sv > 0 && (!c.have || sv > c.save))
+                            fit_consider(&c, from, a, sv, SIZE_MAX,
+                                         nm); /* the longest */
+                    }
                     from = a + 1;
                 }
-            } else { /* a long identifier's middle parts */
+            } else if (kind == 4) {
+                /* before a named functor goes: the list's number and
+                   elided last argument join the ellipses beside them,
+                   "<4, F<…MulFunctor…>, …>" -> "<…F<…MulFunctor…>…>" */
+                if (strncmp(s + i, ", " ELLIPSIS, 5) == 0 && i + 5 < len &&
+                    (s[i + 5] == '>' || s[i + 5] == ','))
+                    fit_consider(&c, i, i + 5, 2, need, 0);
+                else if (s[i] == '<' && s[i + 1] >= '0' && s[i + 1] <= '9') {
+                    for (a = i + 1; a < len && s[a] >= '0' && s[a] <= '9'; a++)
+                        ;
+                    if (a - i <= 4 && s[a] == ',' && s[a + 1] == ' ' &&
+                        (*p == SIZE_MAX || *p >= a + 2))
+                        fit_consider(&c, i + 1, a + 2,
+                                     span_width(s, i + 1, a + 2) - 1, need, 0);
+                }
+            } else if (kind == 2) { /* a long identifier's generic words */
                 if (!is_ident(s[i]) || (i > 0 && is_ident(s[i - 1])))
                     continue;
                 for (e = i; e < len && is_ident(s[e]); e++)
                     ;
+                /* a kernel's generic last word goes before its others:
+                   "vectorized_elementwise…", not "vectorized…_kernel" */
+                if (e - i >= 16 && e - i < 64 && generic_tail(s, i, e, &t) &&
+                    (*p == SIZE_MAX || *p < t || *p >= e))
+                    fit_consider(&c, t, e, span_width(s, t, e) - 1, need, 0);
+                else if (e - i >= 24 && strncmp(s + i, ELLIPSIS, 3) != 0 &&
+                         generic_inner(s, i, e, &t, &a) &&
+                         (*p == SIZE_MAX || *p < t || *p >= a))
+                    fit_consider(&c, t, a, span_width(s, t, a) - 1, need, 0);
+                i = e;
+            } else if (kind == 3) { /* a long identifier's middle parts */
+                if (!is_ident(s[i]) || (i > 0 && is_ident(s[i - 1])))
+                    continue;
+                for (e = i; e < len && is_ident(s[e]); e++)
+                    ;
+                /* one whose generic word went: its words after the first
+                   too, "vectorized_elementwise…" -> "vectorized…" */
+                if (e - i >= 16 && strncmp(s + e - 3, ELLIPSIS, 3) == 0 &&
+                    strncmp(s + i, ELLIPSIS, 3) != 0) { /* not "…Key…" */
+                    for (t = i + 1; t < e - 3 && s[t] != '_'; t++)
+                        ;
+                    if (t > i + 4 && t < e - 3 &&
+                        (*p == SIZE_MAX || *p < t || *p >= e))
+                        fit_consider(&c, t, e, span_width(s, t, e) - 1, need,
+                                     0);
+                    i = e;
+                    continue;
+                }
                 for (s1 = i; s1 < e && s[s1] == '_'; s1++)
                     ;
                 for (s1++; s1 < e && !part_start(s, s1); s1++)
                     ;
-                if (e - i < 24 || s1 >= e)
+                if (e - i < 24 || s1 >= e ||
+                    strncmp(s + i, ELLIPSIS, 3) == 0) /* a kept "…Key…" */
                     continue;
                 /* the parts dropped about the middle of what stays:
                    "sm80_xmma_wgrad…_tensor16x8x8_kernel" */
@@ -1001,7 +1175,9 @@ fit_step(char *s, size_t w, size_t max, size_t *p, size_t *work, int folds)
     }
     if (!c.have)
         return 0;
-    if (!c.named || named_fold(s, c.at, c.to, with) == 0)
+    if (c.named == 2)
+        with[0] = '\0';
+    else if (!c.named || named_fold(s, c.at, c.to, with) == 0)
         memcpy(with, ELLIPSIS, 4);
     kl = strlen(with);
     if (*p != SIZE_MAX && *p >= c.to)
@@ -1013,6 +1189,10 @@ fit_step(char *s, size_t w, size_t max, size_t *p, size_t *work, int folds)
             if (*p != SIZE_MAX && *p >= i + 8)
                 *p -= 5;
             splice(s, i, i + 5, "");
+        } else if (strncmp(s + i, ELLIPSIS ELLIPSIS, 6) == 0) {
+            if (*p != SIZE_MAX && *p >= i + 6) /* parts elided beside */
+                *p -= 3;                       /* one another: "…" */
+            splice(s, i, i + 3, "");
         } else {
             i++;
         }

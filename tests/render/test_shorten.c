@@ -224,6 +224,44 @@ test_distinct_forms(void **state)
     pr_shorten_free(forms, 7);
 }
 
+/* Review 26g #7 (df_index's PDF Kernels table): the three MulFunctor
+ * kernels, told apart by their holder (a scalar first, a scalar second,
+ * two tensors), keep the holder and the functor that says what they
+ * compute from 44 characters on, where they read
+ * "vectorized…_kernel<4, AUnaryFunctor<…>, …>" before. */
+static void
+test_distinct_keep_functor(void **state)
+{
+#define MUL_K(H)                                                               \
+    "void at::native::vectorized_elementwise_kernel<4, at::native::" H         \
+    "<float, float, float, at::native::binary_internal::MulFunctor<float> >, " \
+    "at::detail::Array<char*, 2> >(int, at::native::" H                        \
+    "<float, float, float, at::native::binary_internal::MulFunctor<float> >, " \
+    "at::detail::Array<char*, 2>)"
+    const char *names[] = {MUL_K("AUnaryFunctor"), MUL_K("BUnaryFunctor"),
+                           MUL_K("BinaryFunctor")};
+    static const char *const holders[] = {"AUnaryFunctor<", "BUnaryFunctor<",
+                                          "BinaryFunctor<"};
+    static const size_t widths[] = {44, 50, 60, 72};
+    char *forms[3];
+    size_t i, k;
+    (void)state;
+#undef MUL_K
+
+    for (k = 0; k < sizeof(widths) / sizeof(widths[0]); k++) {
+        assert_int_equal(pr_shorten_distinct(names, 3, widths[k], forms), 0);
+        for (i = 0; i < 3; i++) {
+            if (strstr(forms[i], "MulFunctor") == NULL ||
+                strstr(forms[i], holders[i]) == NULL)
+                print_error("%zu: \"%s\"\n", widths[k], forms[i]);
+            assert_non_null(strstr(forms[i], "MulFunctor"));
+            assert_non_null(strstr(forms[i], holders[i]));
+            assert_true(pr_shorten_width(forms[i]) <= widths[k]);
+        }
+        pr_shorten_free(forms, 3);
+    }
+}
+
 /* A cut next to a fold's ellipsis writes one "…" (event_sync's PDF chart
  * read "vectorized_ele……FillFunctor…>", review24 #3/#4). */
 static void
@@ -376,6 +414,7 @@ main(void)
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_distinct_real_names),
         cmocka_unit_test(test_distinct_forms),
+        cmocka_unit_test(test_distinct_keep_functor),
         cmocka_unit_test(test_distinct_one_ellipsis),
         cmocka_unit_test(test_hostile_nesting),
         cmocka_unit_test(test_distinct_deep_groups),
