@@ -139,6 +139,10 @@ struct pr_chart_hbars {
     enum pr_axis_unit unit;
     const char *const *legend; /* names for color indexes, or NULL */
     size_t n_legend;
+    /* labels[n .. n + n_others): the rest of the list the bars show the
+       top of (a run's other kernels), only told apart from: a shortened
+       label keeps what tells it from them too */
+    size_t n_others;
 };
 
 /* One busy interval on a timeline lane. */

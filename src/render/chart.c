@@ -1542,17 +1542,68 @@ row_frame(struct pr_canvas *c, struct frame *f, struct axis *ax,
     draw_x_grid(c, f, 1);
 }
 
+/* Whether form f (of labels[i]) reads like another label's form. */
+static int
+form_taken(char **forms, const char *const *labels, size_t n, size_t i,
+           const char *f)
+{
+    for (size_t j = 0; j < n; j++)
+        if (j != i && forms[j] != NULL && strcmp(forms[j], f) == 0 &&
+            strcmp(labels[j] != NULL ? labels[j] : "",
+                   labels[i] != NULL ? labels[i] : "") != 0)
+            return 1;
+    return 0;
+}
+
+/* Each label at the widest of pr_shorten_distinct's forms, from `best`
+ * code points up to `hi`, that fits max_w points on its own and reads
+ * like no other label's: one width for all let the label whose form
+ * is widest in points cut every other (df_index's PDF "ncclKernel_All…
+ * _RING_LL_Sum_float" read "ncclKernel…_LL_Sum_float" beside a
+ * "vectorized…<…CUDAFunctor_add…>").  forms[] (best's) replaced in
+ * place; left as they are on out-of-memory. */
+static void
+widen_labels(struct pr_canvas *c, const char *const *labels, size_t n,
+             size_t n_others, double max_w, size_t best, size_t hi,
+             char **forms)
+{
+    char **try = calloc(n ? n : 1, sizeof(*try));
+
+    if (try == NULL)
+        return;
+    if (hi > best + 64)
+        hi = best + 64; /* a label column holds no more */
+    for (size_t w = best + 1; w <= hi; w++) {
+        if (pr_shorten_names(labels, n + n_others, n, w, try, 1) != 0)
+            break;
+        for (size_t i = 0; i < n; i++) {
+            if (try[i] != NULL && strcmp(try[i], forms[i]) != 0 &&
+                pr_shorten_width(try[i]) > pr_shorten_width(forms[i]) &&
+                width(c, try[i], FONT_TICK, 0) <= max_w &&
+                !form_taken(forms, labels, n, i, try[i])) {
+                free(forms[i]);
+                forms[i] = try[i];
+                try[i] = NULL;
+            }
+        }
+        pr_shorten_free(try, n);
+    }
+    free(try);
+}
+
 /* The bars' labels as they fit in max_w points and read apart (review-3
  * finding 6: five of nsys's "Top kernels" bars read "elementwise_kernel<…>"
  * beside a table that told them apart): the widest forms of
- * pr_shorten_distinct that all fit, found by binary search over the
- * width in characters; NULL where none does (each label then fit()s on
- * its own) or on out-of-memory (the canvas marked failed). */
+ * pr_shorten_names (told apart from labels[n .. n + n_others) too: the
+ * rest of the run's kernels, review 26g #8) that all fit, found by binary
+ * search over the width in characters, then each widened on its own
+ * (widen_labels); NULL where none does (each label then fit()s on its
+ * own) or on out-of-memory (the canvas marked failed). */
 static char **
 distinct_labels(struct pr_canvas *c, const char *const *labels, size_t n,
-                double max_w)
+                size_t n_others, double max_w)
 {
-    size_t lo = 8, hi = 8, i, best = 0;
+    size_t lo = 8, hi = 8, i, best = 0, top;
     char **forms = calloc(n ? n : 1, sizeof(*forms));
     char **try = calloc(n ? n : 1, sizeof(*try));
 
@@ -1567,11 +1618,12 @@ distinct_labels(struct pr_canvas *c, const char *const *labels, size_t n,
             hi = pr_shorten_width(labels[i]);
     }
     hi = hi > (LABEL_MAX - 8) / 4 ? (LABEL_MAX - 8) / 4 : hi;
+    top = hi;
     while (lo <= hi) {
         size_t mid = lo + (hi - lo) / 2;
         int fits = 1;
 
-        if (pr_shorten_distinct(labels, n, mid, try) != 0) {
+        if (pr_shorten_names(labels, n + n_others, n, mid, try, 1) != 0) {
             c->failed = 1;
             break;
         }
@@ -1594,6 +1646,7 @@ distinct_labels(struct pr_canvas *c, const char *const *labels, size_t n,
         free(forms);
         return NULL;
     }
+    widen_labels(c, labels, n, n_others, max_w, best, top, forms);
     return forms;
 }
 
@@ -1623,7 +1676,8 @@ pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
         return;
     }
     row = f.h / (double)s->n;
-    forms = fits ? NULL : distinct_labels(c, s->labels, s->n, lw - 8);
+    forms =
+        fits ? NULL : distinct_labels(c, s->labels, s->n, s->n_others, lw - 8);
     for (size_t i = 0; i < s->n; i++) {
         double v = s->values[i] > 0 ? s->values[i] : 0;
         double ry = f.y + row * (double)i, bh = fmin(row * 0.7, 18);

@@ -202,8 +202,8 @@ span_bars(const cJSON *dev)
              pr_chart_format(pr_sget_num(dev, PR_K_SPAN_US), PR_UNIT_US, span,
                              sizeof(span)),
              over_steps(dev) ? "over the steps" : "span");
-    ch->u.hbars = (struct pr_chart_hbars){ch->label, labels,     vals, N_PARTS,
-                                          idx,       PR_UNIT_US, NULL, 0};
+    ch->u.hbars = (struct pr_chart_hbars){
+        ch->label, labels, vals, N_PARTS, idx, PR_UNIT_US, NULL, 0, 0};
     return ch;
 }
 

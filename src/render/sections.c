@@ -1547,6 +1547,12 @@ sec_modules(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 
 /* ---- kernels ---------------------------------------------------------- */
 
+/* The kernels after the top ones whose names the bars' labels are told
+ * apart from (hta_diff_control's "split_embedding_backward…_kernel_cta_
+ * per_row_1<…>" hid the "unweighted" that tells it from the run's
+ * weighted kernel, review 26g #8); at most this many, by time. */
+#define BAR_OTHERS 256
+
 static struct pr_fig_chart *
 kernel_bars(const cJSON *kernels, int npu)
 {
@@ -1555,6 +1561,8 @@ kernel_bars(const cJSON *kernels, int npu)
        whose export names no unit (tensor_cores_used null, review25a #4) */
     const char **npu_legend;
     size_t n = pr_sget_len(kernels), i = 0, n_legend = 2, comm = 0, unrec = 0;
+    size_t all = n < KERNEL_BARS + BAR_OTHERS ? n : KERNEL_BARS + BAR_OTHERS;
+    size_t others = 0;
     struct pr_fig_chart *ch;
     int timed = 0;
     const char **labels;
@@ -1576,7 +1584,7 @@ kernel_bars(const cJSON *kernels, int npu)
                           70 + 16 * (double)n);
     if (ch == NULL)
         return NULL;
-    labels = calloc(n + 1, sizeof(*labels));
+    labels = calloc(all + 1, sizeof(*labels)); /* the rest: told apart */
     vals = calloc(n + 1, sizeof(*vals));
     idx = calloc(n + 1, sizeof(*idx));
     npu_legend = calloc(4, sizeof(*npu_legend));
@@ -1592,8 +1600,11 @@ kernel_bars(const cJSON *kernels, int npu)
     npu_legend[1] = "Cube unit";
     cJSON_ArrayForEach(k, kernels)
     {
-        if (i == n)
-            break;
+        if (i == n) { /* past the bars: their names, to tell them from */
+            if (n + others < all)
+                labels[n + others++] = pr_sget_str_or(k, PR_K_NAME, "?");
+            continue;
+        }
         labels[i] = pr_sget_str_or(k, PR_K_NAME, "?");
         vals[i] = !timed ? pr_sget_num(k, PR_K_CALLS)
                   : isnan(pr_sget_num(k, PR_K_TOTAL_US))
@@ -1623,7 +1634,8 @@ kernel_bars(const cJSON *kernels, int npu)
                                           idx,
                                           timed ? PR_UNIT_US : PR_UNIT_COUNT,
                                           npu ? npu_legend : legend,
-                                          npu ? n_legend : 2};
+                                          npu ? n_legend : 2,
+                                          i == n ? others : 0};
     return ch;
 }
 

@@ -354,8 +354,8 @@ test_svg_escapes_labels(void **state)
     static const char *const labels[] = {"<script>alert(1)</script>",
                                          "\"onmouseover=\"x"};
     static const double vals[] = {10, 5};
-    struct pr_chart_hbars s = {"Top & worst", labels,     vals, 2,
-                               NULL,          PR_UNIT_US, NULL, 0};
+    struct pr_chart_hbars s = {"Top & worst", labels, vals, 2, NULL,
+                               PR_UNIT_US,    NULL,   0,    0};
     struct pr_buf out;
     char *svg;
     (void)state;
@@ -367,6 +367,55 @@ test_svg_escapes_labels(void **state)
     assert_non_null(strstr(svg, "aria-label=\"a &lt;chart&gt;\""));
     assert_non_null(strstr(svg, "Top &amp; worst"));
     assert_null(strstr(svg, "-0\""));
+    pr_buf_free(&out);
+}
+
+/* The bars' labels keep what tells them from the run's other kernels,
+ * not only from one another (review 26g #8: hta_diff_control's top
+ * kernels read "split_embedding_backward…_kernel_cta_per_row_1<…>", the
+ * "unweighted" that tells it from the run's weighted kernel elided);
+ * each label as wide as it fits on its own (widen_labels). */
+static void
+test_hbars_told_from_others(void **state)
+{
+#define TBE(W, R)                                                              \
+    "void split_embedding_backward_codegen_rowwise_adagrad_" W "_kernel_" R    \
+    "_per_row_1<float, float, float, 2ul>(at::GenericPackedTensorAccessor<"    \
+    "float, 2ul, at::RestrictPtrTraits, int>, int)"
+    static const char *const labels[] = {TBE("unweighted", "cta"),
+                                         TBE("unweighted", "warp"), "k_small",
+                                         TBE("weighted", "cta")};
+#undef TBE
+    static const double vals[] = {10, 5, 3};
+    struct pr_chart_hbars s = {"Top",      labels, vals, 3, NULL,
+                               PR_UNIT_US, NULL,   0,    1};
+    struct pr_buf out;
+    struct pr_svg svg;
+    struct pr_canvas c;
+    struct pr_chart_box b = {8, 8, 944, 284}; /* the report's 960 */
+    const char *p, *q;
+    size_t n = 0;
+    (void)state;
+
+    pr_buf_init(&out, 0);
+    pr_svg_begin(&svg, &c, &out, 960, 300, "top kernels");
+    pr_chart_hbars(&c, &b, &s);
+    assert_int_equal(pr_svg_end(&svg, &c), PR_OK);
+    for (p = out.data; (p = strstr(p, "<text")) != NULL; p = q) {
+        p = strchr(p, '>') + 1;
+        q = strstr(p, "</text>");
+        if (q == NULL)
+            break;
+        if (memmem(p, (size_t)(q - p), "split_embedding", 15) != NULL) {
+            n++;
+            if (memmem(p, (size_t)(q - p), "unweighted", 10) == NULL)
+                print_error("label \"%.*s\"\n", (int)(q - p), p);
+            assert_non_null(memmem(p, (size_t)(q - p), "unweighted", 10));
+            assert_non_null(memmem(p, (size_t)(q - p), "per_row_1", 9));
+        }
+    }
+    assert_int_equal(n, 2); /* the other is no bar */
+    assert_null(strstr(out.data, ">k_small…"));
     pr_buf_free(&out);
 }
 
@@ -390,8 +439,8 @@ test_hbars_labels_apart(void **state)
         "(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>"
         "(int, T3)"};
     static const double vals[] = {10, 5, 3};
-    struct pr_chart_hbars s = {"Top", labels,     vals, 3,
-                               NULL,  PR_UNIT_US, NULL, 0};
+    struct pr_chart_hbars s = {"Top",      labels, vals, 3, NULL,
+                               PR_UNIT_US, NULL,   0,    0};
     struct pr_buf out;
     const char *p, *q;
     char seen[3][200];
@@ -550,6 +599,7 @@ main(void)
         cmocka_unit_test(test_donut_closes),
         cmocka_unit_test(test_svg_escapes_labels),
         cmocka_unit_test(test_hbars_labels_apart),
+        cmocka_unit_test(test_hbars_told_from_others),
         cmocka_unit_test(test_roofline),
         cmocka_unit_test(test_line_and_timeline),
         cmocka_unit_test(test_count_axis_whole_ticks),
