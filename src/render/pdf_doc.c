@@ -860,10 +860,16 @@ cell_color(enum pr_fmt f, const cJSON *row, const char *text)
  * the sixth line of 8 cells on 5 ../shared samples ("torch." / "autocast(
  * "cuda", ..." lost "dtype=torch.bfloat16)"); with seven none is elided
  * that fix12 showed whole, and 19 cells fewer are elided. */
+/* Lines a name cell holds: three, so that a kernel's name in a narrow
+ * column keeps the functor that says what it computes (review 26g #7:
+ * two lines read "vectorized…_kernel<4, AUnaryFunctor<…>, …>" for a
+ * MulFunctor kernel). */
+#define NAME_LINES 3
+
 static int
 max_lines(enum pr_fmt f)
 {
-    return f == PR_FMT_WRAP ? 7 : f == PR_FMT_NAME ? 2 : 1;
+    return f == PR_FMT_WRAP ? 7 : f == PR_FMT_NAME ? NAME_LINES : 1;
 }
 
 /* The columns of one table and their edges: x[0] = left margin, x[n] =
@@ -1007,11 +1013,12 @@ table_header(struct pr_pdf_doc *d, const struct table *t)
     d->y += h;
 }
 
-/* Lines of clean text s in w points, up to 3: a name cell holds 2. */
+/* Lines of clean text s in w points, up to NAME_LINES + 1: a name cell
+ * holds NAME_LINES. */
 static int
 name_lines(struct pr_pdf_doc *d, const char *s, double w)
 {
-    return count_lines(d->reg, TABLE_SIZE, s, w, 3);
+    return count_lines(d->reg, TABLE_SIZE, s, w, NAME_LINES + 1);
 }
 
 /* The shown forms of the rows in[0..k) of a name column whose cells are
@@ -1048,7 +1055,7 @@ fit_group(struct pr_pdf_doc *d, const char **names, size_t n, size_t k,
             return -1;
         }
         for (j = 0; j < k && ok; j++)
-            ok = name_lines(d, tmp[j], w) <= 2;
+            ok = name_lines(d, tmp[j], w) <= NAME_LINES;
         if (ok) {
             pr_shorten_free(out, k);
             memcpy(out, tmp, k * sizeof(*tmp));
@@ -1130,7 +1137,8 @@ name_column(struct pr_pdf_doc *d, struct table *t, const cJSON **rows, size_t n,
             with_sub(pr_fig_cell(rows[r], t->cols[i], buf, sizeof(buf)), sub);
         if (clean[r] == NULL)
             goto done;
-        fit[r] = name_lines(d, clean[r], cell_room(t, rows[r], i)) <= 2;
+        fit[r] =
+            name_lines(d, clean[r], cell_room(t, rows[r], i)) <= NAME_LINES;
         if (fit[r] && (t->forms[r * MAX_COLS + i] = strdup(clean[r])) == NULL)
             goto done;
     }

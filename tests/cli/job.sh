@@ -4,7 +4,7 @@
 # heatmap and operator/kernel tables aggregated over ranks, each checked
 # here against an independent computation over the runs; the HTML and PDF
 # show one job overview and full detail only for --detail-ranks, so they
-# stay small however many ranks the job has (a PDF under 40 pages with
+# stay small however many ranks the job has (a PDF under 44 pages with
 # the default three detail ranks, issue #33).
 . "$PR_SRCDIR/tests/lib.sh"
 
@@ -117,7 +117,7 @@ size=$(wc -c < "$W/big.html")
 check "  the HTML stays under 5 MB ($size bytes)" [ "$size" -lt 5000000 ]
 # the same job's first 16 ranks: the PDF is the job overview and the
 # detail ranks (8 rows a table each), so it has the same pages at 16
-# and 256 ranks, under 40 with the default three detail ranks (issue
+# and 256 ranks, under 44 with the default three detail ranks (issue
 # #33); a page per rank of the 256 would be hundreds
 mkdir -p "$W/small"
 for f in $(ls "$W/big" | head -n 16); do ln -s "$W/big/$f" "$W/small/$f"; done
@@ -127,13 +127,14 @@ if command -v pdfinfo > /dev/null 2>&1; then
     pages=$(pdfinfo "$W/big.pdf" | sed -n 's/^Pages: *//p')
     p16=$(pdfinfo "$W/small.pdf" | sed -n 's/^Pages: *//p')
     p1=$(pdfinfo "$W/one.pdf" | sed -n 's/^Pages: *//p')
-    check "  the PDF stays under 40 pages ($pages)" [ "${pages:-999}" -lt 40 ]
+    # (39 pages before a name cell held three lines, review 26g #7: 40)
+    check "  the PDF stays under 44 pages ($pages)" [ "${pages:-999}" -lt 44 ]
     near() { [ "${pages:-999}" -le $((${p16:-0} + 1)) ] && [ "${pages:-0}" -ge $((${p16:-0} - 1)) ]; }
     check "  and has the pages of 16 ranks of the job, give or take one ($p16)" near
     fewer() { [ "${p1:-999}" -lt "${pages:-0}" ] && [ "${p1:-999}" -le 20 ]; }
     check "  one detail rank: fewer pages ($p1), at most 20" fewer
 else
-    skip "  the PDF stays under 40 pages" "no pdfinfo"
+    skip "  the PDF stays under 44 pages" "no pdfinfo"
 fi
 
 echo "1..$T_N"
