@@ -111,8 +111,10 @@ if command -v pdftotext > /dev/null 2>&1; then
     pdftotext -layout "$T_DIR/r.pdf" "$T_DIR/r.txt"
     labels pdf "$T_DIR/r.txt" > "$T_DIR/n.txt"
     read -r n u cut layer rows urows < "$T_DIR/n.txt"
+    # a PDF name cell holds three lines (review 26g #7): the 122-character
+    # paths are whole there now; cut or whole, each reads apart
     check "PDF: 12 projections, 12 labels, leaf kept ($n, $u, $cut cut)" \
-        [ "$n" -eq 12 -a "$u" -eq 12 -a "$cut" -eq 12 ]
+        [ "$n" -eq 12 -a "$u" -eq 12 ]
 else
     skip "PDF: projections read apart" "no pdftotext"
 fi
