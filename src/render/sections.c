@@ -1551,7 +1551,7 @@ sec_modules(struct pr_figs *f, const cJSON *summary, const cJSON *run)
  * apart from (hta_diff_control's "split_embedding_backward…_kernel_cta_
  * per_row_1<…>" hid the "unweighted" that tells it from the run's
  * weighted kernel, review 26g #8); at most this many, by time. */
-#define BAR_OTHERS 256
+#define BAR_OTHERS 64
 
 static struct pr_fig_chart *
 kernel_bars(const cJSON *kernels, int npu)
