@@ -71,6 +71,8 @@ enum pr_kprec {
     PR_KP_FP4, /* 4-bit float, the scaling not named */
     PR_KP_INT8,
     PR_KP_INT4,
+    PR_KP_HF32, /* Ascend: fp32 inputs the Cube ran in HF32 (the producer
+                   says so; no kernel name does) */
     PR_KP_COUNT
 };
 

@@ -201,6 +201,7 @@
 #define PR_K_KLIBRARY "library"
 #define PR_K_KMATH "math"
 #define PR_K_KPRECISION "precision"
+#define PR_K_KPRECISION_SOURCE "precision_source"
 #define PR_K_KRULE "kernel_rule"
 #define PR_K_KFAMILY_SOURCE "family_source"
 /* ---- runs[].kernel_classes: kernel time by the table's class */

@@ -75,10 +75,13 @@ for x in csv.DictReader(open(path)):
     if x[core] == "HCCL" or None in x or None in x.values():
         continue  # a record of another field count is not read (review22a #6)
     # a vector-core task's aic_* are 0 by construction: not counted
-    # (review26a #5)
+    # (review26a #5), nor a vector-led mix task's whose AI Core time is 0
+    # (review28a #7)
+    t = num(x.get("aicore_time(us)", x.get("aic_total_cycles")))
+    idle = x[core] == "AI_VECTOR_CORE" or (x[core] == "MIX_AIV" and t == 0)
     cs = {c: num(v) for c, v in x.items()
           if (c.startswith("aiv_") or c == "aicore_time(us)" or
-              (c.startswith("aic_") and x[core] != "AI_VECTOR_CORE"))}
+              (c.startswith("aic_") and not idle))}
     out.append({"name": x[name], "dur_us": float(x[dur]), "counters": cs})
 json.dump(out, sys.stdout)
 PY
@@ -139,7 +142,7 @@ for r in 0 1; do
 import json, sqlite3, sys
 db = sqlite3.connect("file:" + sys.argv[1] + "?immutable=1", uri=True)
 s = dict(db.execute("SELECT id, value FROM STRING_IDS"))
-tasks, aiv = {}, set()
+tasks, aiv, mix = {}, set(), set()
 for g, n, a, b, k in db.execute(
         "SELECT t.globalTaskId, c.name, t.startNs, t.endNs, c.taskType "
         "FROM TASK t "
@@ -147,8 +150,13 @@ for g, n, a, b, k in db.execute(
     tasks[g] = {"name": s[n], "dur_us": (b - a) / 1000.0, "counters": {}}
     if s.get(k) == "AI_VECTOR_CORE":
         aiv.add(g)
+    elif s.get(k) == "MIX_AIV":
+        mix.add(g)
 ren = {"aic_total_time": "aicore_time", "aiv_total_time": "aiv_time"}
-for g, n, v in db.execute("SELECT globalTaskId, name, value FROM TASK_PMU_INFO"):
+pmu = list(db.execute("SELECT globalTaskId, name, value FROM TASK_PMU_INFO"))
+# a vector-led mix task whose AI Core time is 0 (review28a #7)
+aiv |= {g for g, n, v in pmu if g in mix and s[n] == "aic_total_time" and v == 0}
+for g, n, v in pmu:
     if g not in tasks or v is None:
         continue
     c = ren.get(s[n], s[n])

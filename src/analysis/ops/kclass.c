@@ -152,7 +152,7 @@ static const char *const math_names[PR_KM_COUNT] = {
 
 static const char *const prec_names[PR_KP_COUNT] = {
     NULL,  "fp64",  "fp32",  "tf32",  "fp16", "bf16", "fp8_e4m3", "fp8_e5m2",
-    "fp8", "mxfp8", "mxfp4", "nvfp4", "fp4",  "int8", "int4",
+    "fp8", "mxfp8", "mxfp4", "nvfp4", "fp4",  "int8", "int4",     "hf32",
 };
 
 static int

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "profreport/buf.h"
 #include "profreport/checked.h"
@@ -82,6 +83,11 @@ struct kgroup {
                             op type: its shapes say whether it is an
                             embedding lookup (refine_gathers) */
     int64_t conv_ns;     /* time launched by convolution operators */
+    /* the precision the producer states for the calls' inputs (Ascend's
+       Input Data Types, HF32 Eligible): prec_state 0 no call states one,
+       1 every call that does states `prec`, -1 they differ */
+    enum pr_kprec prec;
+    int prec_state;
 };
 
 struct ktable {
@@ -98,6 +104,9 @@ struct ktable {
     const char *vendor;      /* the devices' vendor, for the math; NULL */
     struct pr_cube_ctx cube; /* which Ascend tasks ran on the Cube */
     int npu;                 /* an Ascend run (pr_trace_is_npu) */
+    int aic_time_col;        /* the PMU column of the AI Core's own time
+                                (aicore_time(us), else aic_total_cycles);
+                                -1 none */
 };
 
 static void
@@ -266,6 +275,29 @@ add_unit(struct ktable *kt, struct kgroup *g, const struct pr_event *e,
         g->matrix_ns = pr_sat_add_i64(g->matrix_ns, e->dur_ns);
 }
 
+/* The task's AI Core (AIC) side did not run: a task of the vector cores
+ * alone (AI_VECTOR_CORE), or a vector-led mix task (MIX_AIV) whose AI Core
+ * time (aicore_time(us), aic_total_cycles) is 0, or, where the producer
+ * counted no such time, whose counters show no Cube work.  Its aic_*
+ * counters and msprof's cube_utilization(%) (aicore_time / Duration x
+ * Block Dim) are then 0 by construction, not a measure of the chip's use
+ * (npu_text2's MIX_AIV ReduceSum: "AI Core use 0.0%", review28a #7). */
+static int
+aic_idle(const struct ktable *kt, const struct pr_event *e,
+         const struct pr_gpu_info *gi)
+{
+    const float *v;
+
+    if (gi->unit == PR_UNIT_VECTOR)
+        return 1;
+    if (gi->unit != PR_UNIT_MIX_VECTOR)
+        return 0;
+    v = kt->n_pmu > 0 ? pr_pmu_get(kt->t, e->info) : NULL;
+    if (v != NULL && kt->aic_time_col >= 0 && !isnan(v[kt->aic_time_col]))
+        return v[kt->aic_time_col] == 0;
+    return pr_cube_task(&kt->cube, e->info, gi) != PR_CUBE_YES;
+}
+
 /* The call's PMU counters into its group's weighted sums (a call of no
  * duration weighs 1 ns, so that it still counts).  A task that ran on the
  * vector cores alone (AI_VECTOR_CORE) leaves the AI Core's aic_* columns
@@ -277,7 +309,7 @@ add_pmu(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
 {
     const float *v = pr_pmu_get(t, e->info);
     double w = e->dur_ns > 0 ? (double)e->dur_ns : 1.0;
-    int aiv = gi->unit == PR_UNIT_VECTOR;
+    int aiv = aic_idle(kt, e, gi);
     size_t i;
 
     if (v == NULL)
@@ -294,6 +326,71 @@ add_pmu(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
         g->pmu[i] += (double)v[i] * w;
         g->pmu[kt->n_pmu + i] += w;
     }
+}
+
+/* The precision of a producer's input dtype list ("['float', 'float']",
+ * "['c10::BFloat16', 'c10::BFloat16']", "FLOAT16;FLOAT", "DT_BF16"): the
+ * narrowest floating type among the inputs (a matmul's fp32 bias or a
+ * norm's fp32 gamma beside fp16 data is not its precision), else int8;
+ * PR_KP_NONE when it names neither, or both fp16 and bf16.  An fp32 task
+ * its producer marks HF32 Eligible YES ran the Cube in HF32; an fp32 task
+ * on the Cube (cube) whose producer records no HF32 column may have (as
+ * npu_db1's convolutions, HF32 Eligible YES in the same job's text
+ * export): its precision is not known. */
+static enum pr_kprec
+prec_of_dtypes(const char *s, int hf32, int cube)
+{
+    int f16 = 0, b16 = 0, f32 = 0, f64 = 0, i8 = 0;
+
+    while (*s) {
+        size_t n;
+
+        s += strspn(s, "[]' ,;");
+        n = strcspn(s, "[]' ,;");
+        if (n > 3 && strncasecmp(s, "DT_", 3) == 0)
+            s += 3, n -= 3;
+#define IS(w) (n == sizeof(w) - 1 && strncasecmp(s, w, n) == 0)
+        f16 |= IS("c10::Half") || IS("float16") || IS("fp16") || IS("half");
+        b16 |=
+            IS("c10::BFloat16") || IS("bf16") || IS("bfloat16") || IS("bfp16");
+        f32 |= IS("float") || IS("float32") || IS("fp32");
+        f64 |= IS("double") || IS("float64") || IS("fp64");
+        i8 |= IS("int8") || IS("signed"); /* torch's "signed char" */
+#undef IS
+        s += n;
+    }
+    if (f16 && b16)
+        return PR_KP_NONE;
+    if (f16 || b16)
+        return f16 ? PR_KP_FP16 : PR_KP_BF16;
+    if (f32)
+        return hf32 == 1          ? PR_KP_HF32
+               : hf32 < 0 && cube ? PR_KP_NONE
+                                  : PR_KP_FP32;
+    if (f64)
+        return PR_KP_FP64;
+    return i8 ? PR_KP_INT8 : PR_KP_NONE;
+}
+
+/* The call's stated input precision into its group's (review28a #4: the
+ * Kernels table said "not known" for kd_910B_v2's DT_BF16 MatMulV3). */
+static void
+add_prec(const struct ktable *kt, struct kgroup *g, const struct pr_event *e,
+         const struct pr_gpu_info *gi)
+{
+    enum pr_kprec p;
+
+    if (gi->dev_types == PR_STR_NONE || g->prec_state < 0)
+        return;
+    p = prec_of_dtypes(pr_trace_str(kt->t, gi->dev_types), gi->hf32,
+                       on_matrix(&kt->cube, e, gi));
+    if (p == PR_KP_NONE)
+        return;
+    if (g->prec_state == 0) {
+        g->prec = p;
+        g->prec_state = 1;
+    } else if (g->prec != p)
+        g->prec_state = -1;
 }
 
 /* Missing (or non-finite) per-kernel values weigh in as 0 (11.1). */
@@ -315,6 +412,7 @@ add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
     add_launch(t, g, gi, dur);
     if (kt->n_pmu > 0)
         add_pmu(t, kt, g, e, gi);
+    add_prec(kt, g, e, gi);
     if (isfinite(gi->blocks_per_sm))
         g->bps_x_ns += gi->blocks_per_sm * dur;
     if (isfinite(gi->occupancy_pct)) {
@@ -328,7 +426,7 @@ add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
     /* msprof's cube_utilization(%) is aicore_time / Duration x Block Dim:
        0 by construction on a vector-core task (aicore_time 0), so it is
        not that task's use of the chip (review26a #5) */
-    if (isfinite(gi->matrix_util_pct) && gi->unit != PR_UNIT_VECTOR) {
+    if (isfinite(gi->matrix_util_pct) && !aic_idle(kt, e, gi)) {
         g->cube_x_ns += gi->matrix_util_pct * dur;
         g->cube_ns += dur;
         kt->has_cube = 1;
@@ -449,6 +547,14 @@ collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
     kt->vendor = pr_devices_vendor(t);
     kt->npu = pr_trace_is_npu(t);
     pr_cube_init(t, &kt->cube);
+    kt->aic_time_col = -1;
+    for (i = 0; i < kt->n_pmu; i++) {
+        const char *c = pr_trace_str(t, t->pmu->cols[i]);
+
+        if (strcmp(c, "aicore_time(us)") == 0 ||
+            (kt->aic_time_col < 0 && strcmp(c, "aic_total_cycles") == 0))
+            kt->aic_time_col = (int)i;
+    }
 
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
@@ -713,6 +819,11 @@ fill_class(struct pr_row_kernel *r, const struct kgroup *g)
                   ? MATH_DSA
                   : pr_kclass_math_name(m);
     r->precision = pr_kclass_prec_name(g->kc.precision);
+    r->precision_source = r->precision != NULL ? "name" : NULL;
+    if (r->precision == NULL && g->prec_state == 1) {
+        r->precision = pr_kclass_prec_name(g->prec);
+        r->precision_source = "producer";
+    }
     r->kernel_rule = g->kc.rule;
     r->family_source = g->kc.rule != NULL   ? "rule"
                        : g->by_producer > 0 ? "producer"
