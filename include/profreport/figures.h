@@ -463,6 +463,13 @@ struct pr_fig_chart *pr_sec_roofline_chart(const cJSON *run, const cJSON *rows,
                                            const struct pr_sec_roofline *spec,
                                            size_t *n_points);
 
+/* On an NPU run, the note on the rows the roofline chart leaves out: the
+ * Cube's, which no roof bounds (their data type's Cube peak is not known),
+ * counted as `what`s ("operator"), the first three named with their rate
+ * when names; 0 (buf untouched) when none. */
+int pr_sec_roof_unbounded(const cJSON *run, const cJSON *rows, const char *what,
+                          int names, char *buf, size_t n);
+
 /* The main report's sections, in order (sections.c). */
 extern const struct pr_section *const pr_report_sections[];
 extern const size_t pr_report_n_sections;

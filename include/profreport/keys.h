@@ -224,6 +224,7 @@
 #define PR_K_TC_KERNEL_TIME_PCT "tc_kernel_time_pct"
 #define PR_K_ELIGIBLE_OP_TIME_PCT "eligible_op_time_pct"
 #define PR_K_ELIGIBLE_ON_TC_PCT "eligible_on_tc_pct"
+#define PR_K_ELIGIBLE_BASIS "eligible_basis"
 #define PR_K_FINDINGS "findings"
 #define PR_K_DEVICE_US "device_us"
 #define PR_K_REASON "reason"

@@ -259,6 +259,9 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                                             note, sizeof(note)));
     } else {
         pr_figs_chart(f, ch, 0);
+        if (pr_sec_roof_unbounded(run, pr_sget(run, PR_K_LAYERS), "layer", 0,
+                                  note, sizeof(note)))
+            pr_figs_text(f, note);
     }
     if (any_mark(t.rows))
         t.view = any_estimated(t.rows) ? view_estimated_mark : view_plain_mark;

@@ -1894,11 +1894,24 @@ npu_cube(struct pr_figs *f, const cJSON *tc, int no_ops, double eligible)
        type each task names (cube.c), and the label says so: "–" beside
        a measured "Eligible time on the Cube" read as 0/0 (review 22a
        #12: kd_910B_v2's 98.9% of task time MatMul and FlashAttention) */
-    if (no_ops)
+    /* the basis said, as the analysis computed it: the tasks' share and
+       the operators' (where tasks say not what they are) are two figures
+       (review28a #9: npu_text0's 4.2% beside npu_text2's 32.0%) */
+    const char *basis = pr_sget_str(tc, PR_K_ELIGIBLE_BASIS);
+
+    if (no_ops || pr_sget_is(basis, PR_K_TASKS))
         pr_figs_kpi(f, "Cube-eligible task time", eligible, PR_FMT_PCT,
-                    "compute task time whose operator type runs on the "
-                    "Cube (MatMul, FlashAttention, Conv; no operator events "
-                    "in this trace)");
+                    no_ops ? "of compute task time (HCCL left out), in tasks "
+                             "whose operator type runs on the Cube (MatMul, "
+                             "FlashAttention, Conv; no operator events)"
+                           : "of compute task time (HCCL left out), in tasks "
+                             "whose operator type runs on the Cube (MatMul, "
+                             "FlashAttention, Conv)");
+    else if (pr_sget_is(basis, PR_K_OPERATORS))
+        pr_figs_kpi(f, "Cube-eligible operator time", eligible, PR_FMT_PCT,
+                    "of the operators' device time (HCCL's left out), in "
+                    "matrix operators (MatMul, FlashAttention, Conv) and all "
+                    "their tasks");
     else
         pr_figs_kpi(f, "Cube-eligible operator time", eligible, PR_FMT_PCT,
                     "device time of matrix operators (MatMul, "
@@ -2011,11 +2024,26 @@ pr_sec_roofs(const cJSON *run, struct pr_chart_roof *roofs, size_t cap)
     return n;
 }
 
+/* An NPU operator the Cube ran (a matmul, convolution, attention) that no
+ * roof bounds: its dtype's Cube peak is not known (fp32/HF32: none is
+ * published), and the only fp32 roof is the Vector units'.  npu_db1's
+ * aten::conv2d at 37.6 TFLOP/s sat 14x above "FP32 2.76" (review28a #5). */
+static int
+cube_no_roof(const cJSON *r)
+{
+    const cJSON *roof = pr_sget(r, PR_K_ROOF); /* a layer's */
+
+    return (pr_sget_true(r, PR_K_TC_ELIGIBLE) || cJSON_IsNull(roof)) &&
+           pr_sget_is(pr_sget_str(r, PR_K_BOUND), PR_K_UNKNOWN) &&
+           isnan(pr_sget_num(r, PR_K_ROOFLINE_PCT));
+}
+
 /* Rows with an intensity and a rate, coloured by their bound, sized by
- * spec->weight_key and labelled by spec->label (or their name). */
+ * spec->weight_key and labelled by spec->label (or their name); on an NPU
+ * (npu) the Cube's operators no roof bounds are left out (cube_no_roof). */
 static size_t
 roof_points(const cJSON *rows, const struct pr_sec_roofline *spec,
-            struct pr_chart_point *pts, char *labels, size_t cap)
+            struct pr_chart_point *pts, char *labels, size_t cap, int npu)
 {
     const cJSON *r;
     size_t n = 0;
@@ -2026,6 +2054,8 @@ roof_points(const cJSON *rows, const struct pr_sec_roofline *spec,
         double w = pr_sget_num(r, spec->weight_key);
         if (n == cap)
             break;
+        if (npu && cube_no_roof(r))
+            continue;
         pts[n].x = pr_sget_num(r, PR_K_ARITHMETIC_INTENSITY);
         pts[n].y = pr_sget_num(r, PR_K_ACHIEVED_TFLOPS);
         if (isnan(pts[n].x) || isnan(pts[n].y))
@@ -2083,7 +2113,8 @@ pr_sec_roofline_chart(const cJSON *run, const cJSON *rows,
     ch->own[0] = pts;
     ch->own[1] = roofs;
     ch->own[2] = labels;
-    *n_points = roof_points(rows, spec, pts, labels, cap);
+    *n_points =
+        roof_points(rows, spec, pts, labels, cap, pr_fig_run_is_npu(run));
     ch->u.roofline =
         (struct pr_chart_roofline){spec->title,
                                    pts,
@@ -2166,7 +2197,7 @@ pr_sec_roof_missing(const cJSON *run, const char *what, char *buf, size_t n)
 {
     struct pr_row_device dev;
     const cJSON *o;
-    int flops = 0;
+    int flops = 0, fops = 0;
 
     first_device(run, &dev);
 
@@ -2174,7 +2205,39 @@ pr_sec_roof_missing(const cJSON *run, const char *what, char *buf, size_t n)
     {
         flops |= pr_sget_num(o, PR_K_FLOPS) > 0;
     }
-    if (!flops && pr_fig_run_is_npu(run))
+    /* a task table without operators (kd_910B_v1: kernel_details.csv
+       alone) may hold the tasks' measured FLOPs: the message names what
+       is missing, not what was recorded (review28a #12) */
+    cJSON_ArrayForEach(o, pr_sget(run, PR_K_KERNELS))
+    {
+        const cJSON *c;
+
+        cJSON_ArrayForEach(c, pr_sget(o, PR_K_PMU))
+        {
+            size_t k = c->string != NULL ? strlen(c->string) : 0;
+
+            fops |= k > 5 && strcmp(c->string + k - 5, "_fops") == 0 &&
+                    cJSON_IsNumber(c) && c->valuedouble > 0;
+        }
+    }
+    if (pr_sget_len(pr_sget(run, PR_K_OPERATORS)) == 0)
+        snprintf(buf, n,
+                 "%s: the roofline is per operator, and this trace records "
+                 "no operator (%s)%s%s.",
+                 what,
+                 pr_fig_run_is_npu(run)
+                     ? "its device tasks have no launching operator: a task "
+                       "table such as kernel_details.csv without "
+                       "trace_view.json"
+                     : "its kernels have no launching operator",
+                 fops ? "; the tasks' measured operation counts "
+                        "(*_cube_fops, *_vector_fops) are in the Kernels "
+                        "table's PMU column"
+                      : "",
+                 dev.name == NULL ? "; nor does it name its device, so its "
+                                    "peaks are unknown"
+                                  : "");
+    else if (!flops && pr_fig_run_is_npu(run))
         snprintf(buf, n,
                  "%s: no operator has a FLOP count (none from its input "
                  "shapes, none from the tasks' PMU counters).",
@@ -2202,6 +2265,125 @@ pr_sec_roof_missing(const cJSON *run, const char *what, char *buf, size_t n)
     return buf;
 }
 
+/* Device total time, descending, then name: qsort's order of the
+ * operators with FLOPs on a torch_npu run. */
+static int
+by_device_total(const void *a, const void *b)
+{
+    const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+    double u = pr_sget_num(x, PR_K_DEVICE_TOTAL_US);
+    double v = pr_sget_num(y, PR_K_DEVICE_TOTAL_US);
+    const char *m = pr_sget_str_or(x, PR_K_NAME, "");
+    const char *n = pr_sget_str_or(y, PR_K_NAME, "");
+
+    u = isnan(u) ? -1 : u;
+    v = isnan(v) ? -1 : v;
+    return u != v ? (u < v ? 1 : -1) : strcmp(m, n);
+}
+
+/* On an NPU run whose operators with FLOPs launch no task themselves
+ * (torch_npu: aten::mm's task is its aclnnMm child's, so its device self
+ * time is 0), the operators with FLOPs by device total time, as copies; 0
+ * with *out NULL where the run is not such (the summary's order, device
+ * self time, stands), -1 on out-of-memory.  Ordered by self time, all 0,
+ * npu_db1's roofline kept and named the alphabetically first 20 of 30
+ * (review28a #6). */
+static int
+npu_rows_by_total(const cJSON *run, cJSON **out)
+{
+    const cJSON *ops = pr_sget(run, PR_K_OPERATORS), *o;
+    const cJSON **v;
+    size_t n = 0, i;
+    int zero_self = 0;
+
+    *out = NULL;
+    if (!pr_fig_run_is_npu(run))
+        return 0;
+    cJSON_ArrayForEach(o, ops)
+    {
+        if (isnan(pr_sget_num(o, PR_K_ARITHMETIC_INTENSITY)))
+            continue;
+        n++;
+        zero_self |= !(pr_sget_num(o, PR_K_DEVICE_SELF_US) > 0) &&
+                     pr_sget_num(o, PR_K_DEVICE_TOTAL_US) > 0;
+    }
+    if (!zero_self)
+        return 0;
+    if ((v = calloc(n, sizeof(*v))) == NULL ||
+        (*out = cJSON_CreateArray()) == NULL) {
+        free(v);
+        return -1;
+    }
+    i = 0;
+    cJSON_ArrayForEach(o, ops)
+    {
+        if (!isnan(pr_sget_num(o, PR_K_ARITHMETIC_INTENSITY)))
+            v[i++] = o;
+    }
+    qsort(v, n, sizeof(*v), by_device_total);
+    for (i = 0; i < n; i++) {
+        cJSON *c = cJSON_Duplicate(v[i], 1);
+
+        if (c == NULL || !cJSON_AddItemToArray(*out, c)) {
+            cJSON_Delete(c);
+            cJSON_Delete(*out);
+            *out = NULL;
+            free(v);
+            return -1;
+        }
+    }
+    free(v);
+    return 1;
+}
+
+int
+pr_sec_roof_unbounded(const cJSON *run, const cJSON *rows, const char *what,
+                      int names, char *buf, size_t n)
+{
+    const cJSON *r;
+    size_t k = 0, at, left;
+    char rate[32];
+
+    if (!pr_fig_run_is_npu(run))
+        return 0;
+    cJSON_ArrayForEach(r, rows)
+    {
+        k += !isnan(pr_sget_num(r, PR_K_ARITHMETIC_INTENSITY)) &&
+             !isnan(pr_sget_num(r, PR_K_ACHIEVED_TFLOPS)) && cube_no_roof(r);
+    }
+    if (k == 0)
+        return 0;
+    left = k;
+    at = (size_t)snprintf(
+        buf, n,
+        "Not drawn: %zu Cube %s%s with no roof at %s data type (the Cube's "
+        "peak for it is not known: for fp32 and HF32 none is published, and "
+        "an Ascend FP32 roof is the Vector units', not the Cube's)%s",
+        k, what, k == 1 ? "" : "s", k == 1 ? "its" : "their", names ? ":" : "");
+    k = 0;
+    cJSON_ArrayForEach(r, rows)
+    {
+        if (isnan(pr_sget_num(r, PR_K_ARITHMETIC_INTENSITY)) ||
+            isnan(pr_sget_num(r, PR_K_ACHIEVED_TFLOPS)) || !cube_no_roof(r))
+            continue;
+        if (at >= n || !names)
+            break;
+        if (k == 3) {
+            at += (size_t)snprintf(buf + at, n - at, " and %zu more", left);
+            break;
+        }
+        left--;
+        pr_fig_format(pr_sget_num(r, PR_K_ACHIEVED_TFLOPS), PR_FMT_TFLOPS, rate,
+                      sizeof(rate));
+        at +=
+            (size_t)snprintf(buf + at, n - at, "%s %.60s (%s)", k++ ? "," : "",
+                             pr_sget_str_or(r, PR_K_NAME, "?"), rate);
+    }
+    if (at < n)
+        snprintf(buf + at, n - at, ".");
+    return 1;
+}
+
 static void
 sec_roofline(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -2213,14 +2395,32 @@ sec_roofline(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         8,
         NULL,
         0};
-    struct pr_fig_chart *ch = pr_sec_roofline_chart(
-        run, pr_sget(run, PR_K_OPERATORS), &spec, &n_points);
+    static const struct pr_sec_roofline spec_total = {
+        "Roofline of the operators",
+        "Roofline (operators, first device's peaks)",
+        PR_K_DEVICE_TOTAL_US,
+        8,
+        NULL,
+        0};
+    cJSON *by_total = NULL;
+    int r = npu_rows_by_total(run, &by_total);
+    struct pr_fig_chart *ch =
+        r < 0 ? NULL
+              : pr_sec_roofline_chart(
+                    run, by_total ? by_total : pr_sget(run, PR_K_OPERATORS),
+                    by_total ? &spec_total : &spec, &n_points);
     struct pr_fig_table t;
     struct pr_row_device dev;
-    char note[240];
+    char note[480];
 
     (void)summary;
-    if (ch != NULL && (n_points == 0 || ch->u.roofline.n_roofs == 0)) {
+    if (ch == NULL) {
+        cJSON_Delete(by_total);
+        pr_figs_nomem(f);
+        return;
+    }
+    if (n_points == 0 || ch->u.roofline.n_roofs == 0) {
+        cJSON_Delete(by_total);
         pr_fig_chart_free(ch);
         pr_figs_note(
             f, pr_sec_roof_missing(run, "No roofline", note, sizeof(note)));
@@ -2229,6 +2429,10 @@ sec_roofline(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     pr_figs_chart(f, ch, 0);
     if (first_device(run, &dev))
         roof_note(f, &dev);
+    if (pr_sec_roof_unbounded(
+            run, by_total ? by_total : pr_sget(run, PR_K_OPERATORS), "operator",
+            1, note, sizeof(note)))
+        pr_figs_text(f, note);
     memset(&t, 0, sizeof(t));
     t.view = roof_view;
     t.cols = pr_fig_cols_operators;
@@ -2236,7 +2440,13 @@ sec_roofline(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     t.require = PR_K_ARITHMETIC_INTENSITY;
     t.what = "operators";
     t.order = "device self time";
-    pr_figs_table(f, "Operators with FLOP estimates", &t, NULL);
+    if (by_total == NULL) {
+        pr_figs_table(f, "Operators with FLOP estimates", &t, NULL);
+        return;
+    }
+    t.order = "device time (its own and its CANN operators')";
+    pr_figs_heading(f, "Operators with FLOP estimates");
+    pr_figs_table_own(f, &t, by_total, NULL);
 }
 
 /* ---- memory ----------------------------------------------------------- */

@@ -22,6 +22,7 @@
 #include "profreport/roofline.h"
 #include "profreport/rows.h"
 #include "profreport/tensorcore.h"
+#include "profreport/tree.h"
 
 #include "../internal.h"
 
@@ -1371,8 +1372,16 @@ roofs_json(struct pass *p)
 
         if (!(p->roofs & (1u << order[i])) || !isfinite(t))
             continue;
+        /* the device table's Ascend fp32 peak is the Vector units' (vector
+           cores x clock x 32 FLOP): the Cube's own fp32/HF32 rate is not
+           published, so the roof says whose it is (review28a #5); a peak
+           from the command line is the user's */
         row = (struct pr_row_roof){pr_peaks_key(order[i]),
-                                   pr_peaks_label(order[i]), t};
+                                   d->npu && order[i] == PR_PEAK_FP32 &&
+                                           d->pk.origin != PR_PEAK_CLI
+                                       ? "FP32 Vector"
+                                       : pr_peaks_label(order[i]),
+                                   t};
         p->ok = pr_rows_write(arr, PR_RO_RUNS_ROOFLINE_ROOFS, &row, 1);
     }
     if (!p->ok) {
@@ -1970,6 +1979,29 @@ no_tensor_cores(struct tc_row *tc)
                  "matrix engines; tensor-core figures apply to GPUs only";
 }
 
+/* An NPU's collective operator, whose device time is HCCL's, no compute:
+ * torch_npu's HcclAllreduce, msprof's hcom_allReduce_, MindSpore's and
+ * msprof's op types (AllReduce, Send, Receive; "AllReduce-op3"). */
+static int
+npu_comm_op(const char *name)
+{
+    static const char *const types[] = {
+        "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AllToAll",
+        "AlltoAll",  "AllToAllv", "AlltoAllV",     "Send",      "Receive"};
+    size_t i, n;
+
+    if (name == NULL)
+        return 0;
+    if (strncmp(name, "Hccl", 4) == 0 || strncasecmp(name, "hcom", 4) == 0 ||
+        pr_tree_is_comm(name))
+        return 1;
+    n = strcspn(name, "-");
+    for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+        if (strlen(types[i]) == n && strncmp(name, types[i], n) == 0)
+            return 1;
+    return 0;
+}
+
 /* The figures of tensor_cores (an MTIA run's, or a GPU's or NPU's), its
  * findings into tc->r.findings. */
 static void
@@ -1979,7 +2011,7 @@ tc_figures(struct pass *p, struct tc_row *tc, struct pr_roofline_out *out)
     double heur, all = 0.0, elig = 0.0, on_tc = 0.0, seed = p->in->tc_seed_pct;
     double share;
     size_t i, by_name;
-    int npu_blind, tc_blind = 0;
+    int npu_blind, tc_blind = 0, npu = p->main_dev && p->main_dev->npu;
 
     if (p->main_dev && p->main_dev->mtia) {
         no_tensor_cores(tc);
@@ -1988,7 +2020,10 @@ tc_figures(struct pass *p, struct tc_row *tc, struct pr_roofline_out *out)
     for (i = 0; i < p->n_rows; i++) {
         const struct row *r = &p->rows[i];
 
-        if (!isfinite(r->dev_self_us))
+        /* on an NPU the share is of compute time, HCCL left out, as the
+           tasks' share (cube.c) is: npu_text0's 4.2% counted 85.5 ms of
+           HcclAllreduce in, npu_text2's 32.0% did not (review28a #9) */
+        if (!isfinite(r->dev_self_us) || (npu && npu_comm_op(r->name)))
             continue;
         all += r->dev_self_us;
         elig += r->eligible ? r->dev_self_us : 0.0;
@@ -1999,7 +2034,7 @@ tc_figures(struct pass *p, struct tc_row *tc, struct pr_roofline_out *out)
     share = tc_kernel_pct(p->in->kernels, &heur, &by_name);
     /* an NPU's kernel names say nothing of Cube or Vector: the share is
        known only when every task names its unit */
-    npu_blind = p->main_dev && p->main_dev->npu && by_name > 0;
+    npu_blind = npu && by_name > 0;
     out->tc_kernel_pct = isfinite(share) && !npu_blind ? share : NAN;
     tc->r.tc_kernel_time_pct = out->tc_kernel_pct;
     tc->r.tc_heuristic_kernel_time_pct = npu_blind ? NAN : heur;
@@ -2010,6 +2045,11 @@ tc_figures(struct pass *p, struct tc_row *tc, struct pr_roofline_out *out)
     if (!isfinite(out->eligible_op_pct))
         out->eligible_op_pct = NAN;
     tc->r.eligible_op_time_pct = out->eligible_op_pct;
+    /* an NPU's share is the tasks' (analysis.c seeds it from cube.c) or,
+       where they do not say what they are, the operators' */
+    tc->r.eligible_basis = !npu || isnan(out->eligible_op_pct) ? NULL
+                           : isfinite(seed)                    ? PR_K_TASKS
+                                                               : PR_K_OPERATORS;
     tc->r.eligible_on_tc_pct = !isnan(p->in->tc_seed_on_pct)
                                    ? p->in->tc_seed_on_pct
                                : elig > 0 && !tc_blind && !npu_blind
@@ -2037,6 +2077,9 @@ tensor_cores_json(struct pass *p, struct pr_roofline_out *out)
     if (tc.r.note == NULL)
         pr_rows_omit(PR_RO_RUNS_TENSOR_CORES, &tc.r,
                      PR_SR_RUNS_TENSOR_CORES_PR_K_NOTE);
+    if (!(p->main_dev && p->main_dev->npu))
+        pr_rows_omit(PR_RO_RUNS_TENSOR_CORES, &tc.r,
+                     PR_SR_RUNS_TENSOR_CORES_PR_K_ELIGIBLE_BASIS);
     if (!tc.has_dtype) {
         pr_rows_omit(PR_RO_RUNS_TENSOR_CORES, &tc.r,
                      PR_SR_RUNS_TENSOR_CORES_PR_K_MATMUL_DTYPE_UNKNOWN_PCT);
