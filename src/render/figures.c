@@ -90,7 +90,10 @@ const struct pr_col pr_fig_cols_kernels[] = {
      "engine (an AI CPU or DSA task)",
      PR_COL_BOTH},
     {"precision", PR_K_KPRECISION, "Precision", PR_FMT_TEXT, 0.8,
-     "The precision the kernel's name states", PR_COL_REPORT | PR_COL_WIDE},
+     "The precision the kernel's name states, else (Ascend) the one its "
+     "producer states of every call's inputs (Input Data Types; hf32: fp32 "
+     "inputs marked HF32 Eligible YES)",
+     PR_COL_REPORT | PR_COL_WIDE},
     {"rule", PR_K_KRULE, "Rule", PR_FMT_WRAP, 1.2,
      "The kernel-table rule that matched (profreport table --kind kernels "
      "--why NAME)",

@@ -1812,13 +1812,18 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         {"blocks_per_sm", "occupancy", NULL},
         {"op", "blocks_per_sm", "occupancy", NULL}};
     /* an Ascend run's: the report's columns of pr_fig_cols_kernels but
-       the CUDA launch's (blocks per SM, occupancy: never known there) and
-       the precision (task names state none), and the PMU's; the PDF's
+       the CUDA launch's (blocks per SM, occupancy: never known there), the
+       precision where the producer states one, and the PMU's; the PDF's
        page leaves the wide ones out (Rule, AI Core use), which with
        eleven columns cut the times ("1.96 ..." for 1.96 ms) */
     static const char *const view_pmu[] = {
         "name", "op",   "calls",     "total",     "mean", "max",
         "math", "rule", "cube_util", "cube_busy", "pmu",  NULL};
+    /* the same with the precision the producer's Input Data Types give
+       (review28a #4: kd_910B_v2's bf16 MatMulV3 read "not known") */
+    static const char *const view_pmu_prec[] = {
+        "name",      "op",   "calls",     "total",     "mean", "max", "math",
+        "precision", "rule", "cube_util", "cube_busy", "pmu",  NULL};
     /* of those, the PMU's columns no row fills (the AI Core use
        where the export has no cube_utilization(%), Cube busy where its
        PMU has no aic_mac_ratio); "op" as above */
@@ -1847,7 +1852,8 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         t.hide = hide[no_op + 2 * no_occ];
     if (pr_fig_rows_have(kernels, PR_K_PMU_HINT) ||
         pr_fig_rows_have(kernels, PR_K_CUBE_UTILIZATION_PCT)) {
-        t.view = view_pmu;
+        t.view = pr_fig_rows_have(kernels, PR_K_KPRECISION) ? view_pmu_prec
+                                                            : view_pmu;
         t.hide =
             hide_pmu[no_op +
                      2 * !pr_fig_rows_have(kernels, PR_K_CUBE_UTILIZATION_PCT) +
@@ -2226,8 +2232,9 @@ pr_sec_roof_missing(const cJSON *run, const char *what, char *buf, size_t n)
                  "no operator (%s)%s%s.",
                  what,
                  pr_fig_run_is_npu(run)
-                     ? "its device tasks have no launching operator: a task "
-                       "table such as kernel_details.csv without "
+                     ? "its device tasks have no launching operator: the "
+                       "export holds the tasks without the framework's "
+                       "operator timeline, as kernel_details.csv without "
                        "trace_view.json"
                      : "its kernels have no launching operator",
                  fops ? "; the tasks' measured operation counts "

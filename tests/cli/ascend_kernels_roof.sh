@@ -65,6 +65,12 @@ check "#7: MIX_AIV with no AI Core time: AI Core use and Cube busy empty" \
 check "#7: the Cube tasks' AI Core use kept" \
     grep -q '^Conv2D1,hf32,80.00,0.5$' "$T_DIR/kd.csv"
 text "$T_DIR/kd.html" > "$T_DIR/kd.txt"
+check "#4: the HTML kernel table has a Precision column with bf16" python3 -c "
+import sys
+t = open(sys.argv[1]).read()
+assert ' Math Precision Rule AI Core use Cube busy' in t, t[:2000]
+assert ' cube bf16 ' in t, t
+" "$T_DIR/kd.txt"
 check "#12: no roofline because the export has no operator, not no FLOPs" \
     python3 -c "
 import sys
