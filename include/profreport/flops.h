@@ -37,7 +37,21 @@ struct pr_op_call {
                                       when none were recorded */
     double trace_flops;            /* the trace's own "flops" arg; < 0
                                       absent */
+    unsigned conv_grads;           /* a conv backward without a recorded
+                                      output_mask: the PR_CONV_GRAD_* its
+                                      inner ops show it computed
+                                      (pr_roofline_conv_grads); 0 not
+                                      known (both, as FlopCounterMode) */
 };
+
+/* The gradients a convolution backward computes (pr_op_call.conv_grads). */
+#define PR_CONV_GRAD_INPUT 1u  /* the data gradient (dgrad) */
+#define PR_CONV_GRAD_WEIGHT 2u /* the weight gradient (wgrad) */
+
+/* The gradient an op of this name computes on its own: PR_CONV_GRAD_INPUT
+ * for a *_backward_input op (cudnn_convolution_backward_input), _WEIGHT
+ * for a *_backward_weight op, 0 for any other name (NULL included). */
+unsigned pr_flops_conv_grad_of(const char *name);
 
 /* Estimate for one call. */
 struct pr_op_cost {

@@ -92,4 +92,15 @@ int pr_roofline_conv_from_output(const struct pr_shape_list *input_shapes,
  * is grad_output. */
 int pr_roofline_is_conv_bwd_node(const char *name);
 
+/* The gradients (PR_CONV_GRAD_* bits, flops.h) that tree node `node`, an
+ * operator that computes both gradients of a convolution unless told
+ * otherwise (aten::cudnn_convolution_backward, convolution_backward),
+ * shows it computed by the ops directly under it (one
+ * cudnn_convolution_backward_weight and no _backward_input: ResNet's
+ * first conv, whose input is the image); 0 for another node or when no
+ * such op is under it.  Every FLOP count of such a call takes it as
+ * pr_op_call.conv_grads. */
+unsigned pr_roofline_conv_grads(const struct pr_trace *t,
+                                const struct pr_tree *tree, uint32_t node);
+
 #endif

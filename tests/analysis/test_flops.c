@@ -150,7 +150,8 @@ test_formula_cases(void **state)
     (void)state;
     while (cases_next(f, &c, F_N)) {
         static struct pr_op_inputs in;
-        struct pr_op_call call = {c.f[F_OP], &in, trace_flops(c.f[F_CHECKS])};
+        struct pr_op_call call = {c.f[F_OP], &in, trace_flops(c.f[F_CHECKS]),
+                                  0};
         struct pr_error err = {PR_OK, ""};
         struct pr_op_cost o;
         enum pr_status st;
@@ -177,7 +178,7 @@ static void
 test_no_inputs(void **state)
 {
     struct pr_op_cost c;
-    struct pr_op_call none = {"aten::mm", NULL, -1.0};
+    struct pr_op_call none = {"aten::mm", NULL, -1.0, 0};
     struct pr_error err = {PR_OK, ""};
 
     (void)state;

@@ -1921,6 +1921,7 @@ row_misaligned(const struct rctx *c, const struct pr_rec_op *r,
     call.name = r->name;
     call.in = in;
     call.trace_flops = -1;
+    call.conv_grads = 0; /* its dims, the same for either pass */
     if (r->name != NULL && pr_flops_estimate(&call, cost, &err) == PR_OK)
         bad = pr_tensorcore_misaligned(cost, d);
     free(in);

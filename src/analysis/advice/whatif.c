@@ -467,6 +467,7 @@ op_cost(struct pr_whatif_acc *a, const struct pr_trace *t, uint32_t op_ev,
     call.name = pr_trace_str(t, e->name);
     call.in = a->in;
     call.trace_flops = oi->flops;
+    call.conv_grads = 0; /* no op tree here: a conv backward's both */
     if (pr_flops_estimate(&call, &cost, &err) != PR_OK)
         return;
     *bytes = cost.bytes;

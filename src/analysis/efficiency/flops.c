@@ -22,7 +22,8 @@ struct ctx {
     struct pr_concrete_list ci;
     const struct pr_shape_list *st; /* "Input Strides", one per input;
                                        NULL not recorded */
-    int op_size; /* bytes per element of the op's dtype; 0 unknown */
+    int op_size;    /* bytes per element of the op's dtype; 0 unknown */
+    unsigned grads; /* pr_op_call.conv_grads */
 };
 
 typedef void (*formula_fn)(const struct ctx *c, int a, int b,
@@ -533,15 +534,33 @@ f_conv(const struct ctx *c, int a, int b, struct pr_op_cost *out)
                        elem_size(c, 0));
 }
 
+unsigned
+pr_flops_conv_grad_of(const char *name)
+{
+    if (name == NULL)
+        return 0;
+    if (strstr(name, "_backward_input") != NULL)
+        return PR_CONV_GRAD_INPUT;
+    if (strstr(name, "_backward_weight") != NULL)
+        return PR_CONV_GRAD_WEIGHT;
+    return 0;
+}
+
 /* Output-gradient mask of a conv backward: the last bool list in Concrete
- * Inputs.  Not recorded: both gradients, as FlopCounterMode counts them when
- * the mask is set (the usual case: ~2x the forward FLOPs). */
+ * Inputs.  Not recorded: the gradients its inner ops show it computed
+ * (pr_op_call.conv_grads: ResNet's first conv has no data gradient, its
+ * input is the image), else both, as FlopCounterMode counts them when the
+ * mask is set (the usual case: ~2x the forward FLOPs). */
 static void
 conv_bwd_mask(const struct ctx *c, int *gi, int *gw)
 {
     size_t i;
 
     *gi = *gw = 1;
+    if (c->grads != 0) {
+        *gi = (c->grads & PR_CONV_GRAD_INPUT) != 0;
+        *gw = (c->grads & PR_CONV_GRAD_WEIGHT) != 0;
+    }
     for (i = c->ci.n; i-- > 0;) {
         const struct pr_concrete_arg *m = &c->ci.arg[i];
 
@@ -1386,6 +1405,7 @@ load_ctx(const struct pr_op_call *call, struct ctx *c, struct pr_error *err)
     size_t i;
 
     memset(c, 0, sizeof(*c));
+    c->grads = call->conv_grads;
     if (in == NULL)
         return PR_OK;
     if (in->st != PR_OK)

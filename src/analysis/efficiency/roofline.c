@@ -57,6 +57,9 @@ struct og {
     int64_t mean_bwd;      /* of them, inside a MeanBackward node that
                               received fewer elements than an input of
                               the call holds (bcast_evidence) */
+    int64_t one_grad[3];   /* of them, a conv backward's calls whose inner
+                              ops show one gradient only: [PR_CONV_GRAD_*]
+                              (conv_grad_calls) */
 };
 
 /* Whether all calls of a group found the same forward output shape. */
@@ -373,6 +376,33 @@ pr_roofline_is_conv_bwd_node(const char *name)
            strstr(name, "Backward") != NULL &&
            strstr(name, "Transpose") == NULL &&
            strncmp(name, "autograd::", 10) != 0;
+}
+
+unsigned
+pr_roofline_conv_grads(const struct pr_trace *t, const struct pr_tree *tree,
+                       uint32_t node)
+{
+    const struct pr_tree_node *nd;
+    const char *nm;
+    const uint32_t *kids;
+    uint32_t k, nk;
+    unsigned g = 0;
+
+    if (t == NULL || tree == NULL || node >= tree->n_nodes)
+        return 0;
+    nd = &tree->nodes[node];
+    if (nd->ev == PR_TREE_NONE)
+        return 0;
+    nm = pr_trace_str(t, pr_tree_name(t, tree, nd));
+    if (nm == NULL || strstr(nm, "convolution_backward") == NULL ||
+        pr_flops_conv_grad_of(nm) != 0)
+        return 0;
+    kids = pr_tree_kids(tree, nd);
+    nk = pr_tree_n_kids(tree, nd);
+    for (k = 0; k < nk; k++)
+        g |= pr_flops_conv_grad_of(
+            pr_trace_str(t, pr_tree_name(t, tree, &tree->nodes[kids[k]])));
+    return g;
 }
 
 /* The first entry of a shape list ("[[32, 64, 112, 112]]" ->
@@ -870,6 +900,37 @@ bcast_evidence(const struct pr_trace *t, const struct pr_tree *tree,
     return ok;
 }
 
+/* The calls of a convolution backward that computed one gradient only,
+ * as their inner ops show (pr_roofline_conv_grads), counted per group. */
+static void
+conv_grad_calls(const struct pr_trace *t, const struct pr_tree *tree,
+                struct ogs *g)
+{
+    uint32_t empty = pr_strtab_find(t->strs, "[]", 2);
+    size_t i;
+
+    for (i = 0; i < tree->n_nodes; i++) {
+        const struct pr_tree_node *n = &tree->nodes[i];
+        unsigned h;
+        struct pr_op_info ob;
+        const struct pr_op_info *op;
+        const struct og *o;
+        uint32_t dims;
+
+        if (n->ev == PR_TREE_NONE || n->dropped)
+            continue;
+        h = pr_roofline_conv_grads(t, tree, (uint32_t)i);
+        if (h != PR_CONV_GRAD_INPUT && h != PR_CONV_GRAD_WEIGHT)
+            continue;
+        op = pr_trace_op(t, &t->events[n->ev], &ob);
+        dims = op_dims(op, empty);
+        o = find_group(g, pr_trace_str(t, t->events[n->ev].name),
+                       dims == PR_STR_NONE ? "[]" : pr_trace_str(t, dims));
+        if (o)
+            g->v[o - g->v].one_grad[h]++;
+    }
+}
+
 /* Build the group index; 0 on out-of-memory. */
 static int
 index_trace(const struct pr_trace *t, const struct pr_tree *tree, struct ogs *g)
@@ -890,6 +951,8 @@ index_trace(const struct pr_trace *t, const struct pr_tree *tree, struct ogs *g)
         ok = sort_groups(g, ext.v, ext.n);
     if (ok && tree)
         ok = bcast_evidence(t, tree, g);
+    if (ok && tree)
+        conv_grad_calls(t, tree, g);
     if (ok && ext.n > 0) {
         qsort(ext.v, ext.n, sizeof(*ext.v), cmp_ext);
         attribute_kernels(t, tree, g, ext.v, ext.n);
@@ -1044,11 +1107,43 @@ conv_from_bwd(const struct pass *p, const struct og *g,
     free(out);
 }
 
+/* A conv backward's calls that computed one gradient only (og.one_grad)
+ * count that one pass, not the two the formula takes without a recorded
+ * output_mask: r's totals, and its per-call cost when every call did. */
+static void
+one_grad_calls(const struct og *g, struct pr_op_call *call, struct row *r)
+{
+    unsigned h;
+    double both = r->calls;
+
+    for (h = PR_CONV_GRAD_INPUT; h <= PR_CONV_GRAD_WEIGHT; h++) {
+        struct pr_op_cost one;
+        struct pr_error e = {PR_OK, ""};
+        double n = (double)g->one_grad[h];
+
+        if (n <= 0 || n > both)
+            continue;
+        call->conv_grads = h;
+        if (pr_flops_estimate(call, &one, &e) != PR_OK)
+            continue;
+        both -= n;
+        r->flops = one.flops >= 0 && r->cost.flops >= 0
+                       ? r->flops - (r->cost.flops - one.flops) * n
+                       : NAN;
+        r->bytes = one.bytes >= 0 && r->cost.bytes >= 0
+                       ? r->bytes - (r->cost.bytes - one.bytes) * n
+                       : NAN;
+        if (both == 0)
+            r->cost = one;
+    }
+    call->conv_grads = 0;
+}
+
 static void
 estimate_row(const struct pass *p, struct pr_op_row *src, struct row *r,
              struct pr_op_inputs *in)
 {
-    struct pr_op_call call = {NULL, NULL, -1.0};
+    struct pr_op_call call = {NULL, NULL, -1.0, 0};
     struct pr_error e = {PR_OK, ""};
     const struct og *g = NULL;
     double measured;
@@ -1077,13 +1172,15 @@ estimate_row(const struct pass *p, struct pr_op_row *src, struct row *r,
         g->out_state == OUT_SAME)
         conv_from_bwd(p, g, in, &r->cost);
     r->flops = r->cost.flops >= 0 ? r->cost.flops * r->calls : NAN;
+    r->bytes = r->cost.bytes >= 0 ? r->cost.bytes * r->calls : NAN;
+    if (g && r->cost.cls == PR_OPC_CONV_BWD)
+        one_grad_calls(g, &call, r);
     r->flops_src = r->cost.flops_from_trace ? "trace" : "formula";
     measured = pr_ops_measured(src) ? src->measured_flops : NAN;
     if (isfinite(measured)) { /* what the kernels did beats any formula */
         r->flops = measured;
         r->flops_src = "measured";
     }
-    r->bytes = r->cost.bytes >= 0 ? r->cost.bytes * r->calls : NAN;
     r->eligible = pr_tensorcore_op_eligible(r->name, NULL) || src->tc_eligible;
     r->tc_self_us = g ? (double)g->tc_ns / 1000.0
                       : pr_ops_tc_self_pct(src) / 100.0 * r->dev_self_us;

@@ -193,7 +193,9 @@ estimate(const struct calls *c, size_t node, struct pr_op_inputs *in)
 {
     struct pr_op_info ob;
     const struct pr_op_info *op = node_op(c, node, &ob);
-    struct pr_op_call call = {node_name(c, node), NULL, -1.0};
+    struct pr_op_call call = {
+        node_name(c, node), NULL, -1.0,
+        pr_roofline_conv_grads(c->t, &c->tree, (uint32_t)node)};
     struct pr_op_cost oc;
     struct cost r = {-1.0, -1.0};
 

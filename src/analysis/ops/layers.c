@@ -127,11 +127,9 @@ struct ctx {
     struct part cur;
     size_t cur_back;
     size_t n_layers, n_bwd, n_unpaired;
-    unsigned grads; /* GRAD_*: what the backward roots being folded hold */
+    unsigned grads; /* PR_CONV_GRAD_*: what the backward roots being folded
+                       hold (pr_flops_conv_grad_of) */
 };
-
-#define GRAD_INPUT 1u  /* a *_backward_input op (the data gradient) */
-#define GRAD_WEIGHT 2u /* a *_backward_weight op */
 
 /* ---- operators ---------------------------------------------------------- */
 
@@ -500,6 +498,7 @@ op_cost(const struct ctx *c, uint32_t ni, struct pr_op_cost *cost)
         pr_trace_str(c->t, pr_tree_name(c->t, c->tree, &c->tree->nodes[ni]));
     call.in = c->in;
     call.trace_flops = op->flops;
+    call.conv_grads = pr_roofline_conv_grads(c->t, c->tree, ni);
     if (pr_flops_estimate(&call, cost, &e) != PR_OK)
         cost->cls = PR_OPC_OTHER;
 }
@@ -720,16 +719,10 @@ walk_layers(struct ctx *c)
 static int
 enter_backward(struct ctx *c, const struct frame *up, struct frame *f)
 {
-    const char *nm;
-
     if (up != NULL && is_backward_root(c, f->node))
         return 0;
-    nm = pr_trace_str(c->t,
-                      pr_tree_name(c->t, c->tree, &c->tree->nodes[f->node]));
-    if (nm != NULL && strstr(nm, "_backward_input") != NULL)
-        c->grads |= GRAD_INPUT;
-    if (nm != NULL && strstr(nm, "_backward_weight") != NULL)
-        c->grads |= GRAD_WEIGHT;
+    c->grads |= pr_flops_conv_grad_of(pr_trace_str(
+        c->t, pr_tree_name(c->t, c->tree, &c->tree->nodes[f->node])));
     f->stop = (unsigned char)count(c, &c->cur, f->node, up ? up->stop : 0u);
     return 1;
 }
@@ -797,27 +790,6 @@ group_backward(const struct ctx *c, const struct bwd_root *v, size_t n,
     return 1;
 }
 
-/* A backward root that ran the weight gradient only (a *_backward_weight
- * op, no *_backward_input) but whose outer convolution_backward counted
- * both (no output_mask in the trace): one pass of its FLOPs is dropped
- * (review25g #6: ResNet's conv1, 45.3 GFLOP, not 90.6). */
-static void
-wgrad_only(const struct ctx *c, struct part *p)
-{
-    const char *nm;
-
-    if ((c->grads & (GRAD_INPUT | GRAD_WEIGHT)) != GRAD_WEIGHT ||
-        p->top == NO_NODE)
-        return;
-    nm = pr_trace_str(c->t,
-                      pr_tree_name(c->t, c->tree, &c->tree->nodes[p->top]));
-    if (nm == NULL || strstr(nm, "convolution_backward") == NULL ||
-        strstr(nm, "_backward_weight") != NULL ||
-        strstr(nm, "_backward_input") != NULL)
-        return;
-    p->flops -= 0.5 * top_flops(c, p);
-}
-
 /* Layer `slot`'s backward roots (n of them, in time order) summed, then
  * into its row as they count: unknown once a node's count is, but for
  * the estimate.  0 on out-of-memory. */
@@ -839,7 +811,6 @@ fold_layer(struct ctx *c, size_t slot, const uint32_t *roots, size_t n)
         c->grads = 0;
         if (!walk(c, roots[i], enter_backward, NULL))
             return 0;
-        wgrad_only(c, &c->cur);
         grads |= c->grads;
         part_add(c, &bwd, &c->cur);
         add_name(names, pr_tree_name(c->t, c->tree, &c->tree->nodes[roots[i]]));
@@ -847,10 +818,11 @@ fold_layer(struct ctx *c, size_t slot, const uint32_t *roots, size_t n)
     if (l->row == NO_SLOT)
         return 1; /* cannot happen: every claiming layer ends */
     r = &c->rows[l->row];
-    /* the weight gradient alone redoes the forward's work once, not
-       twice: no data gradient ran (cudnn_convolution_backward_weight
-       without _backward_input, ResNet's conv1: 45.3 GFLOP, not 90.6) */
-    half = (grads & (GRAD_INPUT | GRAD_WEIGHT)) == GRAD_WEIGHT;
+    /* one gradient alone redoes the forward's work once, not twice: no
+       data gradient ran (cudnn_convolution_backward_weight without
+       _backward_input, ResNet's conv1).  A counted backward carries it
+       already (pr_roofline_conv_grads: its cost counts one pass) */
+    half = grads == PR_CONV_GRAD_WEIGHT || grads == PR_CONV_GRAD_INPUT;
     if (bwd.unknown & UNKNOWN_F) {
         bwd.flops = half ? 0.5 * l->est_flops : l->est_flops;
         bwd.flops_src = !isfinite(bwd.flops) ? NULL

@@ -707,11 +707,13 @@ struct totals {
  * whose inputs lack the stride and padding takes its output shape from
  * its backward node (bwd: sequence number -> grad_output dims), as the
  * operator tables' roofline does (issue #4): aten::conv2d and the
- * cudnn_convolution below it share that number. */
+ * cudnn_convolution below it share that number.  A conv backward counts
+ * the gradients its inner ops show (pr_roofline_conv_grads). */
 static double
-flops_of(const struct pr_trace *t, const struct pr_tree_node *nd,
+flops_of(const struct pr_trace *t, const struct pr_tree *tree, uint32_t ni,
          const struct pr_idmap *bwd)
 {
+    const struct pr_tree_node *nd = &tree->nodes[ni];
     struct pr_op_info ob;
     const struct pr_op_info *op = pr_trace_op(t, &t->events[nd->ev], &ob);
     struct pr_op_inputs in, out;
@@ -725,6 +727,7 @@ flops_of(const struct pr_trace *t, const struct pr_tree_node *nd,
     call.name = pr_trace_str(t, t->events[nd->ev].name);
     call.in = &in;
     call.trace_flops = op->flops;
+    call.conv_grads = pr_roofline_conv_grads(t, tree, ni);
     if (pr_flops_estimate(&call, &cost, NULL) != PR_OK)
         return -1;
     if (cost.flops >= 0 || cost.cls != PR_OPC_CONV || op->seq < 0 ||
@@ -786,7 +789,7 @@ own_flops(struct ctx *c, uint32_t ni, double *sub, const struct pr_idmap *bwd)
     sub[ni] = kids;
     if (fwd_attr(c, ni) == NO_ATTR || nd->ev == PR_TREE_NONE)
         return -1;
-    f = flops_of(c->t, nd, bwd);
+    f = flops_of(c->t, c->tree, ni, bwd);
     if (f < 0 || (f <= kids && kids > 0))
         return -1;
     sub[ni] = f;
