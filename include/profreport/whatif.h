@@ -207,6 +207,11 @@ int pr_path_findings(const cJSON *run, cJSON *recs);
  * as by_kind_us is; 0 when no step's top lists it (pathrules.c). */
 double pr_path_part_us(const cJSON *cp, const char *kind, const char *name);
 
+/* The launch calls' share of the mean path (%), as the launch finding
+ * counts them: the launch parts but the aclop calls (op_compile's) and
+ * the tasks' launch-to-start delay (pathrules.c). */
+double pr_path_launch_calls_pct(const cJSON *cp);
+
 /* slow_dispatch's operators (pathrules.c: PyTorch operators that compute
  * nothing, on a CUDA run whose calls of them are many and slow) into
  * in->dispatch, each with the factor that brings its mean call to a

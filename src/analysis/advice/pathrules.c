@@ -420,6 +420,27 @@ aclop_pct(const cJSON *cp)
     return steps > 0 && total > 0 ? 100.0 * us / steps / total : 0;
 }
 
+double
+pr_path_launch_calls_pct(const cJSON *cp)
+{
+    char calls[8];
+    const cJSON *e;
+    double pct, total = 0, delay_us;
+
+    path_parts_if(cp, "launch", not_aclop, calls, sizeof(calls), &pct, NULL,
+                  NULL);
+    pct -= aclop_pct(cp);
+    cJSON_ArrayForEach(e, pr_sget(cp, PR_K_BY_KIND_US))
+    {
+        if (cJSON_IsNumber(e) && e->valuedouble > 0)
+            total += e->valuedouble;
+    }
+    delay_us = part_us(cp, "launch", "(launch-to-start delay)");
+    if (total > 0 && delay_us > 0)
+        pct -= 100.0 * delay_us / total;
+    return pct;
+}
+
 /* The share of the launch calls' time the launch_bound replay took off
  * the path that the host issued inside an optimizer's step (what_if's
  * optimizer_pct) from which its multi-tensor path leads the advice, and
@@ -469,14 +490,22 @@ static int torch_fused(const char *cls);
  * copy's wait): where the loop holds such calls, the launch advice says
  * that they go first, or only the launches between them are captured
  * (review 26g #4: nsys_after's "Capture each iteration in a CUDA graph"
- * beside 15 cudaStreamSynchronize calls a rank). */
+ * beside 15 cudaStreamSynchronize calls a rank).  How many a step, and
+ * how long the device idles after them (synchronization's gpu_idle_us)
+ * beside what the launch replay saves (gain_us, a step): whether the syncs
+ * or the launches make the gaps (hta_nccl: 24 cudaEventSynchronize, 8 a
+ * step, the device idle 9 us a step after them, the replay 12.8 ms). */
 static size_t
-syncs_in_loop(const cJSON *run, int capture, char *buf, size_t cap, size_t len)
+syncs_in_loop(const cJSON *run, int capture, double gain_us, char *buf,
+              size_t cap, size_t len)
 {
-    const cJSON *calls =
-        pr_sget(pr_sget(run, PR_K_SYNCHRONIZATION), PR_K_CALLS);
+    const cJSON *sync = pr_sget(run, PR_K_SYNCHRONIZATION);
+    const cJSON *calls = pr_sget(sync, PR_K_CALLS);
     const cJSON *c, *top = NULL;
-    double n = 0, top_n = 0;
+    double n = 0, top_n = 0, idle = pr_sget_num(sync, PR_K_GPU_IDLE_US);
+    double steps =
+        capture ? 1 : (double)cJSON_GetArraySize(pr_sget(run, PR_K_STEPS));
+    char per[48] = "", t_idle[32], t_gain[32];
     int copies;
 
     /* the synchronizing calls (stream, device, event); a blocking copy
@@ -502,13 +531,29 @@ syncs_in_loop(const cJSON *run, int capture, char *buf, size_t cap, size_t len)
     }
     if (top == NULL)
         return len;
-    return pr_append(buf, cap, len,
-                     " A captured graph cannot hold a synchronization, and "
-                     "the %s holds %.0f synchronizing call%s (%s %.0f): "
-                     "remove them first, or capture only the launches "
-                     "between them.",
-                     capture ? "capture" : "loop", n, n == 1 ? "" : "s",
-                     pr_sget_str_or(top, PR_K_NAME, "?"), top_n);
+    if (!(steps >= 1))
+        steps = 1;
+    if (steps > 1)
+        snprintf(per, sizeof(per), ", %.*f a step", fmod(n, steps) == 0 ? 0 : 1,
+                 n / steps);
+    len = pr_append(buf, cap, len,
+                    " A captured graph cannot hold a synchronization, and "
+                    "the %s holds %.0f synchronizing call%s (%s %.0f%s): "
+                    "remove them first, or capture only the launches "
+                    "between them.",
+                    capture ? "capture" : "loop", n, n == 1 ? "" : "s",
+                    pr_sget_str_or(top, PR_K_NAME, "?"), top_n, per);
+    if (!(idle >= 0) || !(gain_us > 0))
+        return len;
+    fmt_ms(idle / steps, t_idle, sizeof(t_idle));
+    fmt_ms(gain_us, t_gain, sizeof(t_gain));
+    return pr_append(
+        buf, cap, len,
+        " The device idles %s%s after them, against the %s%s "
+        "the launches' replay saves: %s",
+        t_idle, capture ? "" : " a step", t_gain, capture ? "" : " a step",
+        idle / steps < 0.1 * gain_us ? "the gaps are not the syncs'."
+                                     : "some of the gaps follow the syncs.");
 }
 
 /* The launch advice's optimizer sentence: pct of the launch calls' time
@@ -574,7 +619,6 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
        launches, beside 5.7 ms a step of aclopCompileAndExecute) */
     path_parts_if(cp, "launch", not_aclop, calls, sizeof(calls), &launch_pct,
                   NULL, NULL);
-    launch_pct -= aclop_pct(cp);
     path_parts(cp, "host_op", ops, sizeof(ops), &host_pct, NULL);
     fmt_ms(pr_sget_num(w, PR_K_GAIN_US), gain, sizeof(gain));
     delay_us = part_us(cp, "launch", "(launch-to-start delay)");
@@ -593,8 +637,7 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
             total += e->valuedouble;
     }
     /* the calls alone: the tasks' wait after them is said apart */
-    if (total > 0 && delay_us > 0)
-        launch_pct -= 100.0 * delay_us / total;
+    launch_pct = pr_path_launch_calls_pct(cp);
     fmt_ms(launch_pct * total / 100.0, on, sizeof(on));
     len = pr_append(
         text, sizeof(text), 0,
@@ -665,7 +708,8 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     else
         len = pr_append(text, sizeof(text), len, " %s", lever);
     if (!npu && !graphs)
-        len = syncs_in_loop(run, capture, text, sizeof(text), len);
+        len = syncs_in_loop(run, capture, pr_sget_num(w, PR_K_GAIN_US), text,
+                            sizeof(text), len);
     if (optim != NULL && opt_pct >= OPT_PART_PCT && opt_pct < OPT_LEAD_PCT)
         optimizer_launches(text, sizeof(text), strlen(text), optim, opt_pct,
                            npu);

@@ -4342,33 +4342,57 @@ pr_whatif_clip(const char *text, char *buf, size_t cap)
     snprintf(buf + cut, cap - cut, " \xE2\x80\xA6");
 }
 
-/* The launch finding's title where the path or the syncs say more than
- * "launch-bound" (review 25g #9: nsys_after's "Launch-bound" under a
- * verdict "Bound by device compute", on a capture with 15 stream syncs a
- * rank): a run the path does not call host-bound has launch gaps that
- * idle the device, and a captured graph cannot hold a synchronization,
- * so with the host_sync finding only the launches between syncs can be
- * captured. */
+/* The launch finding's title by what its evidence is.  A run the path
+ * does not call host-bound has launch gaps that idle the device (review
+ * 25g #9: nsys_after's "Launch-bound" under a verdict "Bound by device
+ * compute").  On a host-bound path the run is launch-bound only where
+ * the launch calls are most of the path (pr_path_launch_calls_pct, as the
+ * path's rule counts them); where they are a part of the host's work,
+ * the title names them (hta_nccl: launch calls 7% of the path beside 93%
+ * of host operators' work, its 24 cudaEventSynchronize calls idling the
+ * device 26 us in all: "Launch calls on the critical path", not
+ * "Launch-bound").  Without a path, the aggregate rule's evidence (the
+ * device waiting for launches) says launch-bound.  A captured graph
+ * cannot hold a synchronization, so with the host_sync finding only the
+ * launches between syncs can be captured. */
 static const char *
-launch_title(const cJSON *run, const char *title)
+launch_title(const cJSON *run)
 {
-    const char *b = pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_BOUND);
+    /* [part][syncs][capture]: part 0 launch-bound, 1 launch calls on the
+       path, 2 launch gaps */
+    static const char *const t[3][2][2] = {
+        {{"Launch-bound: capture the step in a graph",
+          "Launch-bound: capture the launches in a graph"},
+         {"Launch-bound: graph the step's launches between its syncs",
+          "Launch-bound: graph the launches between the syncs"}},
+        {{"Launch calls on the critical path: capture the step in a graph",
+          "Launch calls on the critical path: capture the launches in a "
+          "graph"},
+         {"Launch calls on the critical path: graph the step's launches "
+          "between its syncs",
+          "Launch calls on the critical path: graph the launches between "
+          "the syncs"}},
+        {{"Launch gaps idle the device: capture the launches in a graph",
+          "Launch gaps idle the device: capture the launches in a graph"},
+         {"Launch gaps idle the device: graph the launches between its "
+          "syncs",
+          "Launch gaps idle the device: graph the launches between its "
+          "syncs"}}};
+    const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
+    const char *b = pr_sget_str(cp, PR_K_BOUND);
     const cJSON *r;
-    int host = b == NULL || strcmp(b, "host") == 0, syncs = 0;
+    int host = b == NULL || strcmp(b, "host") == 0, syncs = 0, part = 0;
+    int path = 0;
 
     cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS)) syncs |=
         pr_sget_is(pr_sget_str(r, PR_K_ID), "host_sync");
+    cJSON_ArrayForEach(r, pr_sget(cp, PR_K_BY_KIND_US)) path |=
+        cJSON_IsNumber(r) && r->valuedouble > 0;
     if (!host)
-        return syncs ? "Launch gaps idle the device: graph the launches "
-                       "between its syncs"
-                     : "Launch gaps idle the device: capture the launches "
-                       "in a graph";
-    if (syncs)
-        return pr_sget_run_is_capture(run)
-                   ? "Launch-bound: graph the launches between the syncs"
-                   : "Launch-bound: graph the step's launches between its "
-                     "syncs";
-    return title;
+        part = 2;
+    else if (path && !(pr_path_launch_calls_pct(cp) >= 50))
+        part = 1;
+    return t[part][syncs][pr_sget_run_is_capture(run) != 0];
 }
 
 /* The verdict's evidence cell for a list of evidence, in bytes. */
@@ -5120,10 +5144,8 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
            (review 20 #8) */
         if (pr_sget_run_is_capture(run) && pr_sget_is(o.id, "cold_step"))
             o.title = "A cold capture: first-use costs";
-        if (pr_sget_run_is_capture(run) && pr_sget_is(o.id, "launch_bound"))
-            o.title = "Launch-bound: capture the launches in a graph";
         if (pr_sget_is(o.id, "launch_bound"))
-            o.title = launch_title(run, o.title);
+            o.title = launch_title(run);
         o.gain_us = pr_sget_num(r, PR_K_GAIN_US);
         o.gain_pct = pr_sget_num(r, PR_K_GAIN_PCT);
         o.gain_basis = pr_sget_str(r, PR_K_GAIN_BASIS);
