@@ -1384,6 +1384,69 @@ line_part(const char *s, size_t w, const char **next)
     return end;
 }
 
+/* Spans by number where the table does not fit: a span column of long
+ * ids (a trace's file-name stamp, tb_resnet50's "1623143089861", 13
+ * columns of 80 beside an Evidence column wrapped to 19) shows each span
+ * as its number, 1, 2, ... in the summary's order of runs (by span), and
+ * a line above the table names them (span 1 = 1623143089861), as the
+ * terminal's run headings name the span.  Column c of t is the span column,
+ * w[c] its width; *labels (owned by the caller, NULL when the column stays)
+ * replaces t->spans.  PR_E_NOMEM. */
+#define SPAN_SHORT 6 /* a span id this long or longer is numbered */
+static int
+cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static enum pr_status
+number_spans(struct table *t, size_t n, size_t c, size_t *w, size_t width,
+             const char ***labels, struct pr_buf *out)
+{
+    const char **seen, **lab;
+    char(*num)[24];
+    size_t r, k, d = 0;
+    enum pr_status st = PR_OK;
+
+    *labels = NULL;
+    if (row_width(w, t->n_cols) <= width || w[c] < SPAN_SHORT || n == 0)
+        return PR_OK;
+    lab = malloc(n * sizeof(*lab) + n * sizeof(*seen) + n * sizeof(*num));
+    if (lab == NULL)
+        return PR_E_NOMEM;
+    seen = (const char **)(lab + n);
+    num = (char(*)[24])(seen + n);
+    for (r = 0; r < n; r++) {
+        for (k = 0; k < d && strcmp(seen[k], t->spans[r]) != 0; k++)
+            ;
+        if (k == d)
+            seen[d++] = t->spans[r];
+    }
+    qsort(seen, d, sizeof(*seen), cmp_str);
+    for (k = 0; k < d; k++)
+        snprintf(num[k], sizeof(num[k]), "%zu", k + 1);
+    for (r = 0; r < n; r++) {
+        for (k = 0; k < d && strcmp(seen[k], t->spans[r]) != 0; k++)
+            ;
+        lab[r] = num[k];
+    }
+    for (k = 0; k < d && st == PR_OK; k++)
+        st = pr_buf_printf(out, "%s %zu = %s%s", k ? ", span" : "Span", k + 1,
+                           seen[k][0] ? seen[k] : "(none)",
+                           k + 1 == d ? "\n" : "");
+    if (st != PR_OK) {
+        free(lab);
+        return st;
+    }
+    t->spans = lab;
+    *labels = lab;
+    w[c] = pr_shorten_width(span_col.label);
+    for (r = 0; r < n; r++)
+        if (strlen(lab[r]) > w[c])
+            w[c] = strlen(lab[r]);
+    return PR_OK;
+}
+
 static enum pr_status
 emit_text(const struct table *t0, size_t n, int width, struct pr_buf *out)
 {
@@ -1394,6 +1457,7 @@ emit_text(const struct table *t0, size_t n, int width, struct pr_buf *out)
     const struct table *t = &tt;
     const char *rest[MAX_COLS + 3] = {NULL};
     char keep[MAX_COLS + 3][1024]; /* a wrapped cell's text */
+    const char **span_labels = NULL;
 
     if (drop_one_value_cols(t0, n, &tt, out) != PR_OK)
         return PR_E_NOMEM;
@@ -1409,6 +1473,11 @@ emit_text(const struct table *t0, size_t n, int width, struct pr_buf *out)
                 w[c] = cw;
         }
     }
+    for (c = 0; c < t->n_cols && st == PR_OK; c++)
+        if (t->cols[c] == &span_col)
+            st = number_spans(&tt, n, c, w, (size_t)width, &span_labels, out);
+    if (st != PR_OK)
+        return st;
     if (t->wrap_last)
         wrap_room(t, w, (size_t)width);
     shown = fit_width(t, w, (size_t)width);
@@ -1488,6 +1557,7 @@ emit_text(const struct table *t0, size_t n, int width, struct pr_buf *out)
         pr_shorten_free(forms[c], n);
         free(forms[c]);
     }
+    free(span_labels);
     return st;
 }
 
