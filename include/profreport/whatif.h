@@ -212,6 +212,14 @@ double pr_path_part_us(const cJSON *cp, const char *kind, const char *name);
  * the tasks' launch-to-start delay (pathrules.c). */
 double pr_path_launch_calls_pct(const cJSON *cp);
 
+/* How to profile after warm-up, in the words of the run's profiler: a
+ * sentence ("Profile after warm-up: ...") for the cold_step advice.
+ * torch.profiler.schedule is the PyTorch profiler's; an Nsight Systems
+ * capture (no framework, a GPU) starts its capture range later; another
+ * run is told to start its capture after the first iterations.  capture:
+ * the run has no steps (its unit is the iteration). */
+const char *pr_whatif_warmup_advice(const cJSON *run, int capture);
+
 /* slow_dispatch's operators (pathrules.c: PyTorch operators that compute
  * nothing, on a CUDA run whose calls of them are many and slow) into
  * in->dispatch, each with the factor that brings its mean call to a

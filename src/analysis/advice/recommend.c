@@ -1539,14 +1539,8 @@ rule_cold_step(struct rctx *c)
              ", where a launch takes microseconds. The first launch of a "
              "kernel loads its code (lazy module loading, code objects, "
              "JIT compilation), a one-time cost, so these figures are not "
-             "the steady state's. Profile after warm-up: %s",
-             c->npu || pr_run_is_torch(c->run)
-                 ? "torch.profiler.schedule(wait=1, warmup=1, active=3) "
-                   "skips the first steps."
-                 : "start the capture after the first iterations (Nsight "
-                   "Systems: nsys profile --capture-range=cudaProfilerApi "
-                   "with cudaProfilerStart/cudaProfilerStop around the "
-                   "steady part).");
+             "the steady state's. %s",
+             pr_whatif_warmup_advice(c->run, capture));
     add_rec(c, "cold_step", "warning", text);
 }
 

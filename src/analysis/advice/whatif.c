@@ -3339,13 +3339,41 @@ cold_pct(const cJSON *whatif)
     return p >= PR_WHATIF_COLD_PCT ? p : 0;
 }
 
+const char *
+pr_whatif_warmup_advice(const cJSON *run, int capture)
+{
+    const cJSON *d;
+    int npu = 0;
+
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES)) npu |=
+        pr_sget_is(pr_sget_str(d, PR_K_KIND), "npu");
+    if (pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "pytorch"))
+        return capture ? "Profile after warm-up: torch.profiler.schedule("
+                         "wait=1, warmup=1, active=3) skips the first "
+                         "iterations, with prof.step() called once an "
+                         "iteration."
+                       : "Profile after warm-up: torch.profiler.schedule("
+                         "wait=1, warmup=1, active=3) skips the first steps.";
+    /* an Nsight Systems export: its capture range, not PyTorch's
+       profiler (s16 gpuleft #4: nsys mock.sqlite was told
+       torch.profiler.schedule) */
+    if (pr_sget_str(run, PR_K_FRAMEWORK) == NULL && !npu)
+        return "Profile after warm-up: start the capture after the first "
+               "iterations (nsys profile --capture-range=cudaProfilerApi, "
+               "with cudaProfilerStart()/cudaProfilerStop(), "
+               "torch.cuda.profiler.start()/stop() in PyTorch, around "
+               "steady iterations; or --delay=SECONDS).";
+    return "Profile after warm-up: start the capture after the first "
+           "iterations.";
+}
+
 /* The cold_step advice in the words of its replay (review R2): every
  * runtime call of 1 ms or more, not only the slowest launch, and the
  * share the warm step saves.  The rule of recommend.c watches launches
  * alone (a cold capture's context creation sits in another call, such
  * as the first cudaDeviceGetStreamPriorityRange or cudaFree). */
 static int
-cold_text(const cJSON *w, int npu, int capture, int torch, char *buf,
+cold_text(const cJSON *run, const cJSON *w, int npu, int capture, char *buf,
           size_t cap)
 {
     const cJSON *e;
@@ -3376,22 +3404,12 @@ cold_text(const cJSON *w, int npu, int capture, int torch, char *buf,
         "%.0f%% shorter. These are one-time costs: the first runtime call "
         "creates the device context, first allocations reserve memory, the "
         "first launch of a kernel loads its code%s; so the other figures "
-        "are not the steady state's. Profile after warm-up: %s%s.",
+        "are not the steady state's. %s",
         capture ? "the capture" : "its steps", pr_sget_num(w, PR_K_GAIN_PCT),
         npu ? " (operator compilation on first use)"
             : " (lazy module loading, JIT compilation), and cuDNN/cuBLAS "
               "create their handles and search algorithms",
-        /* a program without PyTorch is told its profiler's way (review
-           28h #11: CloverLeaf and an MPI saxpy under nsys) */
-        torch || npu ? "torch.profiler.schedule(wait=1, warmup=1, active=3) "
-                       "skips the first "
-                     : "start the capture after the first iterations (Nsight "
-                       "Systems: nsys profile --capture-range=cudaProfilerApi "
-                       "with cudaProfilerStart/cudaProfilerStop around the "
-                       "steady part)",
-        !(torch || npu) ? ""
-        : capture ? "iterations, with prof.step() called once an iteration"
-                  : "steps");
+        pr_whatif_warmup_advice(run, capture));
     return k >= 0 && (size_t)k < cap - len;
 }
 
@@ -3424,8 +3442,8 @@ cold_advice(cJSON *run, cJSON *recs, const cJSON *whatif, double cold)
         (r == NULL && !(cold > 0) &&
          !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_PATH_PCT)))
         return 1;
-    if (!cold_text(w, npu, pr_sget_run_is_capture(run), pr_run_is_torch(run),
-                   text, sizeof(text)))
+    if (!cold_text(run, w, npu, pr_sget_run_is_capture(run), text,
+                   sizeof(text)))
         return 1; /* (cannot happen: the buffer holds 4 names of 80) */
     if (r == NULL) {
         return pr_emit_rec(recs, "cold_step", "warning", text, NULL, 0) != NULL;
