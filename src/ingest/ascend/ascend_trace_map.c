@@ -427,11 +427,17 @@ add_task(struct map *m, const struct pr_tv_raw *x)
 {
     const char *tt = str(m, x->task_type);
     enum pr_ascend_task c = pr_ascend_task_class(tt);
-    enum pr_kind k = pr_ascend_task_kind(c);
+    enum pr_kind k;
     struct pr_event *e;
     struct pr_gpu_info *g;
     int64_t stream = -1;
 
+    /* an RTS copy task ("MEMCPY_ASYNC") has Task Type "Other" in torch_npu's
+       trace_view: its name says it is a copy (review 28a #10) */
+    if (c == PR_ASCEND_TASK_COMPUTE &&
+        pr_ascend_task_class(str(m, x->name)) == PR_ASCEND_TASK_COPY)
+        c = PR_ASCEND_TASK_COPY;
+    k = pr_ascend_task_kind(c);
     pr_fld_parse_int64(str(m, x->tid), strlen(str(m, x->tid)), &stream);
     if (k == PR_KIND_COPY && has_i64(m->comm_streams, m->n_comm, stream))
         k = PR_KIND_OTHER; /* an HCCL transfer: the collective counts it */
