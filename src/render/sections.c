@@ -605,6 +605,28 @@ run_is_extract(const cJSON *run)
         "task_list_extract");
 }
 
+/* 1 when the run's task list is incomplete by the producer's own step
+ * table (diagnostic tasks_incomplete; old2023's ranks list 17% and 5% of
+ * the table's device time) or an extract: a share of its tasks is not
+ * the run's (review 28a #8). */
+static int
+run_tasks_partial(const cJSON *run)
+{
+    const cJSON *d;
+
+    if (run_is_extract(run) ||
+        pr_sget_is(
+            pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_NO_PATH_REASON),
+            "tasks_incomplete"))
+        return 1;
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
+    {
+        if (pr_sget_is(pr_sget_str(d, PR_K_KIND), "tasks_incomplete"))
+            return 1;
+    }
+    return 0;
+}
+
 /* Under the breakdown of an incomplete task list: what it rests on and
  * the step table's split of the same step (issue #30 finding 1: the
  * charts' "Other 87%" of old2023's 21 tasks beside a table that finds
@@ -632,7 +654,7 @@ table_split_note(struct pr_figs *f, const cJSON *run)
         "do not cover, not idle. The producer's step table (%s) splits "
         "the mean step into Computing %s, Communication(Not "
         "Overlapped) %s and Free %s (see Distributed).",
-        run_is_extract(run) ? "\"Not covered\"" : "Other", basis,
+        run_tasks_partial(run) ? "\"Not covered\"" : "Other", basis,
         pr_fig_format(pr_sget_num(m, PR_K_COMPUTING_US), PR_FMT_US, a,
                       sizeof(a)),
         pr_fig_format(pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US),
@@ -756,7 +778,16 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
     util_kpi(f, run, gm, no_steps(ss));
     if (!pr_fig_run_is_npu(run))
         gpu_only_kpis(f, gm, no_steps(ss));
-    if (cJSON_IsObject(tc) && pr_fig_run_is_npu(run))
+    if (cJSON_IsObject(tc) && pr_fig_run_is_npu(run) && run_tasks_partial(run))
+        /* a share of an incomplete list is not the rank's: old2023's
+           rank1 read "Cube share 0.0%" from 2 ms of its 75 ms computing
+           (review 28a #8) */
+        pr_figs_kpi(f, "Cube share", NAN, PR_FMT_PCT,
+                    run_is_extract(run) ? "not known: the task list is an "
+                                          "extract (see Data quality)"
+                                        : "not known: the task list is "
+                                          "incomplete (see Data quality)");
+    else if (cJSON_IsObject(tc) && pr_fig_run_is_npu(run))
         pr_figs_kpi(f, "Cube share", pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT),
                     PR_FMT_PCT, "of task time on the AI Core Cube");
     else if (cJSON_IsObject(tc))
@@ -812,7 +843,7 @@ breakdown_cats(const cJSON *run, struct pr_category *cats)
         /* an extract's Other is the time its listed tasks do not
            cover, not idle (review23a #1: "Other 99.7%" beside
            "utilization not known") */
-        if (run_is_extract(run) && strcmp(key, PR_K_OTHER) == 0)
+        if (run_tasks_partial(run) && strcmp(key, PR_K_OTHER) == 0)
             cats[n].label = "Not covered";
         n++;
     }

@@ -77,6 +77,18 @@ t = ' '.join(t.split())
 assert 'No critical path: the task list holds under half of the device time' in t
 assert 'The task list holds under half of the device time' in t
 " "$T_DIR/job.html"
+# review 28a #8: the partial rank's Cube share card is not known, not a
+# share of its few listed tasks, and its uncovered time is "Not covered"
+# as on an extract; the whole rank keeps its share and its "Other"
+check "the partial rank's Cube share is not known and its breakdown says Not covered" \
+    python3 -c "
+import re, sys, html
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read().replace('<wbr>', '')))
+t = ' '.join(t.split())
+assert 'Cube share 100.0% of task time on the AI Core Cube' in t, 'whole rank'
+assert 'Cube share \u2013 not known: the task list is incomplete (see Data quality)' in t, 'partial rank'
+assert 'Step 2 \u00b7 Not covered: 13.7 ms' in t, 'Not covered'
+" "$T_DIR/job.html"
 
 # old2023: both ranks' lists are partial (rank 0 an extract by its Task
 # IDs, rank 1 by its step table: 5% of its device time): neither has a
@@ -94,6 +106,16 @@ for r in runs.values():
     assert r['temporal_breakdown'][0]['idle_pct'] is None, r['rank']
     assert 'critical path' not in r['verdict']['text'], r['verdict']['text']
 " "$T_DIR/old.json"
+    check "old2023: neither rank's Cube share card is a share of its few tasks" \
+        python3 -c "
+import re, sys, html
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read().replace('<wbr>', '')))
+t = ' '.join(t.split())
+# rank 0 an extract, rank 1 incomplete by its step table
+assert 'Cube share \u2013 not known: the task list is an extract (see Data quality)' in t
+assert 'Cube share \u2013 not known: the task list is incomplete (see Data quality)' in t
+assert 'Cube share 0.0%' not in t and 'Cube share 77.8%' not in t
+" "$T_DIR/old.html"
     check "old2023: the terminal no longer says rank 1's critical path rests on a fraction" \
         sh -c "! grep -q 'the critical path and the findings built on tasks' '$T_DIR/old.term'"
 else
