@@ -872,6 +872,21 @@ max_lines(enum pr_fmt f)
     return f == PR_FMT_WRAP ? 7 : f == PR_FMT_NAME ? NAME_LINES : 1;
 }
 
+/* Lines column c's cells wrap on: a finding's evidence grows its row,
+ * since the words that qualify a gain come last (review 28a #11:
+ * ms_cluster4's pipeline-bubble evidence was cut at "1F1B: a step is
+ * about", before what makes its 54.2 ms a lower bound). */
+#define EVIDENCE_LINES 40
+
+static int
+col_max_lines(const struct pr_col *c)
+{
+    if (c->fmt == PR_FMT_WRAP && c->key != NULL &&
+        strcmp(c->key, PR_K_EVIDENCE) == 0)
+        return EVIDENCE_LINES;
+    return max_lines(c->fmt);
+}
+
 /* The columns of one table and their edges: x[0] = left margin, x[n] =
  * right, from the columns' width shares. */
 struct table {
@@ -1198,7 +1213,7 @@ row_height(struct pr_pdf_doc *d, size_t r, const cJSON *row,
     for (i = 0; i < t->n; i++) {
         char *clean;
         int n;
-        if (max_lines(t->cols[i]->fmt) < 2)
+        if (col_max_lines(t->cols[i]) < 2)
             continue;
         clean = cell_clean(t, r, row, i);
         if (clean == NULL) {
@@ -1206,7 +1221,7 @@ row_height(struct pr_pdf_doc *d, size_t r, const cJSON *row,
             return TABLE_LINE;
         }
         n = count_lines(d->reg, TABLE_SIZE, clean, cell_room(t, row, i),
-                        max_lines(t->cols[i]->fmt));
+                        col_max_lines(t->cols[i]));
         free(clean);
         if (n > lines)
             lines = n;
@@ -1234,7 +1249,7 @@ table_row(struct pr_pdf_doc *d, size_t r, const cJSON *row,
         b.w = t->x[i + 1] - b.x - 4;
         b.size = TABLE_SIZE;
         b.lh = TABLE_LINE;
-        b.max_lines = max_lines(c->fmt);
+        b.max_lines = col_max_lines(c);
         b.bold = c->fmt == PR_FMT_VERDICT && is_fail(clean);
         b.right = pr_col_numeric(c->fmt);
         b.color = cell_color(c->fmt, row, clean);
