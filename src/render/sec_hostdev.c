@@ -134,7 +134,17 @@ blind_note(struct pr_figs *f, const cJSON *dev, const cJSON *run)
             k++;
         }
     }
-    if (pr_sget_is(src, "ascend_cluster_analyse"))
+    double fpbp = pr_sget_num(
+        pr_sget(pr_sget(run, PR_K_STEP_TRACE), PR_K_MEDIAN), PR_K_FP_AND_BP_US);
+
+    if (k == 0 && isnan(mean) && fpbp > 0) {
+        /* no step table: MindSpore's step trace times the forward and
+           backward pass (review 28h #7) */
+        snprintf(table, sizeof(table),
+                 "MindSpore's step trace (step_trace_raw, its FP+BP)");
+        snprintf(of, sizeof(of), "%s a step (median)",
+                 pr_chart_format(fpbp, PR_UNIT_US, c, sizeof(c)));
+    } else if (pr_sget_is(src, "ascend_cluster_analyse"))
         snprintf(table, sizeof(table),
                  "MindSpore's cluster table (ascend_cluster_analyse_*.csv, "
                  "column computation_time)");

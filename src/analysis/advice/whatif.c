@@ -5669,6 +5669,25 @@ verdict_split(const cJSON *run, const cJSON *steady, double cold, int unrec,
                unrec, split, cap);
 }
 
+/* MindSpore's step trace where the export holds none of the device's
+ * compute tasks (step_trace.compute_tasks false): the median FP+BP, in
+ * us, into *fpbp and the tail into *tail; 0 when the trace does not time
+ * them (review 28h #7: the legacy profiler's step_trace_raw + hccl_raw
+ * read "idle 86% ... no cause" beside FP+BP 28.1 ms of each 33.6 ms
+ * step). */
+static int
+step_trace_compute(const cJSON *run, double *fpbp, double *tail)
+{
+    const cJSON *st = pr_sget(run, PR_K_STEP_TRACE);
+    const cJSON *m = pr_sget(st, PR_K_MEDIAN);
+
+    if (!cJSON_IsFalse(pr_sget(st, PR_K_COMPUTE_TASKS)))
+        return 0;
+    *fpbp = pr_sget_num(m, PR_K_FP_AND_BP_US);
+    *tail = pr_sget_num(m, PR_K_TAIL_US);
+    return *fpbp > 0;
+}
+
 struct pr_verdict *
 pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
 {
@@ -5682,7 +5701,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
     size_t n = 0, same = 0, n_idle = 0, n_miss = 0;
     int ok = v != NULL, rank = 0, stage = 0,
         capture = pr_sget_run_is_capture(run);
-    double idle, miss = 0, cold;
+    double idle, miss = 0, cold, fpbp = NAN, tail = NAN;
     char text[2000], split[240], mean[160], pipe[600], coldtxt[300],
         busytxt[300];
     cJSON *steady;
@@ -5777,6 +5796,29 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
                      cover < 1 ? 1 : 0, cover, mean, n_miss, n,
                      n == 1 ? "" : "s", miss / (double)n_miss,
                      split[0] ? split : "nothing");
+    } else if (bound != NULL && n > 0 &&
+               !isnan(idle_dominant_pct(pr_sget(cp, PR_K_BY_KIND_US))) &&
+               step_trace_compute(run, &fpbp, &tail)) {
+        /* the path's idle is the forward and backward pass the step
+           trace times and the export holds no task of: the device
+           computed, it did not wait (review 28h #7) */
+        double m = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
+        char a[48], b[48];
+
+        vb = "device";
+        vsteps = (double)n;
+        fmt_us(fpbp, a, sizeof(a));
+        fmt_us(tail, b, sizeof(b));
+        snprintf(text, sizeof(text),
+                 "Bound by the device's forward and backward pass, by "
+                 "MindSpore's step trace: FP+BP takes %s of the %s mean step "
+                 "(%.0f%%, median of %zu step%s), the tail after it %s. The "
+                 "export holds none of the compute tasks (only communication "
+                 "tasks), so which operators take that time is not known, "
+                 "and the critical path, built from its tasks, does not "
+                 "show it.",
+                 a, mean, m > 0 ? 100.0 * fpbp / m : 0.0, n, n == 1 ? "" : "s",
+                 isfinite(tail) ? b : "not timed");
     } else if (bound != NULL && n > 0 &&
                !isnan(idle = idle_dominant_pct(pr_sget(cp, PR_K_BY_KIND_US)))) {
         /* the device mostly waits and the trace says for nothing: no
