@@ -61,8 +61,15 @@ worker_rows(const cJSON *workers)
     {
         double c = pr_sget_num(r, PR_K_COMPUTATION_US),
                o = pr_sget_num(r, PR_K_OVERLAP_US);
-        cJSON *v = isnan(c) || isnan(o) ? cJSON_CreateNull()
-                                        : cJSON_CreateNumber(c + o);
+        cJSON *v;
+
+        /* MindSpore's cluster table: computation_time is Computing, its
+           overlap not known (review 28a #2) */
+        if (isnan(o) && pr_sget_is(pr_sget_str(r, PR_K_SPLIT_SOURCE),
+                                   "ascend_cluster_analyse"))
+            o = 0;
+        v = isnan(c) || isnan(o) ? cJSON_CreateNull()
+                                 : cJSON_CreateNumber(c + o);
         if (v == NULL || !cJSON_AddItemToObject(r, PR_K_COMPUTING_US, v)) {
             cJSON_Delete(v);
             cJSON_Delete(rows);
@@ -79,7 +86,7 @@ pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers, int capture,
     struct pr_fig_table t = {.cols = worker_cols, .what = "ranks"};
     cJSON *rows = worker_rows(workers);
     const cJSON *r;
-    size_t n = 0, tab = 0;
+    size_t n = 0, tab = 0, cluster = 0;
     char text[600];
     /* the window: per step, or a rank's capture where it has no steps
        (issue #29: kernel_details_910B_v1.csv's 517 ms capture) */
@@ -95,10 +102,29 @@ pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers, int capture,
     {
         n++;
         tab += !pr_sget_is(pr_sget_str(r, PR_K_SPLIT_SOURCE), PR_K_TASKS);
+        cluster += pr_sget_is(pr_sget_str(r, PR_K_SPLIT_SOURCE),
+                              "ascend_cluster_analyse");
     }
     if (rows == NULL)
         pr_figs_nomem(f);
     pr_figs_heading(f, "Ranks");
+    if (cluster > 0 && cluster == n) {
+        /* MindSpore's cluster table, not the tasks (review 28a #2:
+           ms_cluster4 said "from the device tasks" of an export with no
+           compute task, and averaged the 2 s warm-up step in) */
+        snprintf(text, sizeof(text),
+                 "Per step, from MindSpore's cluster table "
+                 "(ascend_cluster_analyse_*.csv: Computing is its "
+                 "computation_time, Communication(Not Overlapped) its "
+                 "communication_alone_time), averaged over the steps its "
+                 "own mean covers (the first, a pipeline's warm-up, left "
+                 "out where the table leaves it out). The table has no "
+                 "overlap or free column and the export no compute task, "
+                 "so Overlapped and Free are not known.");
+        pr_figs_note(f, text);
+        pr_figs_table_own(f, &t, rows, NULL);
+        return;
+    }
     /* the heading claims the producer's names: where a rank's numbers
        are its tasks', not its step table's, it says so (third review,
        finding 1) */

@@ -251,7 +251,7 @@ emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *arr,
         return;
     }
     for (i = 0; i < n; i++)
-        if (!isnan(w[i].comp)) {
+        if (!isnan(w[i].comp) && !isnan(w[i].overlap)) {
             busy[m++] = w[i].comp + w[i].overlap;
             comm_sum += w[i].comm;
         }
@@ -497,6 +497,19 @@ producer_split(const cJSON *run, struct wk *w)
     double alone = pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US);
     double free_us = pr_sget_num(m, PR_K_FREE_US);
 
+    if (strcmp(src, "ascend_cluster_analyse") == 0 && !isnan(comp) &&
+        !isnan(alone)) {
+        /* MindSpore's cluster table (review 28a #2): computation_time and
+           communication_alone_time, averaged as its own mean (steps 2..n:
+           ms_cluster4's first row is the 2.04 s warm-up); it has no
+           overlap or free column, and the export no compute task to
+           overlap with, so those are not known */
+        w->comp = comp;
+        w->overlap = NAN;
+        w->comm = alone;
+        w->other = NAN;
+        return 1;
+    }
     if ((strcmp(src, "step_trace_time.csv") != 0 &&
          strcmp(src, "analysis.db StepTraceTime") != 0) ||
         isnan(comp) || isnan(alone) || isnan(free_us))
@@ -698,12 +711,22 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
         ;
     r.method_producer =
         i == n ? NULL
-               : "a rank with torch_npu's own step table "
-                 "(step_trace_time.csv) takes its split instead: "
-                 "computation = Computing - Overlapped, overlap = "
-                 "Overlapped, communication = Communication(Not "
-                 "Overlapped), other = Free, averaged as the producer "
-                 "averages them (workers[].split_source)";
+        : pr_sget_is(
+              pr_sget_str(pr_sget(w[i].run, PR_K_STEP_PHASES), PR_K_SOURCE),
+              "ascend_cluster_analyse")
+            ? "a rank with MindSpore's cluster table "
+              "(ascend_cluster_analyse_*.csv) takes its split instead: "
+              "computation = computation_time, communication = "
+              "communication_alone_time, averaged as the table's own "
+              "mean (a pipeline's warm-up first step left out); overlap "
+              "and other are not known, the table having no such column "
+              "(workers[].split_source)"
+            : "a rank with torch_npu's own step table "
+              "(step_trace_time.csv) takes its split instead: "
+              "computation = Computing - Overlapped, overlap = "
+              "Overlapped, communication = Communication(Not "
+              "Overlapped), other = Free, averaged as the producer "
+              "averages them (workers[].split_source)";
     all_ranks =
         emit_coverage(present, world, world_known, floor, &r, cov, sizeof(cov));
     /* one rank whose HCCL tasks name the rank it waited for: the note
