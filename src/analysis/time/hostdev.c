@@ -1612,6 +1612,11 @@ emit_queues(cJSON *arr, const struct qstat *s, size_t n, int *ok)
     size_t i;
 
     for (i = 0; i < n && *ok; i++) {
+        /* tasks with no stream id (kernel_details.csv's HCCL rows,
+           Stream ID "N/A") are in no queue: "Stream -1" is a sentinel,
+           not a stream (review 28a #14) */
+        if (s[i].strm < 0)
+            continue;
         struct pr_row_queue_length row = {
             .device = s[i].dev,
             .stream = s[i].strm,
