@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "profreport/figures.h"
 #include "profreport/keys.h"
@@ -2206,6 +2207,15 @@ roof_note(struct pr_figs *f, const struct pr_row_device *dev)
                  !isnan(dev->peak_scale) ? ", scaled to this part's SMs and "
                                            "clock (see Devices)"
                                          : "");
+    else if (pr_sget_is(src, "guess") && entry && dev->name != NULL &&
+             strncasecmp(dev->name, "Ascend", 6) == 0)
+        /* torch_npu names the family, not the variant (review 28a #14:
+           npu_db1 "does not name its device (\"Ascend910B\")") */
+        snprintf(note, sizeof(note),
+                 "Peaks are a guess: the trace names only the device's "
+                 "family (\"%.60s\"), not its variant, so the table's %s "
+                 "entry is used.",
+                 dev->name, entry);
     else if (pr_sget_is(src, "guess") && entry)
         snprintf(note, sizeof(note),
                  "Peaks are a guess: the trace does not name its device "
