@@ -146,8 +146,8 @@ struct pr_mem_component *pr_phases_mem(struct pr_trace *t, const char *name,
                                        int64_t device);
 
 /* Whether the producer's step table counts computation in some step
- * (MindSpore's computation_time, msprof-analyze's Computing, the step
- * trace's FP+BP): 0 without a table. */
+ * (MindSpore's computation_time, msprof-analyze's Computing; without
+ * such a column, the step trace's FP+BP): 0 without a table. */
 int pr_phases_computes(const struct pr_trace *t);
 
 /* t->phases, created on first use; NULL on out-of-memory. */

@@ -27,13 +27,17 @@ int
 pr_phases_computes(const struct pr_trace *t)
 {
     size_t i;
+    int table = 0;
 
-    for (i = 0; t->phases != NULL && i < t->phases->n_steps; i++)
+    for (i = 0; t->phases != NULL && i < t->phases->n_steps; i++) {
         if (t->phases->steps[i].computing_ns > 0)
             return 1;
-    /* MindSpore's step trace times the forward and backward pass (review
-       28h #7: a legacy export of step_trace_raw and hccl_raw only) */
-    for (i = 0; t->phases != NULL && i < t->phases->n_split; i++)
+        table |= t->phases->steps[i].computing_ns != PR_PHASE_UNKNOWN;
+    }
+    /* without a step table that times computation, MindSpore's step
+       trace times the forward and backward pass (review 28h #7: a legacy
+       export of step_trace_raw and hccl_raw only); a table's own 0 wins */
+    for (i = 0; t->phases != NULL && !table && i < t->phases->n_split; i++)
         if (t->phases->split[i].fpbp_ns > 0)
             return 1;
     return 0;
