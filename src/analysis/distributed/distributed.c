@@ -94,6 +94,14 @@ has_collectives(const struct wk *w)
 {
     const cJSON *c = pr_sget(w->run, PR_K_COMMUNICATION);
 
+    /* a MindSpore cluster table's split is not a collective read from
+       the trace: its tasks' figures decide (ms_run3, one rank of 2 with
+       no collective, has no view) */
+    if (pr_sget_is(pr_sget_str(pr_sget(w->run, PR_K_STEP_PHASES), PR_K_SOURCE),
+                   "ascend_cluster_analyse"))
+        return pr_sget_len(pr_sget(c, PR_K_OPS)) > 0 ||
+               pr_sget_num(c, PR_K_COMMUNICATION_US) > 0 ||
+               pr_sget_num(c, PR_K_OVERLAP_US) > 0;
     return pr_sget_len(pr_sget(c, PR_K_OPS)) > 0 || w->comm > 0 ||
            w->overlap > 0;
 }
