@@ -30,6 +30,11 @@ struct pr_device_row {
     int64_t props_id;    /* the id of the deviceProperties entry paired
                             with this device when it differs (the ids of
                             a renumbered process, trace.h); -1 */
+    /* paired by model (trace.h's PR_DEVICE_BY_MODEL): how many entries
+       deviceProperties has, all this model, and their ids ("0-3");
+       0 otherwise */
+    size_t props_alike;
+    char props_ids[64];
     struct pr_peaks peaks;
     int has_peaks; /* 0: peaks written as unknown */
     char label_buf[96], cc_buf[32], arch_buf[48];

@@ -983,8 +983,26 @@ const struct pr_mem_info *pr_trace_mem(const struct pr_trace *t,
  * one at that list position (the GPU index), else, when the device tasks
  * use as many devices as the list has (task_devices), the entry in the
  * same place in order: one GPU listed as id 0 whose kernels say device 2
- * (ROCm under HIP_VISIBLE_DEVICES) is that GPU.  NULL when none is. */
+ * (ROCm under HIP_VISIBLE_DEVICES) is that GPU; else, when every entry
+ * is the same model, the first (the GPU is that model).  NULL when none
+ * is. */
 const struct pr_device *pr_trace_device(const struct pr_trace *t,
                                         int64_t index);
+
+/* How pr_trace_device() paired a device id with an entry: by its id, by
+ * list position or the tasks' devices in order (one to one), or, when no
+ * entry has the id and the counts differ, because every entry is the
+ * same model (or there is one): the GPU is that model, though which of
+ * them it is is not known. */
+enum pr_device_pairing {
+    PR_DEVICE_BY_ID,
+    PR_DEVICE_BY_POSITION,
+    PR_DEVICE_BY_MODEL,
+};
+
+/* pr_trace_device(), saying in *how (may be NULL) how it paired. */
+const struct pr_device *pr_trace_device_paired(const struct pr_trace *t,
+                                               int64_t index,
+                                               enum pr_device_pairing *how);
 
 #endif

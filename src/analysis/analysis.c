@@ -737,6 +737,20 @@ note_device_ids(const struct pr_device_rows *devs, struct pr_notes *notes)
 
         if (d->props_id < 0)
             continue;
+        if (d->props_alike > 0) {
+            /* review 28h #3: paired by model, not one to one */
+            snprintf(text, sizeof(text),
+                     "the kernels ran on device %lld, which deviceProperties "
+                     "does not list (%s %s, %s %.80s): named from %s, with "
+                     "its peaks",
+                     (long long)d->id,
+                     d->props_alike == 1 ? "its one entry, id" : "ids",
+                     d->props_ids, d->props_alike == 1 ? "is an" : "all",
+                     d->name != NULL ? d->name : "no name",
+                     d->props_alike == 1 ? "it" : "them");
+            pr_notes_row(notes, "device_ids", 1, text);
+            continue;
+        }
         snprintf(text, sizeof(text),
                  "the kernels ran on device %lld, which deviceProperties "
                  "lists as GPU %lld (%.80s): taken as the same GPU, the "

@@ -1049,11 +1049,44 @@ pr_trace_mem(const struct pr_trace *t, const struct pr_event *e)
     return &t->mem[e->info];
 }
 
+/* Whether every deviceProperties entry describes the same model (name,
+ * SM/CU count, memory, capability, architecture): then a device id none
+ * of them has is that model too, whichever GPU it is.  One entry is the
+ * same model as itself. */
+static int
+devices_alike(const struct pr_trace *t)
+{
+    const struct pr_device *a = &t->devices[0];
+    size_t i;
+
+    if (t->n_devices == 0 || a->name == PR_STR_NONE ||
+        pr_trace_str(t, a->name)[0] == '\0' || a->id_unknown)
+        return 0;
+    for (i = 1; i < t->n_devices; i++) {
+        const struct pr_device *b = &t->devices[i];
+
+        if (b->name == PR_STR_NONE ||
+            strcmp(pr_trace_str(t, a->name), pr_trace_str(t, b->name)) != 0 ||
+            a->num_sms != b->num_sms ||
+            a->total_global_mem != b->total_global_mem ||
+            a->compute_major != b->compute_major ||
+            a->compute_minor != b->compute_minor ||
+            (a->arch != b->arch &&
+             (a->arch == PR_STR_NONE || b->arch == PR_STR_NONE ||
+              strcmp(pr_trace_str(t, a->arch), pr_trace_str(t, b->arch)) != 0)))
+            return 0;
+    }
+    return 1;
+}
+
 const struct pr_device *
-pr_trace_device(const struct pr_trace *t, int64_t index)
+pr_trace_device_paired(const struct pr_trace *t, int64_t index,
+                       enum pr_device_pairing *how)
 {
     size_t i;
 
+    if (how != NULL)
+        *how = PR_DEVICE_BY_ID;
     /* CUDA lists every GPU by its index; MTIA lists the one it used, with
      * its own id (17) */
     for (i = 0; index >= 0 && i < t->n_devices; i++) {
@@ -1062,6 +1095,8 @@ pr_trace_device(const struct pr_trace *t, int64_t index)
     }
     if (index < 0)
         return NULL;
+    if (how != NULL)
+        *how = PR_DEVICE_BY_POSITION;
     if ((uint64_t)index < t->n_devices)
         return &t->devices[index];
     /* ids no entry has: the tasks' devices in order, one to one */
@@ -1069,7 +1104,20 @@ pr_trace_device(const struct pr_trace *t, int64_t index)
         for (i = 0; i < t->n_devices; i++)
             if (t->task_devices[i] == index)
                 return &t->devices[i];
+    /* else, when every entry is the same model, that model (review 28h
+     * #3: an MI300X's kernels on device 6 beside entries 0-3, all
+     * MI300X, under HIP_VISIBLE_DEVICES) */
+    if (how != NULL)
+        *how = PR_DEVICE_BY_MODEL;
+    if (devices_alike(t))
+        return &t->devices[0];
     return NULL;
+}
+
+const struct pr_device *
+pr_trace_device(const struct pr_trace *t, int64_t index)
+{
+    return pr_trace_device_paired(t, index, NULL);
 }
 
 int

@@ -263,22 +263,53 @@ fill_label(struct pr_device_row *r, const struct pr_trace *t,
         r->name_source = "none";
         return;
     }
-    /* Kineto users can act on "deviceProperties": it is what to look for */
-    snprintf(r->label_buf, sizeof(r->label_buf), "%s %lld (no %s in trace)",
-             strcmp(kind, "npu") == 0 ? "NPU" : "GPU", (long long)r->id,
-             d == NULL && t->format != PR_STR_NONE &&
-                     (strcmp(pr_trace_str(t, t->format), "kineto") == 0 ||
-                      strcmp(pr_trace_str(t, t->format), "chrome") == 0)
-                 ? "deviceProperties"
-                 : "device name");
+    /* Kineto users can act on "deviceProperties": it is what to look for;
+       an id its entries do not have (of differing models) is not "no
+       deviceProperties" (review 28h #3) */
+    if (d == NULL && t->n_devices > 0)
+        snprintf(r->label_buf, sizeof(r->label_buf),
+                 "%s %lld (not in deviceProperties)",
+                 strcmp(kind, "npu") == 0 ? "NPU" : "GPU", (long long)r->id);
+    else
+        snprintf(r->label_buf, sizeof(r->label_buf), "%s %lld (no %s in trace)",
+                 strcmp(kind, "npu") == 0 ? "NPU" : "GPU", (long long)r->id,
+                 d == NULL && t->format != PR_STR_NONE &&
+                         (strcmp(pr_trace_str(t, t->format), "kineto") == 0 ||
+                          strcmp(pr_trace_str(t, t->format), "chrome") == 0)
+                     ? "deviceProperties"
+                     : "device name");
     r->label = r->label_buf;
     r->name_source = "none";
+}
+
+/* The ids of deviceProperties' entries into buf: "0-3" when they run
+ * one by one, else "0, 2, 5" (cut with "..." when long). */
+static void
+entry_ids(const struct pr_trace *t, char *buf, size_t cap)
+{
+    size_t i, n = 0;
+    int run = 1;
+
+    for (i = 1; i < t->n_devices; i++)
+        run &= t->devices[i].id == t->devices[i - 1].id + 1;
+    if (t->n_devices > 1 && run) {
+        snprintf(buf, cap, "%lld-%lld", (long long)t->devices[0].id,
+                 (long long)t->devices[t->n_devices - 1].id);
+        return;
+    }
+    buf[0] = '\0';
+    for (i = 0; i < t->n_devices && n + 24 < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%lld", i ? ", " : "",
+                              (long long)t->devices[i].id);
+    if (i < t->n_devices)
+        snprintf(buf + n, cap - n, ", ...");
 }
 
 static void
 fill_row(struct pr_device_row *r, const struct pr_trace *t, int64_t id)
 {
-    const struct pr_device *d = pr_trace_device(t, id);
+    enum pr_device_pairing how;
+    const struct pr_device *d = pr_trace_device_paired(t, id, &how);
 
     memset(r, 0, sizeof(*r));
     r->id = id;
@@ -295,6 +326,10 @@ fill_row(struct pr_device_row *r, const struct pr_trace *t, int64_t id)
     r->memory_bytes =
         d && d->total_global_mem >= 0 ? (double)d->total_global_mem : NAN;
     r->props_id = d && d->id >= 0 && d->id != id ? d->id : -1;
+    if (d != NULL && how == PR_DEVICE_BY_MODEL) {
+        r->props_alike = t->n_devices;
+        entry_ids(t, r->props_ids, sizeof(r->props_ids));
+    }
     r->clock_mhz = d && d->clock_mhz > 0 ? d->clock_mhz : NAN;
     r->stated_gbps = d && d->mem_gbps > 0 ? d->mem_gbps : NAN;
 }
