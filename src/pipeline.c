@@ -38,6 +38,7 @@
 #include "profreport/rows.h"
 #include "profreport/saved.h"
 #include "profreport/sget.h"
+#include "profreport/shorten.h"
 #include "profreport/sink.h"
 #include "profreport/summary.h"
 #include "profreport/table.h"
@@ -2432,6 +2433,36 @@ struct why_first {
     char op_type[256];
 };
 
+/* NAME names several kernels (a part of their names, a short form): the
+ * error lists them, so the user can give more of the one meant. */
+static enum pr_status
+why_alike(const char *name, const struct pr_kernel_why *w, struct pr_error *err)
+{
+    char *forms[PR_KERNEL_WHY_ALIKE] = {0};
+    size_t i,
+        n = 0,
+        m = w->n_alike < PR_KERNEL_WHY_ALIKE ? w->n_alike : PR_KERNEL_WHY_ALIKE;
+    char list[400];
+
+    list[0] = '\0';
+    if (pr_shorten_distinct(w->alike, m, 80, forms) != 0)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (--why)");
+    for (i = 0; i < m; i++) {
+        int k = snprintf(list + n, sizeof(list) - n, "\n  %s", forms[i]);
+
+        if (k < 0 || (size_t)k >= sizeof(list) - n)
+            break;
+        n += (size_t)k;
+    }
+    pr_shorten_free(forms, m);
+    return pr_error_set(err, PR_E_USAGE,
+                        "'%s' names %zu kernels of the input; give more of "
+                        "the one meant (profreport table --kind kernels "
+                        "--csv prints the full names):%s%s",
+                        name, w->n_alike, list,
+                        w->n_alike > m ? "\n  ..." : "");
+}
+
 /* Each trace of file f: the first that holds the kernel is printed, a
  * later one only where it classifies it otherwise. */
 static enum pr_status
@@ -2451,12 +2482,14 @@ why_in_file(const struct pr_options *o, const struct pr_input_file *f,
 
         r->kclass = o->kclass;
         st = pr_kernels_why(r, o->why, &w, err);
+        if (st == PR_OK && w.n_alike > 1)
+            st = why_alike(o->why, &w, err);
         if (st != PR_OK || !w.found)
             continue;
         if (*found == 0 || !why_same(&first->w, &w)) {
             if (*found > 0)
                 printf("\nin %s, otherwise:\n", f->path);
-            print_why(o->why, &w, pr_kclass_table_count(o->kclass));
+            print_why(w.name, &w, pr_kclass_table_count(o->kclass));
         }
         if (*found == 0) {
             first->w = w;
@@ -2497,8 +2530,9 @@ explain_in_runs(const struct pr_options *opts, struct pr_error *err)
         st = why_in_file(&with, &files.files[i], &first, &found, err);
     if (st == PR_OK && found == 0)
         st = pr_error_set(err, PR_E_USAGE,
-                          "no kernel named '%s' in the input (profreport "
-                          "table --kind kernels lists them)",
+                          "no kernel named '%s' in the input, nor one "
+                          "whose name holds it (profreport table --kind "
+                          "kernels lists them)",
                           opts->why);
     pr_input_list_free(&files);
     pr_kclass_table_free(kc);

@@ -70,7 +70,12 @@ pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
 
 /* How the kernel table classified one kernel of a run (`table --why NAME
  * --input`): the same pass as the kernels array, so the same answer.
- * Strings are borrowed from t and t->kclass (which must be set). */
+ * NAME is a kernel's full name, else what the tables print of one (review
+ * 28h #13): a part of the name, case aside, or a shortened form whose
+ * "…" (or "...") stands for what was cut and whose namespaces inside
+ * template arguments may be left out; when that names several kernels,
+ * found is 0 and alike lists them.  Strings are borrowed from t and
+ * t->kclass (which must be set). */
 struct pr_kernel_why {
     int found; /* a task of t has that name */
     int npu;   /* t's devices are NPUs */
@@ -87,6 +92,13 @@ struct pr_kernel_why {
                                   "matrix", "vector" ...); NULL: none named */
     int tc;                    /* tensor_cores_used: 1, 0, -1 not known */
     const char *tc_source;     /* tensor_cores_source */
+    const char *name; /* the kernel's full name (borrowed from t); NULL */
+    /* a NAME that is no kernel's full name but names several kernels
+       (found 0): how many, and the first PR_KERNEL_WHY_ALIKE of them
+       (borrowed from t) */
+#define PR_KERNEL_WHY_ALIKE 8
+    size_t n_alike;
+    const char *alike[PR_KERNEL_WHY_ALIKE];
 };
 
 PR_NODISCARD enum pr_status pr_kernels_why(const struct pr_trace *t,

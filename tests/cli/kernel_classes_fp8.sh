@@ -143,4 +143,26 @@ check "MI300X: PostGSU and the paged-attention reduce off the matrix cores, 60% 
 check "--why compute_attn_ws: rule flash_attn3" \
     grep -q "^rule  *flash_attn3 " "$T_DIR/why.txt"
 
+# --why with --input takes what the kernel table prints (review 28h #13):
+# its short form, a part of the name; several kernels: listed, exit 1
+"$PR_BIN" table -q --kind kernels --input "$T_DIR/h800.json" -w 100 \
+    > "$T_DIR/table.txt" 2> "$T_DIR/err"
+short=$(sed -n 's/^\(device_kernel<FlashAttnBwd[^ ]*\)  .*/\1/p' "$T_DIR/table.txt")
+check "the table prints FA3's backward short ($short)" [ -n "$short" ]
+"$PR_BIN" table -q --input "$T_DIR/h800.json" --why "$short" \
+    > "$T_DIR/why.txt" 2> "$T_DIR/err"
+check "--why '$short' --input: exit 0 ($(head -c 200 "$T_DIR/err"))" [ $? -eq 0 ]
+check "  the kernel's full name and rule flash_attn3" \
+    sh -c "grep -q '^kernel  *void cutlass::device_kernel<flash::FlashAttnBwd<flash::CollectiveMainloopBwd<2,' '$T_DIR/why.txt' && grep -q '^rule  *flash_attn3 ' '$T_DIR/why.txt'"
+"$PR_BIN" table -q --input "$T_DIR/h800.json" --why compute_attn_ws \
+    > "$T_DIR/why.txt" 2> "$T_DIR/err"
+check "--why compute_attn_ws --input: a part of one name (exit $?)" \
+    grep -q "^rule  *flash_attn3 " "$T_DIR/why.txt"
+"$PR_BIN" table -q --input "$T_DIR/h800.json" --why 'DEVICE_KERNEL<' \
+    > "$T_DIR/why.txt" 2> "$T_DIR/err"
+check "--why of a part of two names: exit 1 (got $?)" [ $? -eq 1 ]
+check "  the message lists both" \
+    sh -c "grep -q \"'DEVICE_KERNEL<' names 2 kernels\" '$T_DIR/err' && grep -q 'device_kernel<GemmKernel>' '$T_DIR/err' && grep -q 'FlashAttnBwd' '$T_DIR/err'"
+check "  nothing on stdout" [ ! -s "$T_DIR/why.txt" ]
+
 echo "1..$T_N"

@@ -6,6 +6,7 @@
  * row says which it used. */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1050,12 +1051,126 @@ pr_kernels_build(const struct pr_trace *t, const struct pr_tree *tree,
     return st;
 }
 
+/* The first place at or after s where p (n bytes) occurs, case aside;
+ * NULL. */
+static const char *
+find_ci(const char *s, const char *p, size_t n)
+{
+    for (; *s; s++)
+        if (strncasecmp(s, p, n) == 0)
+            return s;
+    return n == 0 ? s : NULL;
+}
+
+/* s without the namespaces that qualify its names ("flash::", "cute::",
+ * "(anonymous namespace)::") and without spaces ("> >"), as the tables'
+ * short forms print template arguments; malloc'd, NULL on out-of-memory. */
+static char *
+drop_namespaces(const char *s)
+{
+    static const char anon[] = "(anonymous namespace)::";
+    char *o = malloc(strlen(s) + 1);
+    size_t n = 0;
+
+    if (o == NULL)
+        return NULL;
+    while (*s) {
+        size_t w = 0;
+
+        if (strncmp(s, anon, sizeof(anon) - 1) == 0) {
+            s += sizeof(anon) - 1;
+            continue;
+        }
+        while (isalnum((unsigned char)s[w]) || s[w] == '_')
+            w++;
+        if ((w > 0 && s[w] == ':' && s[w + 1] == ':') || *s == ' ') {
+            s += w > 0 ? w + 2 : 1;
+            continue;
+        }
+        if (w == 0)
+            w = 1;
+        memcpy(o + n, s, w);
+        n += w;
+        s += w;
+    }
+    o[n] = '\0';
+    return o;
+}
+
+/* Whether the parts of q, split at "…" or "...", occur in name in that
+ * order, case aside; q has at least one part that is not empty. */
+static int
+parts_in_order(const char *name, const char *q)
+{
+    const char *at = name;
+    int any = 0;
+
+    while (*q) {
+        const char *e1 = strstr(q, "\xe2\x80\xa6"), *e2 = strstr(q, "...");
+        const char *end = e1 && (!e2 || e1 < e2) ? e1 : e2;
+        size_t n = end ? (size_t)(end - q) : strlen(q);
+
+        if (n > 0) {
+            at = find_ci(at, q, n);
+            if (at == NULL)
+                return 0;
+            at += n;
+            any = 1;
+        }
+        q += n;
+        if (end)
+            q += 3; /* "…" is 3 bytes of UTF-8, as "..." */
+    }
+    return any;
+}
+
+/* Whether kernel `name` is what a table printed as q (a part, or a short
+ * form): its parts in order in the name as it is or, both without
+ * namespaces, in the name as the short forms print it. */
+static int
+names_kernel(const char *name, const char *q)
+{
+    char *a, *b;
+    int r;
+
+    if (parts_in_order(name, q))
+        return 1;
+    a = drop_namespaces(name);
+    b = drop_namespaces(q);
+    r = a != NULL && b != NULL && parts_in_order(a, b);
+    free(a);
+    free(b);
+    return r;
+}
+
+/* q without the " [2]" a table adds to tell alike short forms apart,
+ * into buf (cap bytes). */
+static const char *
+query_of(const char *q, char *buf, size_t cap)
+{
+    size_t n = strlen(q), i = n;
+
+    if (n >= 4 && q[n - 1] == ']') {
+        for (i = n - 2; i > 0 && isdigit((unsigned char)q[i]); i--)
+            ;
+        if (i + 2 < n && q[i] == '[' && i > 0 && q[i - 1] == ' ' && n < cap) {
+            memcpy(buf, q, i - 1);
+            buf[i - 1] = '\0';
+            return buf;
+        }
+    }
+    return q;
+}
+
 enum pr_status
 pr_kernels_why(const struct pr_trace *t, const char *name,
                struct pr_kernel_why *out, struct pr_error *err)
 {
     struct ktable kt = {0};
+    const struct kgroup *hit = NULL, *one = NULL;
     enum pr_status st;
+    char qbuf[4096];
+    const char *q;
     size_t i;
 
     memset(out, 0, sizeof(*out));
@@ -1065,13 +1180,39 @@ pr_kernels_why(const struct pr_trace *t, const char *name,
         return pr_error_set(err, PR_E_USAGE,
                             "kernels: --why needs the run's kernel table");
     st = collect(t, &kt, err);
-    for (i = 0; i < kt.n && st == PR_OK; i++) {
-        const struct kgroup *g = &kt.v[i];
+    /* the full name, else the one kernel a part or short form names */
+    for (i = 0; i < kt.n && st == PR_OK && hit == NULL; i++)
+        if (strcmp(kt.v[i].name, name) == 0)
+            hit = &kt.v[i];
+    q = query_of(name, qbuf, sizeof(qbuf));
+    for (i = 0; i < kt.n && st == PR_OK && hit == NULL; i++) {
+        const char *nm = kt.v[i].name;
+        size_t j;
+
+        if (!names_kernel(nm, q))
+            continue;
+        for (j = 0; j < out->n_alike && j < PR_KERNEL_WHY_ALIKE; j++)
+            if (strcmp(out->alike[j], nm) == 0)
+                break;
+        if (j < out->n_alike && j < PR_KERNEL_WHY_ALIKE)
+            continue;
+        if (out->n_alike < PR_KERNEL_WHY_ALIKE)
+            out->alike[out->n_alike] = nm;
+        if (out->n_alike++ == 0)
+            one = &kt.v[i];
+    }
+    if (hit == NULL && out->n_alike == 1)
+        hit = one;
+    if (hit != NULL) {
+        memset(out->alike, 0, sizeof(out->alike));
+        out->n_alike = 0;
+    }
+    if (st == PR_OK && hit != NULL) {
+        const struct kgroup *g = hit;
         struct pr_row_kernel r;
 
-        if (strcmp(g->name, name) != 0)
-            continue;
         memset(&r, 0, sizeof(r));
+        out->name = g->name;
         fill_tc(&r, &kt, g);
         fill_class(&r, g);
         out->found = 1;
@@ -1089,7 +1230,6 @@ pr_kernels_why(const struct pr_trace *t, const char *name,
             out->op_type = pr_trace_str(t, g->op_type);
             pr_names_lookup(&kt.names, out->op_type, &out->type_kc);
         }
-        break;
     }
     ktable_free(&kt);
     return st;
