@@ -117,6 +117,35 @@ int pr_fig_summary_is_npu(const cJSON *summary);
  * (low_npu_utilization).  id itself when it has none, else buf. */
 const char *pr_fig_id_npu(const char *id, char *buf, size_t size);
 
+/* The words a GPU run's device units take (review 28h #12): NVIDIA's
+ * (tensor cores, CUDA cores, SMs, CUDA graphs) unless its devices say
+ * vendor "amd" (matrix cores (MFMA), vector ALUs, CUs, HIP graphs) or
+ * "meta" (MTIA: the trace names no unit, so no tensor-core, SM or CUDA
+ * words at all).  An NPU run's are pr_fig_run_is_npu's.  A summary's are
+ * its runs' when they all agree, else NVIDIA's. */
+enum pr_fig_units { PR_UNITS_CUDA = 0, PR_UNITS_AMD, PR_UNITS_MTIA };
+struct pr_fig_words {
+    const char *tc_title;  /* "Tensor cores": a section's title */
+    const char *tc;        /* "tensor cores" */
+    const char *tc_adj;    /* "tensor-core" */
+    const char *tc_legend; /* a chart's legend: "Tensor cores" */
+    const char *simt;      /* the rest of the chip: "CUDA cores" */
+    const char *sm;        /* "SM" */
+    const char *graphs;    /* "CUDA graphs" */
+    const char *graph_adj; /* "CUDA-graph" */
+    const char *device;    /* "GPU" */
+};
+enum pr_fig_units pr_fig_run_units(const cJSON *run);
+enum pr_fig_units pr_fig_summary_units(const cJSON *summary);
+const struct pr_fig_words *pr_fig_words(enum pr_fig_units u);
+
+/* The column a run of units u shows in place of c (CUDA-worded): the
+ * same data in AMD's words ("MFMA", "CUs"), NULL for MTIA where the
+ * trace cannot tell (tensor cores, SMs, occupancy); c where its words
+ * hold. */
+const struct pr_col *pr_fig_col_units(const struct pr_col *c,
+                                      enum pr_fig_units u);
+
 /* Right-aligned (numeric) columns. */
 int pr_col_numeric(enum pr_fmt f);
 
@@ -242,6 +271,8 @@ struct pr_fig_table {
                                      NPU's words (pr_fig_col_npu) */
     int mindspore;                /* a MindSpore run's table: its words
                                      (pr_fig_col_mindspore) */
+    int units;                    /* enum pr_fig_units: a GPU run's unit
+                                     words (pr_fig_col_units) */
     int capture;                  /* a run without steps: "/ step" columns
                                      of the capture (pr_fig_col_capture) */
     const cJSON *names_from;      /* rows whose "name"s the name cells are
@@ -298,6 +329,7 @@ struct pr_figs {
     int npu;       /* the run (or every run) built for is an NPU's: tables
                       added take its words (pr_fig_col_npu) */
     int mindspore; /* likewise MindSpore's (pr_fig_col_mindspore) */
+    int units;     /* likewise its units' (enum pr_fig_units) */
 };
 
 /* Empty figures showing `top` rows per table (0 = 50). */

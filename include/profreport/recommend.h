@@ -35,6 +35,7 @@ struct pr_rec_device {
     /* dense peaks (10^12 FLOP/s; NaN unknown): fp32 on CUDA cores, TF32 and
      * fp16 on tensor cores */
     double fp32_tflops, tf32_tflops, fp16_tflops;
+    const char *vendor; /* devices[].vendor ("nvidia", "amd", "meta"); NULL */
 };
 
 /* One operators_by_shape row (strings borrowed from the trace or run). */

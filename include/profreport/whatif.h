@@ -119,11 +119,13 @@ struct pr_whatif_dispatch {
 /* What the scenarios need from the other passes; NaN where unknown (the
  * scenario that needs it then changes nothing). */
 struct pr_whatif_in {
-    double link_gbps;  /* host link, one direction, for pinned copies */
-    double peak_gbps;  /* the main device's memory roof */
-    double amp_ratio;  /* fp32 CUDA-core peak / fp16 tensor-core peak */
-    double tf32_ratio; /* fp32 CUDA-core peak / TF32 tensor-core peak */
-    int npu;           /* an Ascend device: the changes in its words */
+    double link_gbps;   /* host link, one direction, for pinned copies */
+    double peak_gbps;   /* the main device's memory roof */
+    double amp_ratio;   /* fp32 CUDA-core peak / fp16 tensor-core peak */
+    double tf32_ratio;  /* fp32 CUDA-core peak / TF32 tensor-core peak */
+    int npu;            /* an Ascend device: the changes in its words */
+    const char *vendor; /* the main device's ("amd", "meta"): graphs in its
+                           words (review 28h #12); NULL NVIDIA's */
     struct pr_whatif_pick picks[PR_WHATIF_MAX_PICKS];
     size_t n_picks;
     /* a rule that checked the trace and did not fire: the parts of its

@@ -968,6 +968,7 @@ whatif_in(const struct pr_rec_tables *tb, struct pr_whatif_in *in)
         return;
     in->peak_gbps = d->peak_gbps;
     in->npu = d->npu;
+    in->vendor = d->vendor;
     if (d->npu || !(d->fp32_tflops > 0))
         return;
     if (d->fp16_tflops > d->fp32_tflops)

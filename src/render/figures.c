@@ -470,6 +470,152 @@ pr_fig_col_npu(const struct pr_col *c)
     return c;
 }
 
+/* AMD's words for the CUDA-worded columns (review 28h #12): its matrix
+ * cores run MFMA instructions, a compute unit (CU) is its SM. */
+static const struct pr_col amd_cols[] = {
+    {"tc_eligible", PR_K_TC_ELIGIBLE, "MFMA eligible", PR_FMT_BOOL, 0.8,
+     "Could run on the matrix cores (MFMA)", PR_COL_REPORT},
+    {"tc_self", PR_K_TC_SELF_PCT, "MFMA self", PR_FMT_PCT, 0.7,
+     "Share of device self time on matrix-core (MFMA) kernels", PR_COL_BOTH},
+    {"tc_total", PR_K_TC_TOTAL_PCT, "MFMA total", PR_FMT_PCT, 0.7, NULL, 0},
+    {"tc", PR_K_TENSOR_CORES_USED, "MFMA", PR_FMT_BOOL, 0.5,
+     "Ran on the matrix cores (MFMA)", PR_COL_TERM},
+    {"tc_rule", PR_K_TENSOR_CORES_RULE, "MFMA rule", PR_FMT_TEXT, 1, NULL, 0},
+    {"fp16", PR_K_PEAK_TFLOPS "." PR_K_FP16_TENSOR, "FP16 matrix peak",
+     PR_FMT_TFLOPS, 1.1, NULL, PR_COL_BOTH},
+    {"reason", PR_K_REASON, "Why not on matrix cores", PR_FMT_WRAP, 2, NULL,
+     PR_COL_BOTH},
+    {"sms", PR_K_NUM_SMS, "CUs", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"sm", PR_K_EST_SM_EFFICIENCY_PCT, "Est. CU efficiency", PR_FMT_PCT, 1.2,
+     "CUs busy over the steps, the device's idle time counted as none busy "
+     "(TensorBoard's Est. SM Efficiency, with a CU for an SM: kernels' "
+     "blocks per CU, capped at 1, weighted by their time, over the steps' "
+     "time)",
+     PR_COL_BOTH},
+    {"blocks_per_sm", PR_K_MEAN_BLOCKS_PER_SM, "Blocks/CU", PR_FMT_NUM, 0.8,
+     NULL, PR_COL_REPORT | PR_COL_WIDE},
+};
+
+static const char *const amd_cols_of[] = {"TC eligible",
+                                          "TC self",
+                                          "TC total",
+                                          "TC",
+                                          "TC rule",
+                                          "FP16 TC peak",
+                                          "Why not on tensor cores",
+                                          "SMs",
+                                          "Est. SM efficiency",
+                                          "Blocks/SM"};
+
+_Static_assert(sizeof(amd_cols) / sizeof(amd_cols[0]) ==
+                   sizeof(amd_cols_of) / sizeof(amd_cols_of[0]),
+               "one AMD column per CUDA-worded label");
+
+/* MTIA's trace names no unit and has no SMs: these columns go. */
+static const char *const mtia_cols_out[] = {"TC eligible",
+                                            "TC self",
+                                            "TC total",
+                                            "TC",
+                                            "TC rule",
+                                            "FP16 TC peak",
+                                            "Why not on tensor cores",
+                                            "Blocks/SM",
+                                            "Est. occupancy",
+                                            "SMs",
+                                            "Est. SM efficiency",
+                                            "Est. achieved occupancy"};
+
+const struct pr_col *
+pr_fig_col_units(const struct pr_col *c, enum pr_fig_units u)
+{
+    size_t i;
+
+    if (c == NULL || c->label == NULL || u == PR_UNITS_CUDA)
+        return c;
+    if (u == PR_UNITS_MTIA) {
+        static const struct pr_col util = {"util",
+                                           PR_K_UTILIZATION_PCT,
+                                           "MTIA utilization",
+                                           PR_FMT_PCT,
+                                           1.2,
+                                           "Time with any kernel running",
+                                           PR_COL_BOTH};
+
+        for (i = 0; i < sizeof(mtia_cols_out) / sizeof(mtia_cols_out[0]); i++)
+            if (strcmp(c->label, mtia_cols_out[i]) == 0)
+                return NULL;
+        if (strcmp(c->label, "GPU utilization") == 0 &&
+            strcmp(c->key, util.key) == 0)
+            return &util;
+        return c;
+    }
+    for (i = 0; i < sizeof(amd_cols_of) / sizeof(amd_cols_of[0]); i++)
+        if (strcmp(c->label, amd_cols_of[i]) == 0 &&
+            strcmp(c->key, amd_cols[i].key) == 0) {
+            /* amd_cols keep each column's id, width and where it
+               shows: only the words change */
+            return &amd_cols[i];
+        }
+    return c;
+}
+
+const struct pr_fig_words *
+pr_fig_words(enum pr_fig_units u)
+{
+    static const struct pr_fig_words w[] = {
+        {"Tensor cores", "tensor cores", "tensor-core", "Tensor cores",
+         "CUDA cores", "SM", "CUDA graphs", "CUDA-graph", "GPU"},
+        {"Matrix cores (MFMA)", "matrix cores (MFMA)", "matrix-core",
+         "Matrix cores (MFMA)", "Vector ALUs", "CU", "HIP graphs", "HIP-graph",
+         "GPU"},
+        {"Matrix units", "matrix units", "matrix-unit", "Matrix units",
+         "Unit not recorded", "core", "graphs", "graph", "MTIA"},
+    };
+
+    return &w[(unsigned)u <= PR_UNITS_MTIA ? u : PR_UNITS_CUDA];
+}
+
+enum pr_fig_units
+pr_fig_run_units(const cJSON *run)
+{
+    const cJSON *d;
+    int amd = 0, meta = 0, other = 0;
+
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES))
+    {
+        const char *v = pr_sget_str_or(d, PR_K_VENDOR, "");
+
+        if (strcmp(v, "amd") == 0)
+            amd = 1;
+        else if (strcmp(v, "meta") == 0)
+            meta = 1;
+        else
+            other = 1;
+    }
+    if (other || amd + meta != 1)
+        return PR_UNITS_CUDA;
+    return amd ? PR_UNITS_AMD : PR_UNITS_MTIA;
+}
+
+enum pr_fig_units
+pr_fig_summary_units(const cJSON *summary)
+{
+    const cJSON *run;
+    int any = 0;
+    enum pr_fig_units u = PR_UNITS_CUDA;
+
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        enum pr_fig_units r = pr_fig_run_units(run);
+
+        if (any && r != u)
+            return PR_UNITS_CUDA;
+        u = r;
+        any = 1;
+    }
+    return u;
+}
+
 /* MindSpore's words: its step trace calls the time between one step's
  * end and the next one's start, spent waiting for the data queue
  * (GetNext), the step interval (iteration_interval; MindInsight's "Step
@@ -794,7 +940,9 @@ pr_fig_table_col(const struct pr_fig_table *t, size_t i)
     size_t k;
 
     for (k = 0; (c = nth_col(t, k)) != NULL; k++) {
-        const struct pr_col *shown = t->npu ? pr_fig_col_npu(c) : c;
+        const struct pr_col *shown =
+            t->npu ? pr_fig_col_npu(c)
+                   : pr_fig_col_units(c, (enum pr_fig_units)t->units);
 
         if (t->mindspore && shown != NULL)
             shown = pr_fig_col_mindspore(shown);
@@ -1100,6 +1248,8 @@ pr_figs_table(struct pr_figs *f, const char *heading,
         b->table = *t;
         b->table.npu |= f->npu;
         b->table.mindspore |= f->mindspore;
+        if (b->table.units == PR_UNITS_CUDA)
+            b->table.units = f->units;
     }
 }
 
@@ -1130,6 +1280,8 @@ pr_figs_table_own(struct pr_figs *f, const struct pr_fig_table *t, cJSON *rows,
     b->table = copy;
     b->table.npu |= f->npu;
     b->table.mindspore |= f->mindspore;
+    if (b->table.units == PR_UNITS_CUDA)
+        b->table.units = f->units;
     b->own = rows;
 }
 
@@ -1429,9 +1581,11 @@ pr_figs_section(struct pr_figs *f, const struct pr_section *s,
     if (!s->per_run) {
         f->npu = pr_fig_summary_is_npu(summary);
         f->mindspore = pr_fig_summary_is_mindspore(summary);
+        f->units = pr_fig_summary_units(summary);
         s->build(f, summary, NULL);
         f->npu = 0;
         f->mindspore = 0;
+        f->units = 0;
         return;
     }
     if (n == 0)
@@ -1445,9 +1599,11 @@ pr_figs_section(struct pr_figs *f, const struct pr_section *s,
                          pr_fig_device_name(dev));
         f->npu = pr_fig_run_is_npu(run);
         f->mindspore = pr_fig_run_is_mindspore(run);
+        f->units = pr_fig_run_units(run);
         s->build(f, summary, run);
         f->npu = 0;
         f->mindspore = 0;
+        f->units = 0;
     }
 }
 

@@ -105,7 +105,10 @@ window_note(struct pr_figs *f, const cJSON *dev)
              pr_sget_num(dev, PR_K_DEVICE), n, n == 1 ? "" : "s",
              pr_chart_format(pr_sget_num(dev, PR_K_SPAN_US), PR_UNIT_US, a,
                              sizeof(a)),
-             f->npu ? "NPU" : "GPU", pr_sget_num(dev, PR_K_IDLE_PCT),
+             f->npu                      ? "NPU"
+             : f->units == PR_UNITS_MTIA ? "MTIA"
+                                         : "GPU",
+             pr_sget_num(dev, PR_K_IDLE_PCT),
              pr_chart_format(pr_sget_num(dev, PR_K_DEVICE_SPAN_US), PR_UNIT_US,
                              b, sizeof(b)),
              pr_sget_num(dev, PR_K_DEVICE_SPAN_IDLE_PCT));
@@ -264,6 +267,22 @@ has_finding(const cJSON *run, const char *id)
            pr_sget_find(pr_sget(run, PR_K_OBSERVATIONS), PR_K_ID, id) != NULL;
 }
 
+/* What fuses launches on the run's device, in its words. */
+static const char *
+graphs_words(const cJSON *run)
+{
+    if (pr_fig_run_is_npu(run))
+        return "graph mode";
+    switch (pr_fig_run_units(run)) {
+    case PR_UNITS_AMD:
+        return "HIP graphs (mode=\"reduce-overhead\")";
+    case PR_UNITS_MTIA:
+        return "graph capture, where its runtime offers one";
+    default:
+        return "CUDA graphs (mode=\"reduce-overhead\")";
+    }
+}
+
 /* A device whose idle lies mostly inside the DataLoader's next() (the
  * analysis' idle_dataloader_pct, hostdev.c) waits for its input, not
  * for launches (review 22g item 8: tb_plugin's resnet50_num_workers_0,
@@ -295,9 +314,7 @@ loader_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run, double pct,
         snprintf(text + len, sizeof(text) - len,
                  " The launches are slow too (the launch_bound finding): "
                  "fused kernels (torch.compile) or %s cut that overhead.",
-                 pr_fig_run_is_npu(run)
-                     ? "graph mode"
-                     : "CUDA graphs (mode=\"reduce-overhead\")");
+                 graphs_words(run));
     pr_figs_text(f, text);
 }
 
@@ -358,7 +375,7 @@ idle_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run)
                  "kernels (torch.compile) or %s cut the launch overhead; a "
                  "slow input pipeline wants more DataLoader workers.",
                  pr_sget_num(dev, PR_K_DEVICE), 100 * host / span, of,
-                 npu ? "graph mode" : "CUDA graphs (mode=\"reduce-overhead\")");
+                 graphs_words(run));
         pr_figs_text(f, text);
     }
     if (100 * other / span >= SHARE_WORTH_SAYING &&
@@ -768,7 +785,7 @@ us_text(double v, char *buf, size_t n)
 }
 
 static void
-launch_kpis(struct pr_figs *f, const cJSON *l, int npu)
+launch_kpis(struct pr_figs *f, const cJSON *l, int npu, enum pr_fig_units units)
 {
     const cJSON *d = pr_sget(l, PR_K_LAUNCH_DELAY_US);
     const cJSON *q = pr_sget(l, PR_K_TASK_QUEUE_WAIT_US);
@@ -800,10 +817,13 @@ launch_kpis(struct pr_figs *f, const cJSON *l, int npu)
     pr_figs_kpi(f, "Device idle waiting for the host",
                 pr_sget_num(l, PR_K_GPU_IDLE_HOST_WAIT_PCT), PR_FMT_PCT,
                 "of the devices' windows above");
-    pr_figs_kpi(
-        f, npu ? "Tasks with a launch call" : "Kernels with a launch call",
-        pr_sget_num(l, PR_K_KERNELS_WITH_LAUNCH), PR_FMT_COUNT,
-        npu ? "graph-launched tasks apart" : "CUDA-graph kernels apart");
+    pr_figs_kpi(f,
+                npu ? "Tasks with a launch call" : "Kernels with a launch call",
+                pr_sget_num(l, PR_K_KERNELS_WITH_LAUNCH), PR_FMT_COUNT,
+                npu                      ? "graph-launched tasks apart"
+                : units == PR_UNITS_AMD  ? "HIP-graph kernels apart"
+                : units == PR_UNITS_MTIA ? "graph-launched kernels apart"
+                                         : "CUDA-graph kernels apart");
 }
 
 /* torch_npu's task queue (TASK_QUEUE_ENABLE), a host-side queue apart
@@ -849,10 +869,13 @@ launches(struct pr_figs *f, const cJSON *run)
         pr_figs_note(f, pr_sget_str(l, PR_K_NOTE));
         return;
     }
-    launch_kpis(f, l, pr_fig_run_is_npu(run));
+    launch_kpis(f, l, pr_fig_run_is_npu(run), pr_fig_run_units(run));
     if (pr_sget_true(l, PR_K_CUDA_GRAPHS)) {
         snprintf(text, sizeof(text),
-                 "CUDA graphs: %.0f graph launches ran %.0f kernels.",
+                 "%s: %.0f graph launches ran %.0f kernels.",
+                 pr_fig_run_units(run) == PR_UNITS_AMD    ? "HIP graphs"
+                 : pr_fig_run_units(run) == PR_UNITS_MTIA ? "Graphs"
+                                                          : "CUDA graphs",
                  pr_sget_num(l, PR_K_GRAPH_LAUNCHES),
                  pr_sget_num(l, PR_K_GRAPH_KERNELS));
         pr_figs_text(f, text);

@@ -392,14 +392,29 @@ occ_unknown_note(const cJSON *gm, int card, char *buf, size_t cap)
                  n, s, pct, n == 1 ? "it" : "them");
 }
 
-/* SM and warp figures: CUDA's; an NPU has no such counters. */
-static void
-gpu_only_kpis(struct pr_figs *f, const cJSON *gm, int no_steps)
+/* "GPU utilization", an NPU's or an MTIA's. */
+static const char *
+util_title(const cJSON *run)
 {
-    pr_figs_kpi(f, "Est. SM efficiency",
-                pr_sget_num(gm, PR_K_EST_SM_EFFICIENCY_PCT), PR_FMT_PCT,
-                no_steps ? "SMs busy over the capture, idle time included"
-                         : "SMs busy over the steps, idle time included");
+    return pr_fig_run_is_npu(run)                   ? "NPU utilization"
+           : pr_fig_run_units(run) == PR_UNITS_MTIA ? "MTIA utilization"
+                                                    : "GPU utilization";
+}
+
+/* SM and warp figures: CUDA's, an AMD GPU's per CU; an NPU or an MTIA
+ * has no such counters. */
+static void
+gpu_only_kpis(struct pr_figs *f, const cJSON *gm, int no_steps,
+              enum pr_fig_units units)
+{
+    const char *sm = pr_fig_words(units)->sm;
+    char title[64], busy[96];
+
+    snprintf(title, sizeof(title), "Est. %s efficiency", sm);
+    snprintf(busy, sizeof(busy), "%ss busy over the %s, idle time included", sm,
+             no_steps ? "capture" : "steps");
+    pr_figs_kpi(f, title, pr_sget_num(gm, PR_K_EST_SM_EFFICIENCY_PCT),
+                PR_FMT_PCT, busy);
     char sub[160];
 
     occ_unknown_note(gm, 1, sub, sizeof(sub));
@@ -688,12 +703,11 @@ util_kpi(struct pr_figs *f, const cJSON *run, const cJSON *gm, int capture)
         /* not known, and why (an extract, a range profiler's kernels);
            an extract's counts are Data quality's, a card cuts them
            before the reason (review23a #6) */
-        pr_figs_kpi(
-            f, pr_fig_run_is_npu(run) ? "NPU utilization" : "GPU utilization",
-            util, PR_FMT_PCT,
-            run_is_extract(run) ? "not known: the task list is an extract "
-                                  "(see Data quality)"
-                                : pr_sget_str(gm, PR_K_NOTE));
+        pr_figs_kpi(f, util_title(run), util, PR_FMT_PCT,
+                    run_is_extract(run)
+                        ? "not known: the task list is an extract "
+                          "(see Data quality)"
+                        : pr_sget_str(gm, PR_K_NOTE));
         return;
     }
     if (pr_fig_run_is_npu(run) &&
@@ -723,9 +737,7 @@ util_kpi(struct pr_figs *f, const cJSON *run, const cJSON *gm, int capture)
     else
         snprintf(sub, sizeof(sub), "time with any %s running, over the %s",
                  pr_fig_run_is_npu(run) ? "task" : "kernel", win);
-    pr_figs_kpi(f,
-                pr_fig_run_is_npu(run) ? "NPU utilization" : "GPU utilization",
-                util, PR_FMT_PCT, sub);
+    pr_figs_kpi(f, util_title(run), util, PR_FMT_PCT, sub);
 }
 
 /* A run whose steps are not torch.profiler's ProfilerStep: an NPU's, a
@@ -777,8 +789,8 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
         return;
     }
     util_kpi(f, run, gm, no_steps(ss));
-    if (!pr_fig_run_is_npu(run))
-        gpu_only_kpis(f, gm, no_steps(ss));
+    if (!pr_fig_run_is_npu(run) && pr_fig_run_units(run) != PR_UNITS_MTIA)
+        gpu_only_kpis(f, gm, no_steps(ss), pr_fig_run_units(run));
     if (cJSON_IsObject(tc) && pr_fig_run_is_npu(run) && run_tasks_partial(run))
         /* a share of an incomplete list is not the rank's: old2023's
            rank1 read "Cube share 0.0%" from 2 ms of its 75 ms computing
@@ -791,7 +803,11 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
     else if (cJSON_IsObject(tc) && pr_fig_run_is_npu(run))
         pr_figs_kpi(f, "Cube share", pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT),
                     PR_FMT_PCT, "of task time on the AI Core Cube");
-    else if (cJSON_IsObject(tc))
+    else if (cJSON_IsObject(tc) && pr_fig_run_units(run) == PR_UNITS_AMD)
+        pr_figs_kpi(f, "Matrix-core share",
+                    pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
+                    "of kernel time on the matrix cores (MFMA)");
+    else if (cJSON_IsObject(tc) && pr_fig_run_units(run) != PR_UNITS_MTIA)
         pr_figs_kpi(f, "Tensor-core share",
                     pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
                     "of kernel time");
@@ -966,6 +982,15 @@ hccl_only(const cJSON *run, const cJSON *gm)
            pr_sget_str(gm, PR_K_NOTE) != NULL;
 }
 
+/* The metrics table's heading: a GPU's, an NPU's or an MTIA's. */
+static const char *
+metrics_title(const cJSON *run)
+{
+    return pr_fig_run_is_npu(run)                   ? "NPU metrics"
+           : pr_fig_run_units(run) == PR_UNITS_MTIA ? "MTIA metrics"
+                                                    : "GPU metrics";
+}
+
 /* The metrics table, its HCCL-only devices' utilization null (a copy:
  * the summary keeps the measured time). */
 static void
@@ -1114,10 +1139,10 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (pr_fig_run_host_only(run))
         return; /* the timeline, metrics and devices are a device's */
     timeline(f, pr_sget(run, PR_K_TIMELINE), no_steps(ss));
-    t = (struct pr_fig_table){
-        .cols = pr_fig_run_is_npu(run) ? npu_cols : gpu_cols,
-        .rows = pr_sget(run, PR_K_GPU_METRICS),
-        .what = pr_fig_run_is_npu(run) ? "NPU metrics" : "GPU metrics"};
+    t = (struct pr_fig_table){.cols =
+                                  pr_fig_run_is_npu(run) ? npu_cols : gpu_cols,
+                              .rows = pr_sget(run, PR_K_GPU_METRICS),
+                              .what = metrics_title(run)};
     {
         /* an incomplete task list's utilization is tagged as the
            Overview's card is (review-5 finding 13: old2023's 12.8% bare
@@ -1129,9 +1154,7 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         if (isnan(busy)) {
             const cJSON *gm;
 
-            metrics_table(
-                f, run, pr_fig_run_is_npu(run) ? "NPU metrics" : "GPU metrics",
-                &t);
+            metrics_table(f, run, metrics_title(run), &t);
             cJSON_ArrayForEach(gm, pr_sget(run, PR_K_GPU_METRICS))
             {
                 occ_unknown_note(gm, 0, note, sizeof(note));
@@ -1584,11 +1607,18 @@ sec_modules(struct pr_figs *f, const cJSON *summary, const cJSON *run)
  * per_row_1<…>" hid the "unweighted" that tells it from the run's
  * weighted kernel, review 26g #8); at most this many, by time. */
 #define BAR_OTHERS 64
+/* The top-kernels chart's legend: the rest of the chip, then its matrix
+ * units, in the device's words (review 28h #12). */
+static const char *const cuda_legend[] = {"CUDA cores", "Tensor cores"};
+static const char *const amd_legend[] = {"Vector ALUs", "Matrix cores (MFMA)"};
+static const char *const mtia_legend[] = {"Unit not recorded", "Matrix units"};
 
 static struct pr_fig_chart *
-kernel_bars(const cJSON *kernels, int npu)
+kernel_bars(const cJSON *kernels, int npu, enum pr_fig_units units)
 {
-    static const char *const legend[] = {"CUDA cores", "Tensor cores"};
+    const char *const *legend = units == PR_UNITS_AMD    ? amd_legend
+                                : units == PR_UNITS_MTIA ? mtia_legend
+                                                         : cuda_legend;
     /* the last two only where a bar has them: HCCL's tasks, and tasks
        whose export names no unit (tensor_cores_used null, review25a #4) */
     const char **npu_legend;
@@ -1806,7 +1836,7 @@ kernel_classes(struct pr_figs *f, const cJSON *run)
         "table and are counted as neither %s nor communication time:",
         (double)u->kernels, f->npu ? "task" : "kernel",
         u->kernels == 1 ? "" : "s", u->time_pct, f->npu ? "task" : "kernel",
-        f->npu ? "Cube" : "tensor-core");
+        f->npu ? "Cube" : pr_fig_words((enum pr_fig_units)f->units)->tc_adj);
     if (len >= sizeof(text))
         len = sizeof(text) - 1;
     cJSON_ArrayForEach(k, u->top)
@@ -1897,7 +1927,9 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                             : "No GPU kernels in this trace.");
         return;
     }
-    pr_figs_chart(f, kernel_bars(kernels, pr_fig_run_is_npu(run)), 0);
+    pr_figs_chart(
+        f, kernel_bars(kernels, pr_fig_run_is_npu(run), pr_fig_run_units(run)),
+        0);
     kernel_classes(f, run);
     pr_figs_table(f, NULL, &t, NULL);
     /* task rows the table leaves out (a ragged CSV record) */
@@ -1969,6 +2001,9 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                              .order = "device time"};
     int no_ops = pr_sget_len(pr_sget(run, PR_K_OPERATORS)) == 0;
     double eligible = pr_sget_num(tc, PR_K_ELIGIBLE_OP_TIME_PCT);
+    enum pr_fig_units units = pr_fig_run_units(run);
+    const struct pr_fig_words *w = pr_fig_words(units);
+    char title[96], none[96], every[128];
 
     (void)summary;
     if (!cJSON_IsObject(tc)) {
@@ -2018,8 +2053,14 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                             "without HF32.");
         return;
     }
-    pr_figs_kpi(f, "Kernel time on tensor cores",
-                pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
+    if (units == PR_UNITS_MTIA) {
+        /* its trace names no unit a task ran on (review 28h #12) */
+        pr_figs_note(f, "The MTIA trace does not say which tasks ran on the "
+                        "accelerator's matrix units, so no share is given.");
+        return;
+    }
+    snprintf(title, sizeof(title), "Kernel time on %s", w->tc);
+    pr_figs_kpi(f, title, pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
                 "of all kernel time");
     if (pr_sget_str(tc, PR_K_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(tc, PR_K_NOTE));
@@ -2027,18 +2068,21 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                 PR_FMT_PCT,
                 no_ops ? "no operator events in this trace"
                        : "device time of ops that could use them");
-    pr_figs_kpi(f, "Eligible time on tensor cores",
-                pr_sget_num(tc, PR_K_ELIGIBLE_ON_TC_PCT), PR_FMT_PCT,
+    snprintf(title, sizeof(title), "Eligible time on %s", w->tc);
+    pr_figs_kpi(f, title, pr_sget_num(tc, PR_K_ELIGIBLE_ON_TC_PCT), PR_FMT_PCT,
                 "of that eligible time");
     /* "every eligible operator ran on tensor cores" only where there was
      * one: without operators, or without eligible ones, it would mislead */
-    pr_figs_table(f, "Eligible operators not using tensor cores", &t,
+    snprintf(title, sizeof(title), "Eligible operators not using %s", w->tc);
+    snprintf(none, sizeof(none), "No operator in this run could use %s.",
+             w->tc);
+    snprintf(every, sizeof(every), "Every %s-eligible operator ran on %s.",
+             w->tc_adj, w->tc);
+    pr_figs_table(f, title, &t,
                   no_ops ? "No operator events in this trace, so no operator "
                            "was checked."
-                  : !(eligible > 0)
-                      ? "No operator in this run could use tensor cores."
-                      : "Every tensor-core-eligible operator ran on tensor "
-                        "cores.");
+                  : !(eligible > 0) ? none
+                                    : every);
 }
 
 /* ---- roofline --------------------------------------------------------- */
@@ -2204,9 +2248,13 @@ roof_note(struct pr_figs *f, const struct pr_row_device *dev)
                  "Peaks are a guess: the device table has no entry for "
                  "\"%.80s\", so its %s entry for %s is used%s.",
                  dev->name, entry, arch ? arch : "its compute capability",
-                 !isnan(dev->peak_scale) ? ", scaled to this part's SMs and "
-                                           "clock (see Devices)"
-                                         : "");
+                 !isnan(dev->peak_scale)
+                     ? (pr_sget_is(dev->vendor, "amd")
+                            ? ", scaled to this part's CUs and clock (see "
+                              "Devices)"
+                            : ", scaled to this part's SMs and clock (see "
+                              "Devices)")
+                     : "");
     else if (pr_sget_is(src, "guess") && entry && dev->name != NULL &&
              strncasecmp(dev->name, "Ascend", 6) == 0)
         /* torch_npu names the family, not the variant (review 28a #14:
@@ -3531,6 +3579,10 @@ pr_section_title(const struct pr_section *s, const cJSON *summary)
     /* the tensor-core section of an NPU job is its Cube's (issue #30) */
     if (strcmp(s->id, "tensor-cores") == 0 && pr_fig_summary_is_npu(summary))
         return "Cube and Vector";
+    /* an AMD or MTIA job's: its matrix units' (review 28h #12) */
+    if (strcmp(s->id, "tensor-cores") == 0 &&
+        pr_fig_summary_units(summary) != PR_UNITS_CUDA)
+        return pr_fig_words(pr_fig_summary_units(summary))->tc_title;
     return s->title;
 }
 

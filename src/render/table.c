@@ -1773,6 +1773,15 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
     if (st == PR_OK && (sum != NULL ? pr_fig_summary_is_npu(sum) : o->npu)) {
         t->npu = 1;
         npu_columns(t);
+    } else if (st == PR_OK && sum != NULL &&
+               pr_fig_summary_units(sum) != PR_UNITS_CUDA) {
+        size_t i, n = 0; /* AMD's or MTIA's words (review 28h #12) */
+
+        for (i = 0; i < t->n_cols; i++)
+            if ((t->cols[n] = pr_fig_col_units(
+                     t->cols[i], pr_fig_summary_units(sum))) != NULL)
+                n++;
+        t->n_cols = n;
     }
     if (st == PR_OK && sum != NULL && pr_fig_summary_is_mindspore(sum)) {
         size_t i; /* MindSpore's words: its step interval */

@@ -53,7 +53,7 @@ trec_facts(struct pr_rec_facts *f)
 static inline struct pr_rec_device
 trec_device(double id, int npu)
 {
-    struct pr_rec_device d = {id, npu, -1, NAN, NAN, NAN, NAN};
+    struct pr_rec_device d = {id, npu, -1, NAN, NAN, NAN, NAN, NULL};
 
     return d;
 }

@@ -254,6 +254,18 @@ npu_run(const cJSON *run)
     return 0;
 }
 
+/* What replays a run's launches, in its device's words: ROCm's graphs
+ * are HIP's, an MTIA's its runtime's (review 28h #12). */
+static const char *
+graphs_word(const cJSON *run)
+{
+    const char *v = pr_sget_str(pr_sget_first(run, PR_K_DEVICES), PR_K_VENDOR);
+
+    return pr_sget_is(v, "amd")    ? "HIP graphs"
+           : pr_sget_is(v, "meta") ? "graph capture"
+                                   : "CUDA graphs";
+}
+
 static int
 add(cJSON *recs, const char *id, const char *text)
 {
@@ -609,6 +621,7 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     const char *optim;
     char lever[600];
     int npu = npu_run(run), graphs, capture = pr_sget_run_is_capture(run);
+    int amd, mtia;
     size_t len;
 
     if (has_id(recs, "launch_bound") || !(g >= PATH_MIN_PCT))
@@ -675,8 +688,12 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
            its multi-tensor path first, a graph after */
         len = optimizer_launches(text, sizeof(text), len, optim, opt_pct, npu);
     /* without steps the loop's iteration is the unit a graph holds */
+    amd = strcmp(graphs_word(run), "HIP graphs") == 0;
+    mtia = strcmp(graphs_word(run), "graph capture") == 0;
     {
         const char *what = capture ? "each iteration" : "the step";
+        const char *sparse =
+            has_embedding(run) ? ", such as sparse features," : "";
 
         if (npu)
             snprintf(lever, sizeof(lever),
@@ -690,6 +707,24 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                      "in them, and fuse small operators with torch.compile so "
                      "fewer kernels launch.",
                      what);
+        else if (mtia) /* an MTIA's runtime, not CUDA's (review 28h #12) */
+            snprintf(lever, sizeof(lever),
+                     "Capture %s in a graph where the MTIA runtime offers one "
+                     "(torch.compile(mode=\"reduce-overhead\")) so the "
+                     "launches go (a graph replays fixed shapes: inputs whose "
+                     "sizes vary%s need padding to a few sizes), and fuse "
+                     "small operators with torch.compile so fewer kernels "
+                     "launch.",
+                     what, sparse);
+        else if (amd)
+            snprintf(lever, sizeof(lever),
+                     "Capture %s in a HIP graph (torch.compile(mode="
+                     "\"reduce-overhead\") or torch.cuda.CUDAGraph, HIP's "
+                     "graphs on ROCm) so the launches go (a graph replays "
+                     "fixed shapes: inputs whose sizes vary%s need padding to "
+                     "a few sizes), and fuse small operators with "
+                     "torch.compile so fewer kernels launch.",
+                     what, sparse);
         else
             snprintf(lever, sizeof(lever),
                      "Capture %s in a CUDA graph (torch.compile(mode="
@@ -698,8 +733,7 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                      "sizes vary%s need padding to a few sizes), and fuse "
                      "small operators with torch.compile so fewer kernels "
                      "launch.",
-                     what,
-                     has_embedding(run) ? ", such as sparse features," : "");
+                     what, sparse);
     }
     if (optim != NULL && opt_pct >= OPT_LEAD_PCT)
         len = pr_append(text, sizeof(text), len,
@@ -1230,9 +1264,9 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                         rest_parts[0] ? ", then smaller ones)" : "");
     len = pr_append(text, sizeof(text), len,
                     ". The %s waits for the host's own work, not for its "
-                    "launches (%.0f%% of the path), so CUDA graphs would "
-                    "save little.",
-                    npu ? "NPU" : "GPU", launch_pct);
+                    "launches (%.0f%% of the path), so %s would save little.",
+                    npu ? "NPU" : "GPU", launch_pct,
+                    npu ? "graph mode" : graphs_word(run));
     opaque = opaque_ops(run, cp, ex, sizeof(ex));
     if (opaque >= OPAQUE_SHARE * named_us)
         return host_ops_caveat(run, recs, text, len, opaque, ex, named_us,

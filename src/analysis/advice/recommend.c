@@ -2386,6 +2386,7 @@ dev_from_row(const struct pr_device_row *r, struct pr_rec_device *d)
 {
     d->id = (double)r->id;
     d->npu = pr_sget_is(r->kind, "npu");
+    d->vendor = r->vendor;
     d->cc_major = r->compute_capability != NULL
                       ? (int)strtol(r->compute_capability, NULL, 10)
                       : -1;

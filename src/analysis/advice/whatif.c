@@ -231,8 +231,9 @@ struct pr_whatif_acc {
     int64_t *durs;           /* scratch of apply_cold */
     size_t cap_durs;
     struct pr_replay_cache *rc; /* replays.c's, per trace */
-    int npu;    /* the steps ran on an NPU: the changes in its words */
-    int failed; /* an allocation failed */
+    int npu;            /* the steps ran on an NPU: the changes in its words */
+    const char *vendor; /* pr_whatif_in's */
+    int failed;         /* an allocation failed */
     /* launch_bound and dtype_conversions: the time the change took off
        the path (all_ns) and the part of it in a subset (sub_ns): launch
        calls the host issued inside an optimizer's step, casts whose
@@ -1742,6 +1743,7 @@ host_path(const struct pr_cp_graph *g, const struct pr_whatif_in *in,
         return 0;
     a->steps++;
     a->npu = in != NULL && in->npu;
+    a->vendor = in != NULL ? in->vendor : NULL;
     a->base_ns = pr_sat_add_i64(a->base_ns, g->rend - g->ws - lead_ns);
     a->lead_ns = pr_sat_add_i64(a->lead_ns, lead_ns);
     a->gain_ns[PR_WHATIF_DATALOADER] =
@@ -1787,6 +1789,7 @@ pr_whatif_step(const struct pr_trace *t, struct pr_cp_graph *g,
         return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
     a->steps++;
     a->npu = in != NULL && in->npu;
+    a->vendor = in != NULL ? in->vendor : NULL;
     a->base_ns = pr_sat_add_i64(a->base_ns, base);
     a->lead_ns = pr_sat_add_i64(a->lead_ns, lead_ns);
     for (s = 0; s < PR_WHATIF_COUNT && !a->failed; s++) {
@@ -1861,7 +1864,16 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
         pr_replay_aclop_floor(a->rc, fl, sizeof(fl));
         snprintf(change, sizeof(change), "%s%s", scen[s].what, fl);
         o.change = change;
-    } else
+    } else if (s == PR_WHATIF_LAUNCH && !a->npu && pr_sget_is(a->vendor, "amd"))
+        /* ROCm's graphs are HIP's (review 28h #12) */
+        o.change = "HIP graphs (torch.compile mode=\"reduce-overhead\"): "
+                   "launch calls and the device's wait for each launch take "
+                   "no time; the host operators' own work stays";
+    else if (s == PR_WHATIF_LAUNCH && !a->npu && pr_sget_is(a->vendor, "meta"))
+        o.change = "graph capture, where the MTIA runtime offers one: launch "
+                   "calls and the device's wait for each launch take no "
+                   "time; the host operators' own work stays";
+    else
         o.change = a->npu && scen[s].npu != NULL ? scen[s].npu : scen[s].what;
     o.step_us = base - gain;
     o.gain_us = gain;
