@@ -171,12 +171,14 @@ void pr_whatif_fmt_us(double us, char *buf, size_t cap);
 
 /* Replay g (replayed, its path marked on_path) under each change and add
  * the gains to a; g is left as it came.  lead_ns: a capture's lead-in the
- * path left out (capture_lead), taken off the base and each replay.  in may be
- * NULL (nothing known). PR_E_NOMEM. */
+ * path left out (capture_lead), taken off the base and each replay;
+ * tail_ns: the step's unrecorded tail, after its last recorded event.
+ * Neither is changed by a change: both stay in the window the gain's
+ * share and step_us are of.  in may be NULL (nothing known). PR_E_NOMEM. */
 PR_NODISCARD enum pr_status
 pr_whatif_step(const struct pr_trace *t, struct pr_cp_graph *g,
                const struct pr_whatif_in *in, struct pr_whatif_acc *a,
-               int64_t lead_ns, struct pr_error *err);
+               int64_t lead_ns, int64_t tail_ns, struct pr_error *err);
 
 /* critical_path.what_if: the scenarios with a gain, largest first, each
  * {id, change, step_us, gain_us, gain_pct (mean per step), evidence}, as

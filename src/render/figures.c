@@ -813,7 +813,9 @@ static const struct pr_col capture_cols[] = {
      "The saving's share of the capture (the run has no steps)", PR_COL_BOTH},
     {"pct", PR_K_OF_STEP, "Of capture", PR_FMT_FIGURE, 0.7, NULL, PR_COL_BOTH},
     {"step", PR_K_STEP_US, "Capture after", PR_FMT_US, 0.9,
-     "The capture's path replayed with the change", PR_COL_BOTH},
+     "The capture with the change: its recorded part replayed, the time "
+     "before its first and after its last recorded event as measured",
+     PR_COL_BOTH},
     {"gain", PR_K_GAIN_US, "Gain", PR_FMT_US, 0.8,
      "The estimated gain alone (empty for a bound alone)", 0},
     {"bound", PR_K_BOUND_US, "At most", PR_FMT_US, 0.8,

@@ -359,11 +359,13 @@ idle_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run)
            no cause named, no advice on it */
         snprintf(
             text, sizeof(text),
-            "Device %.0f waited for the host %.0f%% %s, but %.0f%% of "
+            "Device %.0f waited for the host %.0f%% %s, but %.*f%% of "
             "%s host time is inside no recorded operator or "
             "runtime call (Data quality): what held the host is not in "
             "the trace.",
             pr_sget_num(dev, PR_K_DEVICE), 100 * host / span, of,
+            pr_pct_prec(pr_sget_num(pr_sget(run, PR_K_HOST_COVERAGE),
+                                    PR_K_UNRECORDED_PCT)),
             pr_sget_num(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_UNRECORDED_PCT),
             pr_sget_run_is_capture(run) ? "the capture's" : "the steps'");
         pr_figs_text(f, text);

@@ -1127,10 +1127,12 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         snprintf(
             note, sizeof(note),
             "CPU Exec and Other are the %s time without device work "
-            "or a data loader; %.0f%% of %s host time is inside no "
+            "or a data loader; %.*f%% of %s host time is inside no "
             "recorded operator or runtime call, so what the host did "
             "there is not in the trace (Data quality).",
             capture ? "capture's" : "step",
+            pr_pct_prec(pr_sget_num(pr_sget(run, PR_K_HOST_COVERAGE),
+                                    PR_K_UNRECORDED_PCT)),
             pr_sget_num(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_UNRECORDED_PCT),
             capture ? "the capture's" : "the steps'");
         pr_figs_note(f, note);
@@ -1329,12 +1331,13 @@ host_basis(struct pr_figs *f, const cJSON *run)
                  "numbered, and ",
                  kept);
     snprintf(note, sizeof(note),
-             "Host times rest on what the trace recorded: %s%.0f%% of %s "
+             "Host times rest on what the trace recorded: %s%.*f%% of %s "
              "host time is inside no recorded operator or runtime "
              "call, so a range's host self time (forward, an optimizer "
              "step, a user range) holds time whose work is not in the "
              "trace (Data quality).",
-             k, pr_sget_num(h, PR_K_UNRECORDED_PCT),
+             k, pr_pct_prec(pr_sget_num(h, PR_K_UNRECORDED_PCT)),
+             pr_sget_num(h, PR_K_UNRECORDED_PCT),
              pr_sget_run_is_capture(run) ? "the capture's" : "the steps'");
     pr_figs_note(f, note);
 }
