@@ -738,9 +738,12 @@ struct pr_category {
 /* The values of gain_basis (runs[].recommendations[], verdict.findings[]):
  * the same work a step shorter, or a step's worth of samples with the
  * batch changed (twice the batch, accumulation), which ranks after the
- * same-batch gains and reads "at 2x batch". */
+ * same-batch gains and reads "at 2x batch", or a one-time cost the
+ * capture paid once (cold_step's first-use costs: not saved on every step
+ * of a long run; review 27 #8). */
 #define PR_GAIN_PER_STEP "step"
 #define PR_GAIN_PER_SAMPLES "samples"
+#define PR_GAIN_ONE_TIME "one_time"
 /* gain_source: a what-if replay of the step's graph, or a stated model
  * (a pipeline's balance, a step trace's interval) its evidence names */
 #define PR_GAIN_REPLAY "replay"

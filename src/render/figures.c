@@ -371,6 +371,7 @@ pr_fig_cell(const cJSON *row, const struct pr_col *c, char *buf, size_t n)
     if (strcmp(c->key, PR_K_GAIN_BASIS) == 0 && cJSON_IsString(v))
         return pr_sget_is(v->valuestring, PR_GAIN_PER_SAMPLES) ? "2x batch"
                : pr_sget_is(v->valuestring, PR_GAIN_PER_STEP)  ? "same batch"
+               : pr_sget_is(v->valuestring, PR_GAIN_ONE_TIME)  ? "one-time"
                                                                : v->valuestring;
     if (!pr_col_numeric(c->fmt) || c->fmt >= PR_FMT_FIGURE) {
         if (cJSON_IsString(v))

@@ -13,6 +13,7 @@
 #include "profreport/keys.h"
 #include "profreport/rows.h"
 #include "profreport/sget.h"
+#include "profreport/whatif.h"
 
 #define CP_(key) PR_K_BY_KIND_US "." key
 
@@ -645,6 +646,32 @@ whatif_lead_note(struct pr_figs *f, const cJSON *run, const cJSON *steps)
     pr_figs_note(f, text);
 }
 
+/* A cold capture has no twice-the-batch or accumulation row (whatif.c
+ * pr_whatif_rows): the table says why (review 27 #8: alexnet's "twice the
+ * batch saves 49.9%" was its cold start spread over twice the samples). */
+static void
+whatif_cold_note(struct pr_figs *f, const cJSON *run)
+{
+    const cJSON *w =
+        pr_sget_find(pr_sget(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_WHAT_IF),
+                     PR_K_ID, "cold_step");
+    double pct = pr_sget_num(w, PR_K_GAIN_PCT);
+    int capture = pr_sget_run_is_capture(run);
+    char text[600];
+
+    if (!(pct >= PR_WHATIF_COLD_PCT))
+        return;
+    snprintf(text, sizeof(text),
+             "No twice-the-batch or gradient accumulation row: the %s cold "
+             "(warm, %s would be %.0f%% shorter), and its one-time work, "
+             "first-use calls and the set-up beside them, would be spread "
+             "over twice the samples, which is no saving of the batch. "
+             "Profile after warm-up to see what a larger batch saves.",
+             capture ? "capture is" : "steps are", capture ? "it" : "they",
+             pct);
+    pr_figs_note(f, text);
+}
+
 static void
 build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -745,6 +772,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_note(f, pr_sget_run_is_capture(run) ? whatif_capture_note
                                                     : whatif_note);
         whatif_lead_note(f, run, steps);
+        whatif_cold_note(f, run);
     }
     /* what the path's device waits rest on (critpath.c) */
     if (pr_sget_str(cp, PR_K_HELD_NOTE) != NULL)

@@ -703,6 +703,7 @@ raw_cell(const struct table *t, size_t r, const struct pr_col *c, char *buf,
            step (figures.c pr_fig_cell) */
         return pr_sget_is(v->valuestring, PR_GAIN_PER_SAMPLES) ? "2x_batch"
                : pr_sget_is(v->valuestring, PR_GAIN_PER_STEP)  ? "same_batch"
+               : pr_sget_is(v->valuestring, PR_GAIN_ONE_TIME)  ? "one_time"
                                                                : v->valuestring;
     if (cJSON_IsString(v))
         return v->valuestring;
