@@ -2173,14 +2173,54 @@ static void fmt_us(double us, char *buf, size_t cap);
 #define TB_BATCH ". You could try to increase batch size to improve."
 
 static int
-batch_why(cJSON *r, const cJSON *w, const char *win)
+batch_why(cJSON *r, const cJSON *w, const char *win, const cJSON *run,
+          const cJSON *whatif)
 {
     const cJSON *ev = pr_sget(w, PR_K_EVIDENCE), *e;
+    const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
+    const cJSON *aclop = pr_sget_find(whatif, PR_K_ID, "aclop_binary");
     const char *lead = pr_sget_str_or(r, PR_K_TEXT, "");
-    char text[4096], names[400] = "", t[32], head[2048];
-    size_t len = 0;
+    char text[4096], names[400] = "", t[32], head[2048], rest[1200] = "";
+    char a[32], b[32];
+    size_t len = 0, rl = 0;
     int n = 0;
+    double on_aclop = 0;
+    /* collectives only where the run has some (review26a #3:
+       npu_trace_view, one NPU, no collective, read "the collectives'
+       latency stay the same" and "a communication finding declines") */
+    int comm =
+        pr_sget_len(pr_sget(pr_sget(run, PR_K_COMMUNICATION), PR_K_OPS)) > 0 ||
+        pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), PR_K_COMMUNICATION) > 0;
 
+    cJSON_ArrayForEach(e, ev)
+    {
+        if (pr_cp_is_aclop(pr_sget_str_or(e, PR_K_NAME, "")) &&
+            pr_sget_num(e, PR_K_US) > 0)
+            on_aclop += pr_sget_num(e, PR_K_US);
+    }
+    /* the per-call work it spreads is the aclop calls op_compile's replay
+       takes off: the gains overlap (review26a #3: npu_trace_view's
+       AscendCL@aclopCompileAndExecute, 5.8 ms on the path here, 5.3 ms
+       off in op_compile's replay) */
+    if (on_aclop > 0 && pr_sget_num(aclop, PR_K_GAIN_US) > 0) {
+        fmt_us(on_aclop, a, sizeof(a));
+        fmt_us(pr_sget_num(aclop, PR_K_GAIN_US), b, sizeof(b));
+        rl = pr_append(rest, sizeof(rest), rl,
+                       " Of that per-call work, %s on the path is aclop "
+                       "calls, which the op_compile finding's replay "
+                       "shortens by %s (binary kernels, jit_compile=False): "
+                       "the two gains overlap, and with binary kernels "
+                       "twice the batch saves less.",
+                       a, b);
+    }
+    /* whether twice the batch fits is a memory question the trace can
+       only answer with a memory record (review26a #3) */
+    if (!cJSON_IsObject(pr_sget(run, PR_K_MEMORY)))
+        rl = pr_append(rest, sizeof(rest), rl,
+                       " The trace holds no memory record "
+                       "(profile_memory=True records one), so whether "
+                       "twice the batch fits in device memory is not "
+                       "known.");
     cJSON_ArrayForEach(e, ev)
     {
         if (n == 2)
@@ -2204,16 +2244,12 @@ batch_why(cJSON *r, const cJSON *w, const char *win)
     snprintf(text, sizeof(text),
              "%s Here twice the batch replays to %s less per %s's worth "
              "of samples (%.1f%%) because much of the %s is paid per "
-             "call, not per sample%s%s%s: the host's dispatch and the "
-             "collectives' latency stay the same for twice the samples, so "
-             "a larger batch spreads them thinner. The gain is per %s's "
+             "call, not per sample%s%s%s: the host's dispatch%s the same "
+             "for twice the samples, so a larger batch spreads %s thinner."
+             "%s The gain is per %s's "
              "worth of samples, at twice the batch, and it changes the "
              "effective batch: retune the learning rate, and compare runs "
-             "per sample. Here the batch is the finding's own lever; a "
-             "communication finding declines the same kind of replay "
-             "(gradient accumulation) as its gain where its collectives "
-             "mostly idle or wait for peers, which a larger batch does not "
-             "shorten.",
+             "per sample.%s",
              lead, t, win, pr_sget_num(w, PR_K_GAIN_PCT), win,
              !n ? ""
              : strcmp(win, "capture") == 0
@@ -2224,7 +2260,15 @@ batch_why(cJSON *r, const cJSON *w, const char *win)
                  : " (it does not take the per-call work off the path: each "
                    "larger step still pays it once, spread over twice the "
                    "samples, so per step's worth of samples these cost less: ",
-             names, n ? ")" : "", win);
+             names, n ? ")" : "",
+             comm ? " and the collectives' latency stay" : " stays",
+             comm ? "them" : "it", rest, win,
+             comm ? " Here the batch is the finding's own lever; a "
+                    "communication finding declines the same kind of replay "
+                    "(gradient accumulation) as its gain where its "
+                    "collectives mostly idle or wait for peers, which a "
+                    "larger batch does not shorten."
+                  : "");
     return put_text(r, text);
 }
 
@@ -4397,7 +4441,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
         if (pr_sget_is(id, "low_gpu_utilization") &&
             pr_sget_is(gain_basis_of(pr_sget_str(w, PR_K_ID)),
                        PR_GAIN_PER_SAMPLES) &&
-            !batch_why(r, w, pr_run_window(run)))
+            !batch_why(r, w, pr_run_window(run), run, whatif))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if ((pr_sget_is(id, "enable_amp") || pr_sget_is(id, "tf32")) &&
             !precision_cap(r, w, cp, run))
@@ -5274,13 +5318,20 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
                    be a part of the node's time there (hta_diff_test: the
                    CUDA-graph wrapper's DtoD copies, 10.3 of the 15.4 ms a
                    step of DtoD copies on the path) */
-                !pr_sget_is(pr_sget_str(r, PR_K_GAIN_SOURCE), PR_GAIN_MODEL) ||
-                        isnan(pr_sget_num(r, PR_K_GAIN_US)) ||
-                        isnan(pr_sget_num(r, PR_K_BOUND_US))
-                    ? NULL
-                : pr_sget_str(r, PR_K_WHAT_IF) != NULL
-                    ? "taken off the critical path: "
-                    : "time on the critical path: ",
+                pr_sget_is(pr_sget_str(r, PR_K_GAIN_SOURCE), PR_GAIN_MODEL) &&
+                        !isnan(pr_sget_num(r, PR_K_GAIN_US)) &&
+                        !isnan(pr_sget_num(r, PR_K_BOUND_US))
+                    ? (pr_sget_str(r, PR_K_WHAT_IF) != NULL
+                           ? "taken off the critical path: "
+                           : "time on the critical path: ")
+                /* twice the batch changes none of its evidence: it is the
+                   per-call work the batch spreads (review26a #3:
+                   npu_trace_view's aclop calls, 5.8 ms here beside
+                   op_compile's 5.3 ms taken off) */
+                : pr_sget_is(pr_sget_str(r, PR_K_GAIN_BASIS),
+                             PR_GAIN_PER_SAMPLES)
+                    ? "per-call work on the path it spreads: "
+                    : NULL,
                 pr_sget_is(pr_sget_str(r, PR_K_ID), "host_sync")
                     ? " (the host's time blocked in syncs, beside the "
                       "path)"
