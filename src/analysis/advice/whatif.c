@@ -913,6 +913,32 @@ bypass(const struct pr_trace *t, const struct pr_whatif_in *in,
             n->pw[j] = 0;
             return;
         }
+        x = n->pred[j];
+    }
+    /* a moved collective that waited, collective after collective, for
+       one that stays (a capture's start-up broadcast) passes that wait
+       on: n still waits for the one that stays.  kernel_details_910B_v1:
+       the compute after hcom_broadcast__445_0 waited for it through the
+       63 us hcom_broadcast__445_1; freed from that, it replayed from 3 ms
+       in beside the 309 ms broadcast whose parameters it needs, and the
+       overlap's "at most 152 ms" was mostly the path's unexplained idle
+       moved off it (114 of its 122.5 ms idle stay now: at most 42.7 ms,
+       the steady collectives and the waits for them) */
+    if (s == PR_WHATIF_COMM) {
+        int hops = 0;
+
+        while (moved(t, in, &g->v[x], s) && g->v[x].bind < g->v[x].n_pred &&
+               !g->v[x].p_end[g->v[x].bind] &&
+               g->v[x].pw[g->v[x].bind] != GONE && hops++ < 64 &&
+               is_comm(&g->v[g->v[x].pred[g->v[x].bind]]))
+            x = g->v[x].pred[g->v[x].bind];
+        if (!moved(t, in, &g->v[x], s) && is_comm(&g->v[x]) &&
+            stays(t, in, &g->v[x])) {
+            n->pred[j] = x;
+            n->pw[j] = 0;
+            n->p_start[j] = 0;
+            return;
+        }
     }
     n->pw[j] = GONE;
 }
