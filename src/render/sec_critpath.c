@@ -659,8 +659,18 @@ whatif_cold_note(struct pr_figs *f, const cJSON *run)
     int capture = pr_sget_run_is_capture(run);
     char text[600];
 
-    if (!(pct >= PR_WHATIF_COLD_PCT))
+    if (!(pct >= PR_WHATIF_COLD_PCT)) {
+        /* nor on a capture held up at start-up by one collective
+           (whatif.c pr_whatif_rows: kernel_details_910B_v1's 45.4%) */
+        if (pr_sget_str(pr_sget(run, PR_K_VERDICT), PR_K_STARTUP_NOTE) != NULL)
+            pr_figs_note(
+                f, "No twice-the-batch or gradient accumulation row: the "
+                   "capture is held up at start-up by one collective (see "
+                   "the Verdict), and its time before that collective ends "
+                   "is no steady state: a larger batch would spread it over "
+                   "twice the samples, which is no saving of the batch.");
         return;
+    }
     snprintf(text, sizeof(text),
              "No twice-the-batch or gradient accumulation row: the %s cold "
              "(warm, %s would be %.0f%% shorter), and its one-time work, "
