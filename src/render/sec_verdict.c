@@ -49,7 +49,8 @@ const struct pr_col pr_fig_cols_findings[] = {
      "recommendation (a gain) or observation (none)", 0},
     {"basis", PR_K_GAIN_BASIS, "Per", PR_FMT_TEXT, 0.6,
      "What the gain compares: the same batch (the step or capture "
-     "shorter) or 2x batch (a step's worth of samples at twice the batch)",
+     "shorter), 2x batch (a step's worth of samples at twice the batch) "
+     "or one-time (first-use costs the capture paid once)",
      0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };

@@ -1981,18 +1981,19 @@ pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
              split[0] ? split : "nothing");
     v->row.startup_note = v->startup_note;
     /* "No finding" must not quote a replay's gain that is the start-up
-       wait spread thinner: the replays run over the whole capture, and
-       twice the batch halves that one-time wait per sample (review23a
-       #7: kd_910B_v1's "twice the batch, 45.4% of the capture") */
+       wait spread thinner (review23a #7: kd_910B_v1's "twice the batch,
+       45.4% of the capture"): the replays leave the start-up collective
+       in place, and twice the batch and accumulation, which would halve
+       that one-time wait per sample, have no row (whatif.c
+       pr_whatif_rows) */
     if (v->row.no_finding != NULL &&
         strstr(v->row.no_finding, "though the replays predict gains") != NULL) {
         snprintf(v->no_finding, sizeof(v->no_finding),
                  "No finding: no rule's advice fits what this trace shows. "
-                 "The replays (the Critical path part's What-if table) run "
-                 "over the whole capture, %s included, so their gains "
-                 "overstate what a change would save once the job runs: "
-                 "twice the batch, for one, spreads that one-time wait over "
-                 "twice the samples.",
+                 "The replays (the Critical path part's What-if table) "
+                 "leave %s where it ran, and twice the batch and gradient "
+                 "accumulation, which would spread that one-time wait over "
+                 "twice the samples, are not replayed.",
                  pr_trace_str(t, u.first->name));
         v->row.no_finding = v->no_finding;
     }
