@@ -744,6 +744,10 @@ struct pr_category {
 #define PR_GAIN_PER_STEP "step"
 #define PR_GAIN_PER_SAMPLES "samples"
 #define PR_GAIN_ONE_TIME "one_time"
+/* A capture whose cold_step what-if saves this share or more is cold
+ * (whatif.h's PR_WHATIF_COLD_PCT): its other gains are not claimed and
+ * twice the batch has no row, which the What-if table says. */
+#define PR_COLD_CAPTURE_PCT 20.0
 /* gain_source: a what-if replay of the step's graph, or a stated model
  * (a pipeline's balance, a step trace's interval) its evidence names */
 #define PR_GAIN_REPLAY "replay"

@@ -16,6 +16,7 @@
 
 #include "profreport/critpath.h"
 #include "profreport/error.h"
+#include "profreport/keys.h"
 #include "profreport/rows.h"
 #include "profreport/trace.h"
 
@@ -73,7 +74,7 @@ enum pr_whatif {
 /* A capture whose cold calls take this share of its steps is cold: the
  * other changes' gains would not be the steady state's, and are not
  * claimed (the recommendations say so in gain_note). */
-#define PR_WHATIF_COLD_PCT 20.0
+#define PR_WHATIF_COLD_PCT PR_COLD_CAPTURE_PCT
 
 /* The launch rule's evidence (recommend.c rule_launch_bound; the
  * verdict names the parts a run misses, whatif.c): this many launches,

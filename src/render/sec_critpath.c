@@ -13,7 +13,6 @@
 #include "profreport/keys.h"
 #include "profreport/rows.h"
 #include "profreport/sget.h"
-#include "profreport/whatif.h"
 
 #define CP_(key) PR_K_BY_KIND_US "." key
 
@@ -659,7 +658,7 @@ whatif_cold_note(struct pr_figs *f, const cJSON *run)
     int capture = pr_sget_run_is_capture(run);
     char text[600];
 
-    if (!(pct >= PR_WHATIF_COLD_PCT)) {
+    if (!(pct >= PR_COLD_CAPTURE_PCT)) {
         /* nor on a capture held up at start-up by one collective
            (whatif.c pr_whatif_rows: kernel_details_910B_v1's 45.4%) */
         if (pr_sget_str(pr_sget(run, PR_K_VERDICT), PR_K_STARTUP_NOTE) != NULL)
