@@ -44,6 +44,9 @@ from hccl_trace import A, proc, task, thread  # tests/cli/lib
 ev = [A("ProfilerStep#1", 100, 100, 0, 1760, "cpu_op"),
       A("aten::conv2d", 100, 100, 10, 20, "cpu_op",
         **{"Sequence number": 1, "Fwd thread id": 0}),
+      # a training step: a backward op beside the forward (a run without
+      # one is inference, whose collectives no accumulation replays)
+      A("aten::convolution_backward", 100, 100, 32, 2, "cpu_op"),
       A("AscendCL@aclrtSynchronizeDevice", 800, 100, 40, 1715),
       A("AscendCL@aclnnMm", 800, 200, 10, 10),
       A("AscendCL@aclopCompileAndExecute", 800, 200, 60, 580),
