@@ -360,6 +360,7 @@
 #define PR_K_GPU_IDLE_US "gpu_idle_us"
 #define PR_K_OUTSIDE_STEPS_COUNT "outside_steps_count"
 #define PR_K_OUTSIDE_STEPS_HOST_US "outside_steps_host_us"
+#define PR_K_DDP_LOGGING_COUNT "ddp_logging_count"
 #define PR_K_COPIES "copies"
 #define PR_K_BY_KIND "by_kind"
 #define PR_K_DIRECTION "direction"

@@ -952,6 +952,7 @@ struct srow {
     enum pr_sync_kind kind;
     enum cdir dir; /* a blocking copy's direction; D_NONE */
     size_t n, n_out;
+    size_t n_ddp; /* of n: DDP's runtime-stats logging (ddp_logging) */
     int64_t host, idle, host_out;
 };
 
@@ -1036,7 +1037,89 @@ row_of(const struct hd *h, const struct srow *r)
             r->kind == PR_SYNCK_STREAM_WAIT ? NAN : (double)r->idle / 1000.0,
         .outside_steps_count = (int64_t)r->n_out,
         .outside_steps_host_ns = r->host_out,
+        .ddp_logging_count = (int64_t)r->n_ddp,
     };
+}
+
+/* DistributedDataParallel's own runtime-stats logging (review 28g #4):
+ * on its first 10 iterations, then every 100th
+ * (kDDPRuntimeLoggingSampleRate, torch/csrc/distributed/c10d/logger.cpp),
+ * DDP's _pre_forward reads the previous iteration's four timers (forward
+ * and backward compute, backward comm, overlap): per timer two event
+ * syncs and one cudaEventElapsedTime, inside the
+ * DistributedDataParallel.forward range (hta_nccl: 8 cudaEventSynchronize
+ * and 4 cudaEventElapsedTime a step).  Such syncs are not in the user's
+ * loop and go in the steady state.  The DDP.forward ranges that hold an
+ * elapsed-time read, as [start, end) on their thread. */
+struct ddp_fwd {
+    uint32_t pid, tid;
+    int64_t s, e;
+    int timed; /* holds a cudaEventElapsedTime / hipEventElapsedTime */
+};
+
+struct ddp_fwds {
+    struct ddp_fwd *v; /* owned */
+    size_t n, cap;
+};
+
+static int
+ddp_holds(const struct pr_trace *t, const struct ddp_fwd *f,
+          const struct pr_event *e)
+{
+    return pr_event_pid(t, e) == f->pid && pr_event_tid(t, e) == f->tid &&
+           e->ts_ns >= f->s && e->ts_ns < f->e;
+}
+
+static void
+ddp_collect(const struct hd *h, struct ddp_fwds *d)
+{
+    const struct pr_trace *t = h->t;
+    size_t i, j;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind != PR_KIND_ANNOTATION && e->kind != PR_KIND_HOST_OP &&
+            e->kind != PR_KIND_PY_FUNCTION)
+            continue;
+        if (strcmp(pr_trace_str(t, e->name),
+                   "DistributedDataParallel.forward") != 0)
+            continue;
+        if (pr_grow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v)) != PR_OK)
+            return; /* none counted apart: the calls stay the user's */
+        d->v[d->n++] =
+            (struct ddp_fwd){pr_event_pid(t, e), pr_event_tid(t, e), e->ts_ns,
+                             pr_sat_add_i64(e->ts_ns, e->dur_ns), 0};
+    }
+    for (i = 0; i < t->n_events && d->n > 0; i++) {
+        const struct pr_event *e = &t->events[i];
+        const char *nm;
+
+        if (e->kind != PR_KIND_RUNTIME_CALL && e->kind != PR_KIND_SYNC)
+            continue;
+        nm = pr_trace_str(t, e->name);
+        if (strcmp(nm, "cudaEventElapsedTime") != 0 &&
+            strcmp(nm, "hipEventElapsedTime") != 0)
+            continue;
+        for (j = 0; j < d->n; j++)
+            if (ddp_holds(t, &d->v[j], e))
+                d->v[j].timed = 1;
+    }
+}
+
+/* An event sync inside a DDP.forward that reads DDP's timers. */
+static int
+ddp_logging(const struct hd *h, const struct ddp_fwds *d,
+            const struct pr_event *e, enum pr_sync_kind k)
+{
+    size_t j;
+
+    if (k != PR_SYNCK_EVENT)
+        return 0;
+    for (j = 0; j < d->n; j++)
+        if (d->v[j].timed && ddp_holds(h->t, &d->v[j], e))
+            return 1;
+    return 0;
 }
 
 static int
@@ -1136,7 +1219,9 @@ sync_json(struct hd *h, cJSON **o, struct pr_error *err)
                   "host.",
     };
     int ok = arr != NULL;
+    struct ddp_fwds ddp = {NULL, 0, 0};
 
+    ddp_collect(h, &ddp);
     for (i = 0; i < h->t->n_events; i++) {
         const struct pr_event *e = &h->t->events[i];
         enum pr_sync_kind k = is_inner(h, i) ? PR_SYNCK_NONE : sync_kind(h, e);
@@ -1144,9 +1229,15 @@ sync_json(struct hd *h, cJSON **o, struct pr_error *err)
                              ? srow_of(rows, &n, e->name, k, call_dir(h, e, k))
                              : NULL;
 
-        if (r != NULL)
+        if (r != NULL) {
+            size_t before = r->n;
+
             count_sync(h, e, r, &upto);
+            if (r->n > before && ddp_logging(h, &ddp, e, k))
+                r->n_ddp++;
+        }
     }
+    free(ddp.v);
     qsort(rows, n, sizeof(rows[0]), cmp_srow);
     if (!(n == 0 && (h->n_calls == 0 || launches_unrecorded(h))))
         idle_us = (double)sync_totals(&sr, rows, n) / 1000.0;
