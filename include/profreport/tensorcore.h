@@ -46,12 +46,15 @@ enum pr_tc_reason {
                            default, so it was turned off) */
     PR_TCR_FP32_MTE2,   /* Ascend: fp32 on the Cube without HF32, its
                            tasks mte2 bound: fewer bytes, not HF32 */
-    PR_TCR_FP32_KERNEL  /* fp32 GEMMs an operator not eligible launched
+    PR_TCR_FP32_KERNEL, /* fp32 GEMMs an operator not eligible launched
                            (a compiled graph's), shown by their kernels'
                            names (issue #28) */
+    PR_TCR_PART_OFF     /* an operator that used tensor cores for part of
+                           its work and CUDA cores (fp32 kernels, FFT) for
+                           a large share of the rest (review 28g #7) */
 };
 
-#define PR_TC_TEXT_SIZE 256
+#define PR_TC_TEXT_SIZE 512
 
 struct pr_tc_diag {
     enum pr_tc_reason reason;
@@ -118,5 +121,28 @@ int pr_tensorcore_misaligned(const struct pr_op_cost *cost,
 void pr_tensorcore_diagnose_kernels(const char *op, const char *kernel,
                                     int cc_major, int amd,
                                     struct pr_tc_diag *out);
+
+/* The kernels of one kind (fp32 CUDA-core GEMM/conv, or FFT
+ * convolution) an operator ran off tensor cores: their time and up to
+ * PR_TC_OFF_NAMES of their names (trace strings, borrowed). */
+#define PR_TC_OFF_NAMES 4
+
+struct pr_tc_off {
+    double us;
+    const char *names[PR_TC_OFF_NAMES];
+    size_t n_names;
+};
+
+/* An eligible operator that ran part of its work on tensor cores and
+ * off_us of its self_us on CUDA cores (review 28g #7: alexnet's
+ * aten::cudnn_convolution, 3.26 of 5.08 ms in an fp32 scudnn kernel and
+ * an FFT): the time, the kernels (simt: fp32 GEMM/conv; fft: FFT
+ * convolution) and, for a convolution (conv), cuDNN's benchmark mode,
+ * which times the tensor-core algorithms its heuristic passed over;
+ * tf32: the operator's other kernels used TF32. */
+void pr_tensorcore_diagnose_part(double off_us, double self_us,
+                                 const struct pr_tc_off *simt,
+                                 const struct pr_tc_off *fft, int conv,
+                                 int tf32, struct pr_tc_diag *out);
 
 #endif

@@ -54,12 +54,14 @@ struct og {
                               that disagree */
     int strides_mixed;     /* calls recorded different strides */
     int64_t calls;         /* its calls in the trace */
-    int64_t mean_bwd;      /* of them, inside a MeanBackward node that
-                              received fewer elements than an input of
-                              the call holds (bcast_evidence) */
-    int64_t one_grad[3];   /* of them, a conv backward's calls whose inner
-                              ops show one gradient only: [PR_CONV_GRAD_*]
-                              (conv_grad_calls) */
+    struct pr_tc_off off_simt, off_fft; /* its own kernels off tensor
+                                           cores: fp32 GEMM/conv, FFT */
+    int64_t mean_bwd;    /* of them, inside a MeanBackward node that
+                            received fewer elements than an input of
+                            the call holds (bcast_evidence) */
+    int64_t one_grad[3]; /* of them, a conv backward's calls whose inner
+                            ops show one gradient only: [PR_CONV_GRAD_*]
+                            (conv_grad_calls) */
 };
 
 /* Whether all calls of a group found the same forward output shape. */
@@ -101,6 +103,7 @@ struct row {
     struct pr_op_cost hf32_cost; /* cost, with class and dtype from the
                                     tasks where the op's own are unknown */
     unsigned algo;               /* PR_NAME_WINOGRAD / _FFT of its kernels */
+    const struct pr_tc_off *off_simt, *off_fft; /* og's; NULL none */
     int mean_bwd; /* every call divided an expanded gradient (og) */
     const struct dev *dev;
 };
@@ -702,6 +705,27 @@ note_task(const struct pr_trace *t, const struct pr_gpu_info *gi, struct og *o)
         o->task_cls = PR_OPC_CONV;
 }
 
+/* A kernel of an operator that ran off tensor cores: an FFT convolution,
+ * or a GEMM/conv on CUDA cores (review 28g #7), its time and name kept. */
+static void
+note_off_tc(const struct pr_trace *t, const struct pr_event *e, unsigned cls,
+            struct og *o)
+{
+    struct pr_tc_off *k = (cls & PR_NAME_FFT)         ? &o->off_fft
+                          : (cls & PR_NAME_SIMT_MATH) ? &o->off_simt
+                                                      : NULL;
+    const char *nm = pr_trace_str(t, e->name);
+    size_t i;
+
+    if (k == NULL)
+        return;
+    k->us += (double)e->dur_ns / 1000.0;
+    for (i = 0; i < k->n_names && strcmp(k->names[i], nm) != 0; i++)
+        ;
+    if (i == k->n_names && k->n_names < PR_TC_OFF_NAMES)
+        k->names[k->n_names++] = nm;
+}
+
 /* Kernel time of each group's own launches, split by tensor-core use:
  * the kernels the op tree gives each op (by id, or by time where ids do
  * not link: PyTorch 2.x), else those sharing its External id. */
@@ -755,6 +779,8 @@ attribute_kernels(const struct pr_trace *t, const struct pr_tree *tree,
             o->fp32_ns = e->dur_ns;
         }
         o->algo |= cls & (PR_NAME_WINOGRAD | PR_NAME_FFT);
+        if (!(cls & PR_NAME_TC) && !on_cube(&cx, e, gi))
+            note_off_tc(t, e, cls, o);
         if (o->device < 0 && gi)
             o->device = gi->device;
     }
@@ -1204,6 +1230,8 @@ estimate_row(const struct pass *p, struct pr_op_row *src, struct row *r,
         (r->cost.dtype == PR_DT_UNKNOWN || r->cost.dtype == PR_DT_NONE))
         r->hf32_cost.dtype = PR_DT_FP32;
     r->algo = g ? g->algo : 0;
+    r->off_simt = g ? &g->off_simt : NULL;
+    r->off_fft = g ? &g->off_fft : NULL;
     r->mean_bwd = g && g->calls > 0 && g->mean_bwd == g->calls;
     r->dev = g && g->device >= 0 ? dev_by_id(p, g->device) : NULL;
     if (!r->dev)
@@ -1539,10 +1567,15 @@ by_kernels(const struct row *r)
 
 /* The device time a finding stands on: the operator's, or the named
  * kernels' alone. */
+static double off_tc_us(const struct row *r);
+static int part_finding(const struct row *r);
+
 static double
 finding_us(const struct row *r)
 {
-    return by_kernels(r) ? r->named_us : r->dev_self_us;
+    return by_kernels(r)     ? r->named_us
+           : part_finding(r) ? off_tc_us(r)
+                             : r->dev_self_us;
 }
 
 static int
@@ -1582,6 +1615,31 @@ is_finding(const struct row *r)
     return (r->eligible && r->tc_self_us <= 0 && !r->unknown) || by_kernels(r);
 }
 
+/* An eligible operator partly on tensor cores whose kernels ran this
+ * share of its own device time, and at least PART_MIN_US, on CUDA cores
+ * (fp32 GEMM/conv, FFT): listed with them (review 28g #7: alexnet's
+ * aten::cudnn_convolution, 64% off tensor cores, was left out because
+ * part of it used them). */
+#define PART_MIN_PCT 25.0
+#define PART_MIN_US 100.0
+
+static double
+off_tc_us(const struct row *r)
+{
+    return (r->off_simt ? r->off_simt->us : 0.0) +
+           (r->off_fft ? r->off_fft->us : 0.0);
+}
+
+static int
+part_finding(const struct row *r)
+{
+    double off = off_tc_us(r);
+
+    return r->name && r->eligible && r->tc_self_us > 0 && !is_npu_row(r) &&
+           r->dev_self_us > 0 && off >= PART_MIN_US && off <= r->dev_self_us &&
+           100.0 * off / r->dev_self_us >= PART_MIN_PCT;
+}
+
 #define MAX_FINDINGS 100
 
 static void
@@ -1605,7 +1663,10 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
     ctx.no_types = p->t != NULL && p->t->format != PR_STR_NONE &&
                    strcmp(pr_trace_str(p->t, p->t->format), "nsys") == 0;
     cost = is_npu_row(r) ? &r->hf32_cost : &r->cost;
-    if (is_npu_row(r))
+    if (part_finding(r) && !by_kernels(r))
+        pr_tensorcore_diagnose_part(off_tc_us(r), r->dev_self_us, r->off_simt,
+                                    r->off_fft, is_conv_op(r), r->tf32, &d);
+    else if (is_npu_row(r))
         (void)pr_tensorcore_diagnose_hf32(&r->hf32_cost, r->hf32, &d);
     else if (by_kernels(r))
         pr_tensorcore_diagnose_kernels(r->name, r->fp32_kernel, ctx.cc_major,
@@ -2050,7 +2111,7 @@ fill_findings(struct pass *p, struct tc_row *tc)
         return;
     }
     for (i = 0; i < p->n_rows; i++) {
-        if (is_finding(&p->rows[i]))
+        if (is_finding(&p->rows[i]) || part_finding(&p->rows[i]))
             v[n++] = &p->rows[i];
     }
     qsort(v, n, sizeof(*v), cmp_finding);

@@ -231,6 +231,7 @@ static const char *const reason_ids[] = {
     "hf32_conv_off",
     "fp32_mte2_bound",
     "fp32_gemm_kernels",
+    "partly_cuda_cores",
 };
 
 const char *
@@ -561,4 +562,89 @@ pr_tensorcore_diagnose_kernels(const char *op, const char *kernel, int cc_major,
                  "enable AMP around the compiled model: torch.autocast("
                  "\"cuda\", dtype=torch.float16) with a GradScaler (no TF32 "
                  "before compute capability 8.0)");
+}
+
+/* A kernel's function name alone: no return type, template arguments or
+ * parameters ("void fft2d_r2c_32x32<float, ...>(...)" -> fft2d_r2c_32x32). */
+static void
+base_name(const char *k, char *out, size_t cap)
+{
+    size_t n;
+
+    if (strncmp(k, "void ", 5) == 0)
+        k += 5;
+    n = strcspn(k, "<(");
+    snprintf(out, cap, "%.*s", (int)n, k);
+}
+
+/* " 2.07 ms of fp32 kernels (a, b)": one kind's time and names, each
+ * name once. */
+static size_t
+part_kind(char *buf, size_t cap, size_t len, const char *what,
+          const struct pr_tc_off *k)
+{
+    char names[PR_TC_OFF_NAMES][96];
+    size_t i, j, n = 0;
+
+    if (k == NULL || !(k->us > 0) || len >= cap)
+        return len;
+    for (i = 0; i < k->n_names && i < PR_TC_OFF_NAMES; i++) {
+        char b[96];
+
+        if (k->names[i] == NULL)
+            continue;
+        base_name(k->names[i], b, sizeof(b));
+        for (j = 0; j < n && strcmp(names[j], b) != 0; j++)
+            ;
+        if (j == n)
+            memcpy(names[n++], b, sizeof(b));
+    }
+    len += (size_t)snprintf(buf + len, cap - len, "%s%.2f ms %s",
+                            len > 0 ? "; " : "", k->us / 1000.0, what);
+    for (i = 0; i < n && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s",
+                                i == 0 ? " (" : ", ", names[i]);
+    if (n > 0 && len < cap)
+        len += (size_t)snprintf(buf + len, cap - len, ")");
+    return len < cap ? len : cap - 1;
+}
+
+void
+pr_tensorcore_diagnose_part(double off_us, double self_us,
+                            const struct pr_tc_off *simt,
+                            const struct pr_tc_off *fft, int conv, int tf32,
+                            struct pr_tc_diag *out)
+{
+    char kinds[PR_TC_TEXT_SIZE];
+    size_t len = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->reason = PR_TCR_PART_OFF;
+    kinds[0] = '\0';
+    len = part_kind(kinds, sizeof(kinds), len,
+                    conv ? "in fp32 convolution kernels on CUDA cores"
+                         : "in fp32 GEMM kernels on CUDA cores",
+                    simt);
+    (void)part_kind(kinds, sizeof(kinds), len, "in FFT convolution kernels",
+                    fft);
+    snprintf(out->text, sizeof(out->text),
+             "%.2f ms of its %.2f ms (%.0f%%) ran on CUDA cores while its "
+             "other kernels used tensor cores%s: %s",
+             off_us / 1000.0, self_us / 1000.0,
+             self_us > 0 ? 100.0 * off_us / self_us : 0.0,
+             tf32 ? " (TF32)" : "", kinds);
+    if (conv)
+        snprintf(out->advice, sizeof(out->advice),
+                 "torch.backends.cudnn.benchmark = True: cuDNN then times "
+                 "its algorithms for each shape, the tensor-core ones "
+                 "included, instead of taking its heuristic's pick%s; a "
+                 "first layer on 3-channel images gets tensor-core kernels "
+                 "more readily with its input padded to 4 channels in "
+                 "channels_last (memory_format=torch.channels_last)",
+                 fft != NULL && fft->us > 0 ? " (here FFT)" : "");
+    else
+        snprintf(out->advice, sizeof(out->advice),
+                 "the library picked CUDA-core kernels for some of its "
+                 "shapes: dimensions that are multiples of 8 (16 for "
+                 "8-bit types) let it use its tensor-core kernels");
 }
