@@ -16,6 +16,7 @@
 #include "profreport/merge.h"
 #include "profreport/rows.h"
 #include "profreport/sget.h"
+#include "profreport/shorten.h"
 
 static const char *const categories[] = {
     PR_K_KERNEL,  PR_K_MEMCPY,     PR_K_MEMSET,   PR_K_COMMUNICATION,
@@ -1185,12 +1186,254 @@ table_row(const struct pr_match_row *r, const struct side *b,
     return o;
 }
 
+/* ---- kernels renamed by an integer template argument (review 28g #8) */
+
+/* A character of a C++ identifier or number. */
+static int
+ident_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+           (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+/* The end of the integer literal ("5", "5ul", "128u") at s[i], a token of
+ * its own; i when there is none. */
+static size_t
+int_token_end(const char *s, size_t i)
+{
+    size_t j = i;
+
+    if (i > 0 && ident_char(s[i - 1]))
+        return i;
+    while (s[j] >= '0' && s[j] <= '9')
+        j++;
+    if (j == i)
+        return i;
+    while (s[j] == 'u' || s[j] == 'U' || s[j] == 'l' || s[j] == 'L')
+        j++;
+    return ident_char(s[j]) ? i : j;
+}
+
+/* name without its integer literals (malloc'd; NULL on out-of-memory):
+ * "k<float, 2ul>(int)" -> "k<float, >(int)". */
+static char *
+int_free(const char *name)
+{
+    size_t n = strlen(name), i = 0, w = 0;
+    char *out = malloc(n + 1);
+
+    if (out == NULL)
+        return NULL;
+    while (i < n) {
+        size_t e = int_token_end(name, i);
+
+        if (e > i)
+            i = e;
+        else
+            out[w++] = name[i++];
+    }
+    out[w] = '\0';
+    return out;
+}
+
+/* The first integer literal of a (at *ta, length *na) that differs from
+ * b's at the same place, the two names alike but for integers. */
+static void
+first_int_change(const char *a, const char *b, const char **ta, size_t *na,
+                 const char **tb, size_t *nb)
+{
+    size_t i = 0, j = 0;
+
+    *ta = *tb = NULL;
+    *na = *nb = 0;
+    while (a[i] != '\0' && b[j] != '\0') {
+        size_t ea = int_token_end(a, i), eb = int_token_end(b, j);
+
+        if (ea > i && eb > j) {
+            if (ea - i != eb - j || strncmp(a + i, b + j, ea - i) != 0) {
+                *ta = a + i, *na = ea - i, *tb = b + j, *nb = eb - j;
+                return;
+            }
+            i = ea, j = eb;
+        } else if (a[i] != b[j])
+            return;
+        else
+            i++, j++;
+    }
+}
+
+/* The row's display name: "fn<..., 2ul> -> <..., 5ul>" (malloc'd; NULL
+ * on out-of-memory). */
+/* The function name's room in a renamed row's display name, so that a
+ * report's name column (about 80 code points in the terminal) keeps the
+ * integers that changed. */
+#define RENAMED_FN_MAX 48
+
+static char *
+renamed_name(const char *base, const char *cur)
+{
+    const char *ta, *tb, *fn = strncmp(base, "void ", 5) == 0 ? base + 5 : base;
+    size_t na, nb, nf = strcspn(fn, "<(");
+    char *out, *whole;
+    char cut[PR_SHORTEN_CAP(RENAMED_FN_MAX)];
+    size_t cap;
+
+    first_int_change(base, cur, &ta, &na, &tb, &nb);
+    if (ta == NULL || (whole = malloc(nf + 1)) == NULL)
+        return NULL;
+    memcpy(whole, fn, nf);
+    whole[nf] = '\0';
+    pr_shorten_middle(whole, RENAMED_FN_MAX, cut, sizeof(cut));
+    free(whole);
+    cap = strlen(cut) + na + nb + 32;
+    out = malloc(cap);
+    if (out != NULL)
+        snprintf(out, cap, "%s<…, %.*s> -> <…, %.*s>", cut, (int)na, ta,
+                 (int)nb, tb);
+    return out;
+}
+
+struct renames {
+    char **names;             /* owned: the merged rows' display names */
+    const char **base, **cur; /* their full names (borrowed from t) */
+    size_t n;
+};
+
+static void
+renames_free(struct renames *rn)
+{
+    size_t i;
+
+    for (i = 0; i < rn->n; i++)
+        free(rn->names[i]);
+    free(rn->names);
+    free(rn->base);
+    free(rn->cur);
+    memset(rn, 0, sizeof(*rn));
+}
+
+/* Room for one more merged row; 0 on out-of-memory. */
+static int
+renames_grow(struct renames *rn)
+{
+    char **n = realloc(rn->names, (rn->n + 1) * sizeof(*n));
+    const char **b, **c;
+
+    if (n == NULL)
+        return 0;
+    rn->names = n;
+    b = realloc(rn->base, (rn->n + 1) * sizeof(*b));
+    if (b == NULL)
+        return 0;
+    rn->base = b;
+    c = realloc(rn->cur, (rn->n + 1) * sizeof(*c));
+    if (c == NULL)
+        return 0;
+    rn->cur = c;
+    return 1;
+}
+
+/* The merged row named name (its display name's pointer); rn->n none. */
+static size_t
+renamed_row(const struct renames *rn, const char *name)
+{
+    size_t k;
+
+    for (k = 0; k < rn->n && rn->names[k] != name; k++)
+        ;
+    return k;
+}
+
+/* A kernel whose name differs between the runs only in integer template
+ * arguments (an fbgemm TBE kernel's kMaxVecsPerThread, 2ul -> 5ul:
+ * hta_diff_control vs hta_diff_test) is one kernel, not a vanished and a
+ * new one: where exactly one vanished and exactly one new kernel share
+ * the name with its integers removed, the two rows become one, named
+ * "fn<…, 2ul> -> <…, 5ul>" in the vanished row's place (rn keeps the
+ * full names), and the new row goes. */
+static enum pr_status
+pair_int_renames(struct pr_match_table *t, struct renames *rn,
+                 struct pr_error *err)
+{
+    size_t n = t->n, i, j, w;
+    char **keys = calloc(n ? n : 1, sizeof(*keys));
+    unsigned char *drop = calloc(n ? n : 1, 1);
+    enum pr_status st = keys && drop ? PR_OK : NOMEM(err);
+
+    for (i = 0; i < n && st == PR_OK; i++) {
+        const struct pr_match_row *r = &t->rows[i];
+
+        if (r->in_base != r->in_cur && r->shapes == NULL &&
+            (keys[i] = int_free(r->name)) == NULL)
+            st = NOMEM(err);
+    }
+    for (i = 0; i < n && st == PR_OK; i++) {
+        size_t nv = 0, nn = 0, mate = 0;
+        struct pr_match_row *r = &t->rows[i];
+        char *nm;
+
+        if (keys[i] == NULL || !r->in_base)
+            continue;
+        for (j = 0; j < n; j++) {
+            if (keys[j] == NULL || strcmp(keys[j], keys[i]) != 0)
+                continue;
+            nv += t->rows[j].in_base;
+            if (t->rows[j].in_cur) {
+                nn++;
+                mate = j;
+            }
+        }
+        if (nv != 1 || nn != 1)
+            continue;
+        nm = renamed_name(r->name, t->rows[mate].name);
+        if (nm == NULL)
+            continue; /* no integer differs (cannot be), or no memory */
+        if (!renames_grow(rn)) {
+            free(nm);
+            st = NOMEM(err);
+            break;
+        }
+        rn->names[rn->n] = nm;
+        rn->base[rn->n] = r->name;
+        rn->cur[rn->n++] = t->rows[mate].name;
+        r->name = nm;
+        r->cur = t->rows[mate].cur;
+        r->calls_cur = t->rows[mate].calls_cur;
+        r->in_cur = 1;
+        drop[mate] = 1;
+    }
+    for (i = w = 0; i < n && st == PR_OK; i++)
+        if (!drop[i])
+            t->rows[w++] = t->rows[i];
+    if (st == PR_OK)
+        t->n = w;
+    for (i = 0; keys != NULL && i < n; i++)
+        free(keys[i]);
+    free(keys);
+    free(drop);
+    return st;
+}
+
+/* The merged row's full names beside its display name; 0 on
+ * out-of-memory. */
+static int
+add_renamed(cJSON *row, const struct renames *rn, const char *name)
+{
+    size_t k = renamed_row(rn, name);
+
+    if (k == rn->n)
+        return 1;
+    return cJSON_AddStringToObject(row, "baseline_name", rn->base[k]) != NULL &&
+           cJSON_AddStringToObject(row, "current_name", rn->cur[k]) != NULL;
+}
+
 /* Table k of both sides as diff[key], rows matched by their name. */
 static enum pr_status
 add_table(cJSON *diff, size_t k, const struct side *b, const struct side *c,
           struct pr_error *err)
 {
     struct pr_match_table t;
+    struct renames rn = {NULL, NULL, NULL, 0};
     cJSON *arr = cJSON_AddArrayToObject(diff, tables[k].key);
     size_t i;
     int by_call = b->capture && c->capture;
@@ -1201,6 +1444,8 @@ add_table(cJSON *diff, size_t k, const struct side *b, const struct side *c,
     st = pr_match_folds(b->fold[k], b->steps, c->fold[k], c->steps, &t, err);
     if (st != PR_OK)
         return st;
+    if (k == 2)
+        st = pair_int_renames(&t, &rn, err);
     qsort(t.rows, t.n, sizeof(*t.rows), by_call ? cmp_row_call : cmp_row);
     for (i = 0; i < t.n && st == PR_OK; i++) {
         cJSON *row;
@@ -1210,9 +1455,10 @@ add_table(cJSON *diff, size_t k, const struct side *b, const struct side *c,
                         k == 2   ? "k:"
                         : k <= 1 ? "o:"
                                  : NULL);
-        if (row == NULL)
+        if (row == NULL || !add_renamed(row, &rn, t.rows[i].name)) {
+            cJSON_Delete(row);
             st = NOMEM(err);
-        else
+        } else
             cJSON_AddItemToArray(arr, row);
     }
     /* operators and kernels on one side only, host-only ones included */
@@ -1220,6 +1466,7 @@ add_table(cJSON *diff, size_t k, const struct side *b, const struct side *c,
         st = pr_dcompat_table(diff, tables[k].key,
                               k == 0 ? "operators" : "kernels", &t, err);
     pr_match_free(&t);
+    renames_free(&rn);
     if (st == PR_OK && pr_dshort_names(arr, PR_DNAME_MAX_CHARS) != 0)
         st = NOMEM(err);
     return st;
