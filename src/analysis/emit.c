@@ -405,6 +405,24 @@ pr_run_is_torch(const cJSON *run)
     return 0;
 }
 
+/* Whether the trace shows no framework at all: no framework named, no
+ * PyTorch operator, no NPU (a CUDA C++ or MPI program under Nsight
+ * Systems, review 28h #8, #11): its advice speaks of no batch. */
+int
+pr_run_no_framework(const cJSON *run)
+{
+    const cJSON *d;
+
+    if (pr_sget_str(run, PR_K_FRAMEWORK) != NULL || pr_run_is_torch(run))
+        return 0;
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES))
+    {
+        if (pr_sget_is(pr_sget_str(d, PR_K_KIND), "npu"))
+            return 0;
+    }
+    return 1;
+}
+
 /* Whether the run trains: 1 when an operator or kernel of a backward
  * pass or an optimizer is in it (autograd's *Backward nodes, aten's
  * *_backward ops, torch.optim's Optimizer.step ranges, MindSpore's and

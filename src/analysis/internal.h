@@ -300,6 +300,7 @@ PR_NODISCARD enum pr_status pr_hostcov_fill(const struct pr_trace *t,
 const char *pr_run_window(const cJSON *run);
 int pr_run_trains(const cJSON *run);
 int pr_run_is_torch(const cJSON *run);
+int pr_run_no_framework(const cJSON *run);
 
 /* The low-utilization findings that are not the advice of a larger
  * batch (no gain: recommend.c) moved from run.recommendations to Data

@@ -77,4 +77,17 @@ assert '--capture-range=cudaProfilerApi' in recs['cold_step'], recs['cold_step']
 t = recs['host_sync']
 assert 'Synchronize less' in t and 'in the capture' in t, t
 " "$T_DIR/cold.json" "$T_DIR/sync.json"
+# no framework, no batch (review 28h #8): no twice-the-batch or
+# accumulation replay, no convergence or learning-rate words
+check "no framework in the trace: no batch replay or batch words" \
+    python3 -c "
+import json, sys
+for p in sys.argv[1:]:
+    r = json.load(open(p))['runs'][0]
+    w = [x['id'] for x in (r['critical_path'] or {}).get('what_if') or []]
+    assert 'low_gpu_utilization' not in w and 'gradient_accumulation' not in w, (p, w)
+    for x in r['recommendations'] + r.get('observations', []):
+        for word in ('convergence', 'learning rate', 'batch size'):
+            assert word not in x['text'], (p, x['id'], x['text'])
+" "$T_DIR/cold.json" "$T_DIR/sync.json"
 echo "1..$T_N"

@@ -1277,10 +1277,14 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     if (n_ranges > 0) {
         fmt_ms(ranges_us, r_t, sizeof(r_t));
         len = pr_append(text, sizeof(text), len,
-                        "; %s a step in record_function ranges, their own "
+                        "; %s a step in %s ranges, their own "
                         "time outside any operator recorded in them (%s), "
                         "which say where the time went, not what ran",
-                        r_t, ranges);
+                        r_t,
+                        /* an nsys export of a program without PyTorch:
+                           its ranges are NVTX's (review 28h #11) */
+                        pr_run_is_torch(run) ? "record_function" : "NVTX",
+                        ranges);
     }
     fmt_ms(outside, t, sizeof(t));
     if (outside >= 0.1 * (named_us + ranges_us))

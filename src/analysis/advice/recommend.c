@@ -311,6 +311,16 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
                  pr_sget_run_is_capture(c->run) ? "" : "steps of ");
         return;
     }
+    if (host_starved(c) && pr_run_no_framework(c->run)) {
+        /* no framework, no batch: a CUDA program's own words (review 28h
+           #8: an MPI saxpy was told of model convergence) */
+        snprintf(buf, cap,
+                 "The host does not keep the %s fed: give each launch more "
+                 "work (a larger problem per kernel, fused kernels) or "
+                 "overlap the host's own work with the device's.",
+                 dev_word(c));
+        return;
+    }
     if (host_starved(c)) {
         snprintf(buf, cap,
                  "You could try to increase batch size to improve. Note: "

@@ -4851,15 +4851,24 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         emit_late_peer(&c, &lw, n_paths, run, &ok);
         what_if = pr_whatif_rows(t, wa, &o->r.what_if_steps, &ok);
         /* gradient accumulation needs gradients: a run with operators and
-           no backward pass (an inference server, review 28h #6) has none */
-        if (what_if != NULL && pr_run_trains(run) == 0) {
+           no backward pass (an inference server, review 28h #6) has none;
+           a program the trace shows no framework in (a CUDA code under
+           nsys: no operator, no framework) has no batch the trace can
+           see, so neither replay speaks for it (review 28h #8: an MPI
+           saxpy's "twice the batch" spread MPI_Init over twice the
+           samples) */
+        if (what_if != NULL &&
+            (pr_run_trains(run) == 0 || pr_run_no_framework(run))) {
+            int no_fw = pr_run_no_framework(run);
             cJSON *w = what_if->child;
 
             while (w != NULL) {
                 cJSON *next = w->next;
 
                 if (pr_sget_is(pr_sget_str(w, PR_K_ID),
-                               "gradient_accumulation"))
+                               "gradient_accumulation") ||
+                    (no_fw && pr_sget_is(pr_sget_str(w, PR_K_ID),
+                                         "low_gpu_utilization")))
                     cJSON_Delete(cJSON_DetachItemViaPointer(what_if, w));
                 w = next;
             }
