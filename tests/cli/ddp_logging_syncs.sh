@@ -88,7 +88,7 @@ check "DDP's logging syncs: counted apart, not to remove" python3 \
     "remove them first"
 check "no DDP range: the loop's syncs go first, per step" python3 \
     "$T_DIR/syncs.py" "$T_DIR/noddp.json" 4 0 \
-    "the loop holds 4 synchronizing calls (cudaEventSynchronize 4; 2 a step): remove them first" \
+    "the loop holds 4 synchronizing calls (cudaEventSynchronize 4, 2 a step): remove them first" \
     "DDP"
 check "DDP range without an elapsed-time read: the loop's syncs" python3 \
     "$T_DIR/syncs.py" "$T_DIR/notime.json" 4 0 "remove them first" \
