@@ -68,6 +68,8 @@ assert c, [x['id'] for x in r['recommendations']]
 t = c[0]['text']
 assert 'Gradient Compression' not in t and 'ccumulation' not in t, t
 assert 'no backward pass' in t and 'activations' in t, t
+n = c[0].get('gain_note') or ''
+assert 'optimizer' not in n and 'backward' not in n, n
 w = [x['id'] for x in (r['critical_path'] or {}).get('what_if') or []]
 assert 'gradient_accumulation' not in w, w
 " "$T_DIR/inf.out.json"

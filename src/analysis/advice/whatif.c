@@ -2902,14 +2902,25 @@ comm_bound(cJSON *r, const cJSON *whatif, const cJSON *run, const cJSON *w)
     struct rec_set s = {0};
 
     fmt_us(pr_sget_num(w, PR_K_GAIN_US), b, sizeof(b));
-    snprintf(note, sizeof(note),
-             "an upper bound, not a replayed change: with no work but the "
-             "collectives' consumers (the work after the last one, such as "
-             "the optimizer) waiting for a collective, the %s is %s "
-             "shorter; how much of that overlapping the buckets with "
-             "backward achieves depends on bucket sizes the trace does not "
-             "give",
-             pr_run_window(run), b);
+    if (pr_run_trains(run) == 0)
+        /* no backward: no gradient buckets, no optimizer (review 28h #6:
+           vLLM's tensor-parallel all-reduces) */
+        snprintf(note, sizeof(note),
+                 "an upper bound, not a replayed change: with no work but "
+                 "the collectives' consumers waiting for a collective, the "
+                 "%s is %s shorter; how much of that overlapping them with "
+                 "independent compute achieves depends on the model's "
+                 "dependencies, which the trace does not give",
+                 pr_run_window(run), b);
+    else
+        snprintf(note, sizeof(note),
+                 "an upper bound, not a replayed change: with no work but "
+                 "the collectives' consumers (the work after the last one, "
+                 "such as the optimizer) waiting for a collective, the %s is "
+                 "%s shorter; how much of that overlapping the buckets with "
+                 "backward achieves depends on bucket sizes the trace does "
+                 "not give",
+                 pr_run_window(run), b);
     s.cols = RS_WHAT_IF | RS_NO_GAIN | RS_NOTE | RS_BOUND | RS_EVIDENCE;
     s.what_if = pr_sget_str(w, PR_K_ID);
     s.gain_note = note;
