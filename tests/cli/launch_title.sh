@@ -96,8 +96,10 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 t = [f['title'] for f in r['verdict']['findings'] if f['id'] == 'launch_bound']
 assert t == ['Launch calls on the critical path: capture the step in a graph'], t
 x = [x for x in r['recommendations'] if x['id'] == 'launch_bound'][0]['text']
-assert '(cudaEventSynchronize 24, 8 a step)' in x, x
-assert 'The device idles 9 µs a step after them, against the 12.8 ms a step' in x, x
+# its 24 event syncs are DDP's runtime-stats logging (gpurev, review 28g
+# #4): said apart, not 'remove them first'
+assert 'The 24 event synchronizations inside DistributedDataParallel.forward (8 a step)' in x, x
+assert 'remove them first' not in x, x
 " "$T_DIR/nccl.json"
 else
     skip "hta_nccl launch title" "no $PR_SHARED/traces"
