@@ -177,12 +177,16 @@ def trace_view(folder):
     ev = json.load(open(os.path.join(folder, 'trace_view.json')))
     procs = {e['pid']: e['args']['name'] for e in ev
              if e.get('ph') == 'M' and e.get('name') == 'process_name'}
+    # an RTS copy task (MEMCPY_ASYNC) is a copy, not a kernel (review
+    # 28a #10)
     xs = [e for e in ev if e.get('ph') == 'X'
-          and procs.get(e['pid']) == 'Ascend Hardware']
+          and procs.get(e['pid']) == 'Ascend Hardware'
+          and e.get('name') != 'MEMCPY_ASYNC']
     e = {'rank': None,
          'rank_skip': 'no profiler_info_*.json: the folder names no rank',
          'kernels': (len(xs), sum(dec(x['dur']) for x in xs),
-                     'trace_view.json "Ascend Hardware" events'),
+                     'trace_view.json "Ascend Hardware" events but its '
+                     'MEMCPY_ASYNC copies'),
          'steps_skip': 'no step_trace_time.csv in the folder'}
     out = {('trace_view', None): e}
     # torch_npu kernel_details tables under other names beside it are
