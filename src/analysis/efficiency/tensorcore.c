@@ -351,7 +351,10 @@ cite_kernel(struct pr_tc_diag *out, const char *kernel)
 
     if (kernel == NULL || room <= fixed + 16)
         return;
-    pr_shorten(kernel, room - fixed < 80 ? room - fixed : 80, name,
+    /* the kernel tables' short form, whatever room is left: a whole
+       signature ("void flip_filter<float, float>(float*, ...)") says
+       nothing more (review 29 #5, once the text grew to 512 bytes) */
+    pr_shorten(kernel, room - fixed < 44 ? room - fixed : 44, name,
                sizeof(name));
     snprintf(out->text + lt, room, "; its kernel %s%s", name, tail);
 }
