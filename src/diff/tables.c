@@ -375,11 +375,19 @@ occupancy_note(struct pr_dtable *t, const cJSON *row, char mark)
     note_add(t, s);
 }
 
-/* The first clause of a run's utilization note (up to its ';'). */
+/* The first clause of a run's utilization note (up to its ';'), and the
+ * next one where it qualifies the first ("all is HCCL tasks; the trace
+ * holds no compute tasks for this device, though ...": without it "all"
+ * reads as the device's, review 29 #4: ms_cluster4's ranks 2/3 compute
+ * 123 ms a step). */
 static void
 first_clause(const char *note, char *buf, size_t n)
 {
     size_t len = strcspn(note, ";");
+
+    if (note[len] == ';' &&
+        strncmp(note + len, "; the trace holds no", 20) == 0)
+        len += 1 + strcspn(note + len + 1, ";");
 
     snprintf(buf, n, "%.*s", (int)(len < n ? len : n - 1), note);
 }
@@ -393,7 +401,7 @@ utilization_note(struct pr_dtable *t, const cJSON *row, const char *name)
 {
     const char *nb = pr_sget_str(row, "note_baseline");
     const char *nc = pr_sget_str(row, "note_current");
-    char a[300], b[300], s[900];
+    char a[600], b[600], s[1500];
 
     if (nb == NULL && nc == NULL)
         return;
