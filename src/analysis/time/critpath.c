@@ -4867,6 +4867,9 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
 
                 if (pr_sget_is(pr_sget_str(w, PR_K_ID),
                                "gradient_accumulation") ||
+                    /* no gradients, no DDP buckets either: tensor-parallel
+                       all-reduces feed the next layer (review 29 #3) */
+                    pr_sget_is(pr_sget_str(w, PR_K_ID), "small_allreduce") ||
                     (no_fw && pr_sget_is(pr_sget_str(w, PR_K_ID),
                                          "low_gpu_utilization")))
                     cJSON_Delete(cJSON_DetachItemViaPointer(what_if, w));
