@@ -578,24 +578,38 @@ whatif_rows(const cJSON *run, const cJSON *whatif)
     return rows;
 }
 
-/* The What-if table's note, and its words for a run without steps, whose
- * one window is the capture (issue #29). */
-static const char whatif_note[] =
-    "Each row is one change replayed alone on the step's dependency graph "
-    "(docs/critical-path.md); a finding claims a row only where its rule's "
-    "evidence holds (the Verdict and Recommendations say which). Twice the "
-    "batch and gradient accumulation save per step's worth of samples, with "
-    "the batch changed; \xe2\x89\xa4 marks a replay that takes off all the "
-    "time its change could: the change saves at most that (the summary's "
-    "what_if change says why).";
-static const char whatif_capture_note[] =
-    "Each row is one change replayed alone on the capture's dependency graph "
-    "(docs/critical-path.md); a finding claims a row only where its rule's "
-    "evidence holds (the Verdict and Recommendations say which). Twice the "
-    "batch and gradient accumulation save per capture's worth of samples, "
-    "with the batch changed; \xe2\x89\xa4 marks a replay that takes off all "
-    "the time its change could: the change saves at most that (the "
-    "summary's what_if change says why).";
+/* The What-if table's note, in the words of a run without steps (whose
+ * one window is the capture, issue #29), with the batch sentence only
+ * where a row is per samples (review 29 #10: cold captures and
+ * kd_910B_v1 have none). */
+static void
+whatif_note(struct pr_figs *f, const cJSON *run)
+{
+    const char *win = pr_sget_run_is_capture(run) ? "capture" : "step";
+    const cJSON *w;
+    char text[900];
+    int batch = 0;
+
+    cJSON_ArrayForEach(w,
+                       pr_sget(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_WHAT_IF))
+    {
+        batch |=
+            pr_sget_is(pr_sget_str(w, PR_K_GAIN_BASIS), PR_GAIN_PER_SAMPLES);
+    }
+    snprintf(text, sizeof(text),
+             "Each row is one change replayed alone on the %s's dependency "
+             "graph (docs/critical-path.md); a finding claims a row only "
+             "where its rule's evidence holds (the Verdict and "
+             "Recommendations say which).%s%s%s \xe2\x89\xa4 marks a replay "
+             "that takes off all the time its change could: the change saves "
+             "at most that (the summary's what_if change says why).",
+             win,
+             batch ? " Twice the batch and gradient accumulation save per "
+                   : "",
+             batch ? win : "",
+             batch ? "'s worth of samples, with the batch changed;" : "");
+    pr_figs_note(f, text);
+}
 
 /* A capture's lead-in, time before its first recorded event, and its
  * unrecorded tail are off the replays (whatif.c): each changes the
@@ -778,8 +792,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_heading(f, "What-if: the path replayed with one change");
         pr_figs_table_own(f, &t, whatif_rows(run, pr_sget(cp, PR_K_WHAT_IF)),
                           NULL);
-        pr_figs_note(f, pr_sget_run_is_capture(run) ? whatif_capture_note
-                                                    : whatif_note);
+        whatif_note(f, run);
         whatif_lead_note(f, run, steps);
         whatif_cold_note(f, run);
     }
