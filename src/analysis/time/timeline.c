@@ -438,12 +438,20 @@ count_all(const struct pr_trace *t, const struct spans *sp, int64_t thr)
 }
 
 static void
-lane_name(const struct pr_trace *t, const struct span *x, char *buf, size_t n)
+lane_name(const struct pr_trace *t, const struct span *x, size_t len, char *buf,
+          size_t n)
 {
-    int npu = pr_trace_is_npu(t);
+    int npu = pr_trace_is_npu(t), comm = 0;
+    size_t i;
 
-    if (x->group == 0 && npu && x->b < 0)
+    for (i = 0; i < len; i++)
+        comm |= x[i].kind == KIND_COMM;
+    if (x->group == 0 && npu && x->b < 0 && comm)
         snprintf(buf, n, "NPU%d HCCL", (int)x->a); /* HCCL's own row */
+    else if (x->group == 0 && npu && x->b < 0)
+        /* tasks without a stream that are not HCCL's (MindSpore's AI CPU
+           GetNext, review 29 #8) */
+        snprintf(buf, n, "NPU%d (no stream)", (int)x->a);
     else if (x->group == 0)
         snprintf(buf, n, "%s%d stream %d",
                  x->mtia ? "MTIA"
@@ -470,7 +478,7 @@ emit_lanes(const struct pr_trace *t, const struct spans *sp, int64_t thr,
 
         while (j < sp->n && same_lane(&sp->v[i], &sp->v[j]))
             j++;
-        lane_name(t, &sp->v[i], name, sizeof(name));
+        lane_name(t, &sp->v[i], j - i, name, sizeof(name));
         *ok = spans != NULL && lanes != NULL;
         if (*ok)
             walk(t, sp->v + i, j - i, thr, spans, ok);
