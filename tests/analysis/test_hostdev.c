@@ -1027,9 +1027,18 @@ test_rec_batch_gated(void **state)
 
     (void)state;
     waits(&f, &g, 80, 20, 0, 0.2, 2);
-    t = trec_text(&f, &run, "{}", "low_gpu_utilization");
+    t = trec_text(&f, &run, "{\"framework\": \"pytorch\"}",
+                  "low_gpu_utilization");
     assert_non_null(t);
     assert_non_null(strstr(t, "increase batch size"));
+    cJSON_Delete(run);
+    /* a program the trace shows no framework in has no batch (review
+       28h #8: an MPI saxpy under nsys) */
+    waits(&f, &g, 80, 20, 0, 0.2, 2);
+    t = trec_text(&f, &run, "{}", "low_gpu_utilization");
+    assert_non_null(t);
+    assert_null(strstr(t, "batch size"));
+    assert_non_null(strstr(t, "more work"));
     cJSON_Delete(run);
     waits(&f, &g, 80, 20, 0, 300, 1022);
     t = trec_text(&f, &run, "{}", "low_gpu_utilization");
