@@ -578,6 +578,22 @@ whatif_rows(const cJSON *run, const cJSON *whatif)
     return rows;
 }
 
+/* Whether the What-if table holds a row per samples (twice the batch,
+ * gradient accumulation). */
+static int
+has_batch_row(const cJSON *run)
+{
+    const cJSON *w;
+
+    cJSON_ArrayForEach(w,
+                       pr_sget(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_WHAT_IF))
+    {
+        if (pr_sget_is(pr_sget_str(w, PR_K_GAIN_BASIS), PR_GAIN_PER_SAMPLES))
+            return 1;
+    }
+    return 0;
+}
+
 /* The What-if table's note, in the words of a run without steps (whose
  * one window is the capture, issue #29), with the batch sentence only
  * where a row is per samples (review 29 #10: cold captures and
@@ -586,16 +602,9 @@ static void
 whatif_note(struct pr_figs *f, const cJSON *run)
 {
     const char *win = pr_sget_run_is_capture(run) ? "capture" : "step";
-    const cJSON *w;
     char text[900];
-    int batch = 0;
+    int batch = has_batch_row(run);
 
-    cJSON_ArrayForEach(w,
-                       pr_sget(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_WHAT_IF))
-    {
-        batch |=
-            pr_sget_is(pr_sget_str(w, PR_K_GAIN_BASIS), PR_GAIN_PER_SAMPLES);
-    }
     snprintf(text, sizeof(text),
              "Each row is one change replayed alone on the %s's dependency "
              "graph (docs/critical-path.md); a finding claims a row only "
@@ -626,8 +635,7 @@ whatif_lead_note(struct pr_figs *f, const cJSON *run, const cJSON *steps)
     double len = pr_sget_num(st, PR_K_LENGTH_US);
     double meas = pr_sget_num(st, PR_K_MEASURED_US);
     char text[900], ends[200], a[48], b[48], c[48], m[48];
-    const cJSON *w;
-    int batch = 0;
+    int batch;
 
     if (!pr_sget_run_is_capture(run) || pr_sget_len(steps) != 1 ||
         !(lead > 0) || !(len > 0) || !(meas > 0))
@@ -638,12 +646,7 @@ whatif_lead_note(struct pr_figs *f, const cJSON *run, const cJSON *steps)
                  pr_fig_format(tail, PR_FMT_US, c, sizeof(c)));
     else
         snprintf(ends, sizeof(ends), "first %s", b);
-    cJSON_ArrayForEach(w,
-                       pr_sget(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_WHAT_IF))
-    {
-        batch |=
-            pr_sget_is(pr_sget_str(w, PR_K_GAIN_BASIS), PR_GAIN_PER_SAMPLES);
-    }
+    batch = has_batch_row(run);
     snprintf(text, sizeof(text),
              "Each replay changes the capture's recorded part (%s). Its %s "
              "hold no recorded event, which no change shortens: \"Capture "
