@@ -8,6 +8,9 @@
 # context creation, a cold capture; or 10 us), then 40 kernels each
 # followed by a cudaDeviceSynchronize that waits for it.
 . "$PR_SRCDIR/tests/lib.sh"
+# the export builder the nsys tests share (tests/cli/lib/nsys_db.py)
+PYTHONPATH="$PR_SRCDIR/tests/cli/lib${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 
 if ! command -v python3 > /dev/null 2>&1 ||
    ! python3 -c 'import sqlite3' 2>/dev/null; then
@@ -16,44 +19,19 @@ if ! command -v python3 > /dev/null 2>&1 ||
     exit 0
 fi
 cat > "$T_DIR/mk.py" << 'PY'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
+import sys
+from nsys_db import export, kernel, runtime  # tests/cli/lib
+db = export(sys.argv[1], ['cudaLaunchKernel_v7000', 'hydro_kernel',
+                          'cudaDeviceSynchronize_v3020', 'cudaMalloc_v3020'],
+            'hydro')
 malloc_us = int(sys.argv[2])
-g = (1 << 48) | (100 << 24)
 us = 1000
-db.executescript("""
-CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
-INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'hydro_kernel'),
-  (3, 'cudaDeviceSynchronize_v3020'), (4, 'cudaMalloc_v3020');
-CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT);
-INSERT INTO META_DATA_EXPORT VALUES
-  ('EXPORT_PRODUCT_NAME', 'NVIDIA Nsight Systems'),
-  ('EXPORT_SCHEMA_VERSION', '3.25.0');
-CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);
-CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (
-  start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
-  contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,
-  correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL,
-  shortName INTEGER NOT NULL, registersPerThread INTEGER NOT NULL,
-  gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL,
-  blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL,
-  staticSharedMemory INTEGER NOT NULL, dynamicSharedMemory INTEGER NOT NULL,
-  graphNodeId INTEGER, graphId INTEGER);
-CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (
-  start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL,
-  globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL,
-  returnValue INTEGER NOT NULL, callchainId INTEGER);
-""")
-db.execute("INSERT INTO PROCESSES VALUES (?, 100, 'hydro')", (g,))
-rt = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, 0, ?, ?, ?, 0, NULL)"
-db.execute(rt, (0, malloc_us * us, g | 100, 1000, 4))
+runtime(db, 0, malloc_us * us, 1000, 4)
 t = malloc_us * us
 for i in range(40):
-    db.execute(rt, (t, t + 5 * us, g | 100, i + 1, 1))
-    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, 0, 1, 7, "
-               "?, ?, 2, 2, 32, 1, 1, 1, 128, 1, 1, 0, 0, NULL, NULL)",
-               (t + 8 * us, t + 208 * us, i + 1, g))
-    db.execute(rt, (t + 6 * us, t + 210 * us, g | 100, 2000 + i, 3))
+    runtime(db, t, t + 5 * us, i + 1, 1)
+    kernel(db, t + 8 * us, t + 208 * us, i + 1, 2)
+    runtime(db, t + 6 * us, t + 210 * us, 2000 + i, 3)
     t += 260 * us
 db.commit()
 PY

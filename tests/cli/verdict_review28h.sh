@@ -17,6 +17,9 @@
 #    sentence but is still "runtime calls" (CloverLeaf's "launches 41%" was
 #    one 234 ms cudaMalloc, context creation).
 . "$PR_SRCDIR/tests/lib.sh"
+# the export builder the nsys tests share (tests/cli/lib/nsys_db.py)
+PYTHONPATH="$PR_SRCDIR/tests/cli/lib${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 
 if ! command -v python3 > /dev/null 2>&1 ||
    ! python3 -c 'import sqlite3' 2>/dev/null; then
@@ -35,7 +38,8 @@ PY
 }
 
 python3 - "$T_DIR" << 'PY'
-import json, sqlite3, sys
+import json, sys
+import nsys_db  # tests/cli/lib
 d = sys.argv[1]
 ms = 1000.0
 
@@ -82,43 +86,15 @@ kineto(d + "/busy.json", ev)
 
 # nsys: one cudaMalloc of `malloc_ms`, then 10 launches of 15 ms kernels
 def nsys(path, malloc_ms):
-    db = sqlite3.connect(path)
-    g = (1 << 48) | (100 << 24)
+    db = nsys_db.export(path, ['cudaLaunchKernel_v7000', 'stencil_kernel',
+                               'cudaMalloc_v3020'], 'stencil')
     M = 1000000
-    db.executescript("""
-CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
-INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'),
-  (2, 'stencil_kernel'), (3, 'cudaMalloc_v3020');
-CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT);
-INSERT INTO META_DATA_EXPORT VALUES
-  ('EXPORT_PRODUCT_NAME', 'NVIDIA Nsight Systems'),
-  ('EXPORT_SCHEMA_VERSION', '3.25.0');
-CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);
-CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (
-  start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
-  contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,
-  correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL,
-  shortName INTEGER NOT NULL, registersPerThread INTEGER NOT NULL,
-  gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL,
-  blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL,
-  staticSharedMemory INTEGER NOT NULL, dynamicSharedMemory INTEGER NOT NULL,
-  graphNodeId INTEGER, graphId INTEGER);
-CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (
-  start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL,
-  globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL,
-  returnValue INTEGER NOT NULL, callchainId INTEGER);
-""")
-    db.execute("INSERT INTO PROCESSES VALUES (?, 100, 'stencil')", (g,))
-    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES "
-               "(?, ?, 0, ?, 1, 3, 0, NULL)", (M, M + malloc_ms * M, g | 100))
+    nsys_db.runtime(db, M, M + malloc_ms * M, 1, 3)
     t0 = M + malloc_ms * M + M
     for i in range(10):
         t = t0 + i * 15 * M
-        db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES "
-                   "(?, ?, 0, ?, ?, 1, 0, NULL)", (t, t + 10000, g | 100, i + 10))
-        db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, 0, 1, "
-                   "7, ?, ?, 2, 2, 32, 1, 1, 1, 128, 1, 1, 0, 0, NULL, NULL)",
-                   (t + 20000, t + 15 * M - 10000, i + 10, g))
+        nsys_db.runtime(db, t, t + 10000, i + 10, 1)
+        nsys_db.kernel(db, t + 20000, t + 15 * M - 10000, i + 10, 2)
     db.commit()
 
 nsys(d + "/cold.sqlite", 100)
