@@ -213,7 +213,7 @@ test_kernel_evidence(void **state)
     c.m = c.n = c.k = 1024;
     pr_tensorcore_diagnose(&c, &ctx, &d);
     assert_string_equal(pr_tensorcore_reason_id(d.reason), "tf32_matmul_off");
-    assert_non_null(strstr(d.text, "; its kernel sm80_xmma_gemm_f32f32_"));
+    assert_non_null(strstr(d.text, "; its kernel sm80_xmma_gemm_f32f32"));
     /* the shortener's form, cut with its ellipsis, never a byte count */
     assert_non_null(strstr(d.text, "\xe2\x80\xa6"));
     assert_non_null(strstr(d.text, " runs on CUDA cores"));

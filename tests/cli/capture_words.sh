@@ -183,15 +183,16 @@ else
 fi
 
 # ../shared: torch_npu's kernel_details_910B_v1.csv (no step marks: one
-# 517 ms capture, most of it a start-up broadcast; the accumulation
-# replay and the Distributed part's split of each rank)
+# 517 ms capture, most of it a start-up broadcast: no accumulation or
+# twice-the-batch replay, which would spread it (whatif, s16), and the
+# Distributed part's split of each rank)
 KD=msprof/torch_npu_ascend_profiler_output/kernel_details_910B_v1.csv
 if have_shared && [ -f "$PR_SHARED/traces/$KD" ]; then
     outputs kd "$PR_SHARED/traces/$KD"
     # no communication finding: without the start-up broadcast the rest
     # is 7% of the capture (review 22a #4, startup_collective.sh)
     check "kd_910B_v1: the replays' gain and the Distributed chart over the capture" \
-        sh -c 'grep -q "per capture&#39;s worth of samples" "$1" &&
+        sh -c 'grep -q "No twice-the-batch or gradient accumulation row: the capture is held up at start-up" "$1" &&
                grep -q "Time over the capture by rank" "$1" &&
                ! grep -q "High communication time" "$1"' \
         _ "$T_DIR/kd.html"
