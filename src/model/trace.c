@@ -1056,11 +1056,14 @@ pr_trace_mem(const struct pr_trace *t, const struct pr_event *e)
 static int
 devices_alike(const struct pr_trace *t)
 {
-    const struct pr_device *a = &t->devices[0];
+    const struct pr_device *a;
     size_t i;
 
-    if (t->n_devices == 0 || a->name == PR_STR_NONE ||
-        pr_trace_str(t, a->name)[0] == '\0' || a->id_unknown)
+    if (t->n_devices == 0 || t->devices == NULL)
+        return 0; /* (and no pointer into an empty array) */
+    a = &t->devices[0];
+    if (a->name == PR_STR_NONE || pr_trace_str(t, a->name)[0] == '\0' ||
+        a->id_unknown)
         return 0;
     for (i = 1; i < t->n_devices; i++) {
         const struct pr_device *b = &t->devices[i];
