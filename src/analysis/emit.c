@@ -411,16 +411,22 @@ pr_run_is_torch(const cJSON *run)
 int
 pr_run_no_framework(const cJSON *run)
 {
+    return pr_sget_str(run, PR_K_FRAMEWORK) == NULL && !pr_run_is_torch(run) &&
+           !pr_run_on_npu(run);
+}
+
+/* Whether a device of the run is an NPU (devices[].kind "npu"). */
+int
+pr_run_on_npu(const cJSON *run)
+{
     const cJSON *d;
 
-    if (pr_sget_str(run, PR_K_FRAMEWORK) != NULL || pr_run_is_torch(run))
-        return 0;
     cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES))
     {
         if (pr_sget_is(pr_sget_str(d, PR_K_KIND), "npu"))
-            return 0;
+            return 1;
     }
-    return 1;
+    return 0;
 }
 
 /* Whether the run trains: 1 when an operator or kernel of a backward

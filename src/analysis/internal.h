@@ -301,6 +301,7 @@ const char *pr_run_window(const cJSON *run);
 int pr_run_trains(const cJSON *run);
 int pr_run_is_torch(const cJSON *run);
 int pr_run_no_framework(const cJSON *run);
+int pr_run_on_npu(const cJSON *run);
 
 /* The low-utilization findings that are not the advice of a larger
  * batch (no gain: recommend.c) moved from run.recommendations to Data

@@ -241,19 +241,6 @@ pr_path_part_us(const cJSON *cp, const char *kind, const char *name)
     return part_us(cp, kind, name);
 }
 
-static int
-npu_run(const cJSON *run)
-{
-    const cJSON *d;
-
-    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES))
-    {
-        if (pr_sget_is(pr_sget_str(d, PR_K_KIND), "npu"))
-            return 1;
-    }
-    return 0;
-}
-
 /* What replays a run's launches, in its device's words: ROCm's graphs
  * are HIP's, an MTIA's its runtime's (review 28h #12). */
 static const char *
@@ -655,7 +642,7 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     const cJSON *e;
     const char *optim;
     char lever[600];
-    int npu = npu_run(run), graphs, capture = pr_sget_run_is_capture(run);
+    int npu = pr_run_on_npu(run), graphs, capture = pr_sget_run_is_capture(run);
     int amd, mtia;
     size_t len;
 
@@ -804,7 +791,7 @@ sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     char text[PATH_TEXT], gain[32], t[32], calls[300];
     double g = pr_sget_num(w, PR_K_GAIN_PCT), h2d_n = 0, h2d_bytes = 0;
     size_t len = 0, n = 0;
-    int npu = npu_run(run);
+    int npu = pr_run_on_npu(run);
 
     if (has_id(recs, "host_sync") || has_id(recs, "pageable_copies") ||
         !(g >= PATH_MIN_PCT))
@@ -1233,7 +1220,7 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     double host_pct, launch_pct, named_us, outside, step, opaque;
     const char *cls = NULL;
     size_t len, named;
-    int npu = npu_run(run), python, st, unrec;
+    int npu = pr_run_on_npu(run), python, st, unrec;
     cJSON *ev;
 
     if (has_id(recs, "launch_bound") || has_id(recs, "host_ops") ||
@@ -1590,7 +1577,7 @@ pr_path_dispatch_picks(const cJSON *run, struct pr_whatif_in *in)
     double calls = 0, self = 0;
 
     in->n_dispatch = 0;
-    if (npu_run(run))
+    if (pr_run_on_npu(run))
         return;
     cJSON_ArrayForEach(o, pr_sget(run, PR_K_OPERATORS))
     {
@@ -1671,7 +1658,7 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
     int n_on;
     cJSON *r, *ev;
 
-    if (has_id(recs, "slow_dispatch") || npu_run(run) ||
+    if (has_id(recs, "slow_dispatch") || pr_run_on_npu(run) ||
         !pr_sget_is(pr_sget_str(cp, PR_K_BOUND), "host"))
         return 1;
     path_parts(cp, "host_op", ops, sizeof(ops), &host_pct, NULL);

@@ -3522,11 +3522,8 @@ cold_pct(const cJSON *whatif)
 const char *
 pr_whatif_warmup_advice(const cJSON *run, int capture)
 {
-    const cJSON *d;
-    int npu = 0;
+    int npu = pr_run_on_npu(run);
 
-    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES)) npu |=
-        pr_sget_is(pr_sget_str(d, PR_K_KIND), "npu");
     if (pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "pytorch"))
         return capture ? "Profile after warm-up: torch.profiler.schedule("
                          "wait=1, warmup=1, active=3) skips the first "
