@@ -127,6 +127,9 @@ struct pr_whatif_in {
     int npu;            /* an Ascend device: the changes in its words */
     const char *vendor; /* the main device's ("amd", "meta"): graphs in its
                            words (review 28h #12); NULL NVIDIA's */
+    int trains;         /* pr_run_trains: 0 an inference run, whose
+                           collectives no optimizer consumes */
+    int no_framework;   /* pr_run_no_framework: graphs without torch.compile */
     struct pr_whatif_pick picks[PR_WHATIF_MAX_PICKS];
     size_t n_picks;
     /* a rule that checked the trace and did not fire: the parts of its

@@ -1185,6 +1185,8 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
         st = pr_hostcov_fill(t, steps, run, notes, err);
     /* the rules first: the replays back them, with what they name */
     whatif_in(&facts->tables, &in);
+    in.trains = pr_run_trains(run);
+    in.no_framework = pr_run_no_framework(run);
     facts->whatif = &in;
     if (st == PR_OK)
         st = pr_recommend_fill(facts, run, err);
