@@ -334,12 +334,17 @@ note_text(const struct pr_trace *t, const struct pr_steps *s, double pct,
                 break;
         if (j < i)
             continue;
+        double rp = 100.0 * r[i].unrec_ns / r[i].dur_ns;
+
         fmt_ms(r[i].unrec_ns / (double)r[i].n, a, sizeof(a));
         fmt_ms(r[i].dur_ns / (double)r[i].n, b, sizeof(b));
-        len = pr_append(
-            text, cap, len, "%s%s (%zu call%s): %s of its %s a call (%.0f%%)",
-            shown ? "; " : ". Where: ", r[i].str, r[i].n,
-            r[i].n == 1 ? "" : "s", a, b, 100.0 * r[i].unrec_ns / r[i].dur_ns);
+        /* the same no-100%-beside-a-recorded-part rounding as the step
+           figure (review 29 #9: hta_call_stack's 107.9 of 108.0 ms read
+           "(100%)" beside 99.99%) */
+        len = pr_append(text, cap, len,
+                        "%s%s (%zu call%s): %s of its %s a call (%.*f%%)",
+                        shown ? "; " : ". Where: ", r[i].str, r[i].n,
+                        r[i].n == 1 ? "" : "s", a, b, pr_pct_prec(rp), rp);
         shown++;
     }
     pr_append(text, cap, len, ".");
