@@ -25,6 +25,18 @@
     "mindspore.profiler.profile(with_stack=True) (Ascend; activities with "    \
     "ProfilerActivity.CPU) to see which lines of code cost the time."
 
+/* The same for an Nsight Systems export: its stacks (nsys --backtrace,
+ * --python-backtrace) are not read, and a CUDA C++ program has no
+ * torch.profiler to record them (closing 'Left': CloverLeaf). */
+#define PR_SOURCES_NO_STACKS_NSYS                                              \
+    "The export gives no operator call stacks (profreport reads them from "    \
+    "PyTorch profiler traces: torch.profiler.profile(with_stack=True)), so "   \
+    "it shows no time per line of code."
+#define PR_MODULES_NONE_NSYS                                                   \
+    "The export gives no module frames (profreport reads them from PyTorch "   \
+    "profiler traces: torch.profiler.profile(with_stack=True, "                \
+    "with_modules=True)), so it shows no time per nn.Module."
+
 #define PR_MODULES_NONE                                                        \
     "The trace has no module frames \xE2\x80\x94 record with "                 \
     "with_modules=True (torch.profiler.profile(with_stack=True, "              \

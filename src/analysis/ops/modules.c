@@ -508,6 +508,9 @@ none_note(const struct pr_trace *t)
         return PR_MODULES_NONE_MINDSPORE;
     if (pr_trace_is_npu(t))
         return PR_MODULES_NONE_NPU;
+    if (t->format != PR_STR_NONE &&
+        strcmp(pr_trace_str(t, t->format), "nsys") == 0)
+        return PR_MODULES_NONE_NSYS;
     return stacks_name_modules(t) ? PR_MODULES_IN_STACKS : PR_MODULES_NONE;
 }
 

@@ -1030,7 +1030,10 @@ view_json(const struct ctx *c, const struct totals *s)
              : c->t->memtl != NULL   ? PR_MEMTL_ONLY_ALLOCS
              : by_mindspore(c->t)    ? PR_SOURCES_NO_STACKS_MINDSPORE
              : pr_trace_is_npu(c->t) ? PR_SOURCES_NO_STACKS_NPU
-                                     : PR_SOURCES_NO_STACKS;
+             : c->t->format != PR_STR_NONE &&
+                     strcmp(pr_trace_str(c->t, c->t->format), "nsys") == 0
+                 ? PR_SOURCES_NO_STACKS_NSYS
+                 : PR_SOURCES_NO_STACKS;
     o = pr_rows_row(PR_RO_RUNS_SOURCE_VIEW, &v);
     cJSON_Delete(skipped);
     return o;

@@ -1406,9 +1406,10 @@ add_gaps(const struct nsys *n, const struct proc *p, const struct run_facts *f)
                  "MFU need --device-spec or --peak-tflops");
     if (st == PR_OK && f->kernels > 0 && f->ops == 0)
         st = gap(t, "no_operators", 0,
-                 "no PyTorch emit_nvtx ranges: kernels have no operators; "
-                 "profile under torch.autograd.profiler.emit_nvtx() with "
-                 "nsys profile --trace=cuda,nvtx");
+                 "kernels have no operators: the export holds no PyTorch "
+                 "emit_nvtx ranges (a PyTorch program: profile under "
+                 "torch.autograd.profiler.emit_nvtx() with nsys profile "
+                 "--trace=cuda,nvtx)");
     if (st == PR_OK && f->ops_no_sizes > 0)
         st = gap(t, "no_shapes", f->ops_no_sizes,
                  "operators without input sizes (emit_nvtx without "
