@@ -83,6 +83,14 @@ for i in range(20):
                 5, correlation=100 + i))
 launch(ev, 3, 22.1 * ms, 9, 22.35 * ms, 25 * ms, "gemm3")
 kineto(d + "/busy.json", ev)
+# the same with a 0.5 ms input copy before the kernels: busy 97.8%, of
+# which copies 2.0 points (mtia_inf: 91.9% with 1.7 points of DMA beside a
+# compute utilization of 90.2%)
+ev.append(X("cuda_runtime", "cudaMemcpyAsync", 7, 1, 0.1 * ms, 10,
+            correlation=50))
+ev.append(X("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 0, 10, 0.5 * ms,
+            0.5 * ms, correlation=50, device=0, stream=10, bytes=1 << 20))
+kineto(d + "/busycopy.json", ev)
 
 # nsys: one cudaMalloc of `malloc_ms`, then 10 launches of 15 ms kernels
 def nsys(path, malloc_ms):
@@ -101,7 +109,7 @@ nsys(d + "/cold.sqlite", 100)
 nsys(d + "/warm.sqlite", 30)
 PY
 
-for f in pipe.json busy.json cold.sqlite warm.sqlite; do
+for f in pipe.json busy.json busycopy.json cold.sqlite warm.sqlite; do
     "$PR_BIN" -q --input "$T_DIR/$f" --json "$T_DIR/$f.s.json" 2> "$T_DIR/err" ||
         sed 's/^/# /' "$T_DIR/err"
 done
@@ -124,6 +132,11 @@ check "busy device: the step is bound by the device, not the host" \
 check "busy device: the verdict says why (busy 95.8%, idle 4.2% at most)" \
     test "$(field "$T_DIR/busy.json.s.json" "r['verdict']['text'].startswith('Bound by device compute in 1 of 1 step') and 'The device is busy 95.8% of the steps' in r['verdict']['text'] and 'idle 4.2%' in r['verdict']['text']")" = True
 
+check "busy device with a copy: the copies' part of the busy share named" \
+    test "$(field "$T_DIR/busycopy.json.s.json" "'The device is busy 97.8% of the steps (of which copies and fills 2.0 points)' in r['verdict']['text'] and 'idle 2.2%' in r['verdict']['text']")" = True
+check "busy device without copies: no copies' part" \
+    test "$(field "$T_DIR/busy.json.s.json" "'of which copies' in r['verdict']['text']")" = False
+
 # nsys cudaMalloc
 check "nsys cold: 'runtime calls', never 'launches'" \
     test "$(field "$T_DIR/cold.sqlite.s.json" "'runtime calls 40%' in r['verdict']['text'] and 'launches' not in r['verdict']['text']")" = True
@@ -131,6 +144,11 @@ check "nsys cold: the cold-start sentence with the cold_step share (40%)" \
     test "$(field "$T_DIR/cold.sqlite.s.json" "'A cold start: first-use costs' in r['verdict']['text'] and 'take 40% of the capture' in r['verdict']['text']")" = True
 check "nsys warm: the cudaMalloc is 'runtime calls', no cold start under a quarter" \
     test "$(field "$T_DIR/warm.sqlite.s.json" "'runtime calls 17%' in r['verdict']['text'] and 'launches' not in r['verdict']['text'] and 'A cold start' not in r['verdict']['text']")" = True
+# an export's views say where stacks come from, not torch.profiler's switch
+check "nsys: the source view's note is the export's" \
+    test "$(field "$T_DIR/cold.sqlite.s.json" "(r['source_view']['note'].startswith('The export gives no operator call stacks'), r['module_view']['note'].startswith('The export gives no module frames'))")" = "(True, True)"
+check "kineto: the source view's note is torch.profiler's" \
+    test "$(field "$T_DIR/busy.json.s.json" "r['source_view']['note'].startswith('The trace has no stacks')")" = True
 
 if ! have_shared; then
     skip "shared samples" "no ../shared/traces"
