@@ -409,10 +409,14 @@ typedef enum pr_status (*pr_split_emit_fn)(void *ctx, uint64_t index,
 struct pr_split {
     pr_split_emit_fn emit;
     void *ctx;
-    uint64_t pos;      /* input offset of the chunk being scanned */
-    int state;         /* enum in split.c */
-    int bare;          /* top level is an array of events */
-    int has_events;    /* traceEvents key seen */
+    uint64_t pos;   /* input offset of the chunk being scanned */
+    int state;      /* enum in split.c */
+    int bare;       /* top level is an array of events */
+    int has_events; /* traceEvents key seen */
+    /* top-level keys of formats that are no Chrome trace, for the
+       refusal's words: rocprofv3's "rocprofiler-sdk-tool" (1), and a
+       PyTorch execution trace's "schema" and "nodes" (2 each) */
+    int other_keys;
     uint64_t n_events; /* elements of the events array so far */
     /* one value being scanned (event, skipped or captured value) */
     int depth, in_str, esc;

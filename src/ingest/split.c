@@ -938,6 +938,12 @@ begin_value(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
         s->state = ST_EV_BEFORE;
         return PR_OK;
     }
+    if (key_is(s, "rocprofiler-sdk-tool"))
+        s->other_keys |= 1;
+    else if (key_is(s, "schema"))
+        s->other_keys |= 2;
+    else if (key_is(s, "nodes") && c == '[')
+        s->other_keys |= 4;
     s->target = TARGET_SKIP;
     for (i = 0; i < PR_SPLIT_N_CAPS; i++) {
         if (key_is(s, pr_split_cap_keys[i])) {
@@ -1156,6 +1162,23 @@ pr_split_finish(struct pr_split *s, struct pr_error *err)
                             "(truncated?)",
                             s->pos);
     }
+    /* formats a user may well give for a trace, named with what to give
+       instead (hunt 30 #7, #10: TraceLens's rocprofv3 JSON of an MI350X,
+       chakra's execution trace) */
+    if (!s->bare && !s->has_events && (s->other_keys & 1))
+        return pr_error_set(err, PR_E_NOT_FORMAT,
+                            "a rocprofv3 (rocprofiler-sdk) JSON, which "
+                            "profreport does not read: profile the PyTorch "
+                            "program with torch.profiler, whose ROCm trace it "
+                            "reads");
+    if (!s->bare && !s->has_events && (s->other_keys & 6) == 6)
+        return pr_error_set(
+            err, PR_E_NOT_FORMAT,
+            "a PyTorch execution trace (ExecutionTraceObserver: "
+            "an operator graph without device times), which "
+            "profreport does not read alone: give the Kineto "
+            "trace recorded with it (torch.profiler's "
+            ".pt.trace.json)");
     if (!s->bare && !s->has_events)
         return pr_error_set(err, PR_E_NOT_FORMAT,
                             "not a profiler trace (no traceEvents)");

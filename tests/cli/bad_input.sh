@@ -99,7 +99,15 @@ edit huge_ts.json '"ts": [0-9]*' '"ts": 123456789e300'
 fails "$D/huge_ts.json" "byte [0-9]+: event [0-9]+ .*ts out of range"
 
 fails "$PR_SHARED/traces/hta/execution_trace/benchmark_simple_add_et.json.gz" \
-    "not a profiler trace \\(no traceEvents\\)"
+    "a PyTorch execution trace \\(ExecutionTraceObserver.*give the Kineto trace"
+
+# rocprofv3's own JSON (rocprofiler-sdk-tool, as TraceLens's MI350X test
+# data): named, with what to give instead
+printf '{"rocprofiler-sdk-tool": [{"metadata": {"pid": 1}, "agents": [], "buffer_records": {"kernel_dispatch": []}}]}' > "$D/rocprof.json"
+fails "$D/rocprof.json" "a rocprofv3 \\(rocprofiler-sdk\\) JSON, which profreport does not read"
+# a JSON object of neither kind keeps the general words
+printf '{"schema": "x", "other": []}' > "$D/other.json"
+fails "$D/other.json" "not a profiler trace \\(no traceEvents\\)"
 
 # a value of the wrong type is corrupt data, not a field to skip (review
 # 25u #1: a kernel whose ts was "abc" was dropped and the run called

@@ -557,8 +557,11 @@ test_not_a_trace(void **state)
              PR_E_NOT_FORMAT, "an array without any event that has a \"ph\"");
     load_err("[{\"ph\": \"\", \"name\": \"a\"}]", PR_E_NOT_FORMAT,
              "without any event that has a \"ph\"");
+    /* a PyTorch execution trace: named, with its Kineto twin asked for */
     load_err("{\"schema\": \"1.0.1\", \"nodes\": [{\"id\": 2}]}",
-             PR_E_NOT_FORMAT, "not a profiler trace");
+             PR_E_NOT_FORMAT, "a PyTorch execution trace");
+    load_err("{\"schema\": \"1.0.1\", \"nodes\": [{\"id\": 2}]}",
+             PR_E_NOT_FORMAT, "give the Kineto trace recorded with it");
     load_err("{\"traceEvents\": 3}", PR_E_NOT_FORMAT,
              "traceEvents is a number");
 }
