@@ -652,6 +652,34 @@ pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
              v->failed, v->total, v->total == 1 ? "" : "s", skipped, marked);
 }
 
+int
+pr_dtrend_warn_words(const cJSON *night, const char *key, char *buf, size_t cap)
+{
+    char wkey[40];
+    const cJSON *w;
+    size_t at = 0;
+
+    buf[0] = '\0';
+    snprintf(wkey, sizeof(wkey), "%s_warnings", key);
+    cJSON_ArrayForEach(w, pr_sget(night, wkey))
+    {
+        /* "run test: devices differ: A (baseline), B (current): ..." ->
+           "devices differ" */
+        const char *s = cJSON_GetStringValue(w), *e;
+        int n;
+
+        if (s == NULL || at >= cap)
+            continue;
+        if (strncmp(s, "run ", 4) == 0 && (e = strstr(s, ": ")) != NULL)
+            s = e + 2;
+        e = strchr(s, ':');
+        n = snprintf(buf + at, cap - at, "%s%.*s", at > 0 ? "; " : "",
+                     (int)(e != NULL && e - s < 60 ? e - s : 60), s);
+        at += n > 0 ? (size_t)n : 0;
+    }
+    return at > 0;
+}
+
 void
 pr_dtrend_verdict(const cJSON *trend, struct pr_dverdict *v)
 {
@@ -682,6 +710,16 @@ pr_dtrend_verdict(const cJSON *trend, struct pr_dverdict *v)
              "nights crossed%s",
              label, v->failed, v->total, v->total == 1 ? "" : "s", skipped,
              pr_sget_num(trend, "crossed_nights"), pr_sget_len(nights), lost);
+    {
+        char why[200];
+        size_t len = strlen(v->counts);
+
+        if (pr_dtrend_warn_words(last, "gates", why, sizeof(why))) {
+            v->warnings = 1;
+            snprintf(v->counts + len, sizeof(v->counts) - len,
+                     "; not comparable with the night before (%s)", why);
+        }
+    }
 }
 
 /* ---- distinct short names (pr_dshort_names) ---------------------------- */

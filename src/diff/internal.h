@@ -262,6 +262,11 @@ struct pr_dverdict {
     char runs[220], bare[300];
 };
 void pr_dverdict(const cJSON *diff, struct pr_dverdict *v);
+/* A trend night's comparability warnings of its `key` comparison
+ * ("gates" or "gates_vs_first"), each in its short form ("devices
+ * differ; world size differs"), into buf; 0 when it has none. */
+int pr_dtrend_warn_words(const cJSON *night, const char *key, char *buf,
+                         size_t cap);
 
 /* The same for a trend tree: its verdict is its last night's, the counts
  * those of that night's gates (with the night before and with the first

@@ -1003,6 +1003,15 @@ gates_text(const cJSON *night, char *buf, size_t n)
 
     buf[0] = '\0';
     for (k = 0; k < 2; k++) {
+        char why[200];
+
+        /* the comparison's warnings first: "not comparable (devices
+           differ; world size differs)" */
+        if (pr_dtrend_warn_words(night, keys[k], why, sizeof(why)) && at < n) {
+            int w = snprintf(buf + at, n - at, "%sNOT COMPARABLE%s (%s)",
+                             at > 0 ? "; " : "", vs[k], why);
+            at += w > 0 ? (size_t)w : 0;
+        }
         cJSON_ArrayForEach(g, pr_sget(night, keys[k]))
         {
             const char *res = pr_sget_str(g, "result");

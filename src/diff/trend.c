@@ -405,8 +405,22 @@ gate_night(const struct pr_trend_job *a, const struct night *prev,
         st = pr_diff_gate(diff, a->gate.rules, a->gate.n_rules, &a->gate.opts,
                           failed, err);
     if (st == PR_OK) {
+        cJSON *warn = cJSON_DetachItemFromObjectCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(diff, "comparability"),
+            "warnings");
+        char wkey[40];
+
         gates = cJSON_DetachItemFromObjectCaseSensitive(diff, "gates");
         cJSON_AddItemToObject(out, key, gates);
+        /* the diff's comparability warnings go with the night's gates:
+           a changed GPU model or world size is the commonest cause of a
+           jump, and a gate that trips on it is the hardware's as much as
+           the code's (review 30g #4) */
+        snprintf(wkey, sizeof(wkey), "%s_warnings", key);
+        if (cJSON_GetArraySize(warn) > 0)
+            cJSON_AddItemToObject(out, wkey, warn);
+        else
+            cJSON_Delete(warn);
     }
     cJSON_Delete(diff);
     return st;
