@@ -34,6 +34,9 @@ struct pr_hostdev_sync {
     const char *name;
     const char *direction; /* a blocking copy's ("HtoD"); NULL */
     double count, idle_us; /* idle_us NaN for stream waits */
+    /* of count and idle_us: cuDNN's algorithm search (hostdev.c's
+       cudnn_op), a one-time cost on each shape's first call */
+    double cudnn_count, cudnn_idle_us;
 };
 
 struct pr_hostdev_copy {

@@ -361,6 +361,8 @@
 #define PR_K_OUTSIDE_STEPS_COUNT "outside_steps_count"
 #define PR_K_OUTSIDE_STEPS_HOST_US "outside_steps_host_us"
 #define PR_K_DDP_LOGGING_COUNT "ddp_logging_count"
+#define PR_K_CUDNN_SEARCH_COUNT "cudnn_search_count"
+#define PR_K_CUDNN_SEARCH_IDLE_US "cudnn_search_idle_us"
 #define PR_K_COPIES "copies"
 #define PR_K_BY_KIND "by_kind"
 #define PR_K_DIRECTION "direction"

@@ -888,7 +888,8 @@ test_rec_dtype_conversions(void **state)
 static void
 test_rec_host_sync(void **state)
 {
-    struct pr_hostdev_sync sy[] = {{"cudaDeviceSynchronize", NULL, 2, 100}};
+    struct pr_hostdev_sync sy[] = {
+        {"cudaDeviceSynchronize", NULL, 2, 100, 0, 0}};
     struct pr_rec_facts f;
     cJSON *run;
     const char *t;
@@ -915,7 +916,7 @@ static void
 test_rec_npu_words(void **state)
 {
     struct pr_hostdev_sync sy[] = {
-        {"AscendCL@aclrtSynchronizeStream", NULL, 2, 100}};
+        {"AscendCL@aclrtSynchronizeStream", NULL, 2, 100, 0, 0}};
     struct pr_rec_device d[] = {trec_device(0, 1)};
     struct pr_rec_gpu g[] = {trec_gpu(0, 20, NAN)};
     struct pr_rec_facts f;
@@ -1067,7 +1068,7 @@ test_rec_batch_gated(void **state)
 static void
 test_rec_input_copy_pinned(void **state)
 {
-    struct pr_hostdev_sync sy[] = {{"cudaMemcpyAsync", "HtoD", 12, 100}};
+    struct pr_hostdev_sync sy[] = {{"cudaMemcpyAsync", "HtoD", 12, 100, 0, 0}};
     struct pr_rec_facts f;
     cJSON *run;
     const char *t;

@@ -4632,6 +4632,7 @@ finding_title(const char *id)
         {"misaligned_dims", "Dims that keep GEMMs off tensor cores"},
         {"low_occupancy", "Kernels that leave the device idle"},
         {"cold_step", "A cold capture: first-use costs in the step"},
+        {"cudnn_search", "cuDNN's algorithm search (once per shape)"},
         {"op_compile", "Operators on CANN's aclop path"},
         {"copy_bound", "Bound by copies from the host"},
         {"dtype_conversions", "Dtype conversions on the device"},

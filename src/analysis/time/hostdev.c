@@ -952,7 +952,9 @@ struct srow {
     enum pr_sync_kind kind;
     enum cdir dir; /* a blocking copy's direction; D_NONE */
     size_t n, n_out;
-    size_t n_ddp; /* of n: DDP's runtime-stats logging (ddp_logging) */
+    size_t n_ddp;       /* of n: DDP's runtime-stats logging (ddp_logging) */
+    size_t n_cudnn;     /* of n: cuDNN's algorithm search (cudnn_search) */
+    int64_t idle_cudnn; /* of idle: after those */
     int64_t host, idle, host_out;
 };
 
@@ -1020,6 +1022,8 @@ out_srow(const struct hd *h, const struct srow *r, struct pr_hostdev_sync *o)
     o->count = (double)r->n;
     o->idle_us =
         r->kind == PR_SYNCK_STREAM_WAIT ? NAN : (double)r->idle / 1000.0;
+    o->cudnn_count = (double)r->n_cudnn;
+    o->cudnn_idle_us = (double)r->idle_cudnn / 1000.0;
 }
 
 /* The row as the summary holds it (rows.def's pr_row_sync_call). */
@@ -1038,6 +1042,8 @@ row_of(const struct hd *h, const struct srow *r)
         .outside_steps_count = (int64_t)r->n_out,
         .outside_steps_host_ns = r->host_out,
         .ddp_logging_count = (int64_t)r->n_ddp,
+        .cudnn_search_count = (int64_t)r->n_cudnn,
+        .cudnn_search_idle_ns = r->idle_cudnn,
     };
 }
 
@@ -1070,8 +1076,27 @@ ddp_holds(const struct pr_trace *t, const struct ddp_fwd *f,
            e->ts_ns >= f->s && e->ts_ns < f->e;
 }
 
+/* cuDNN's algorithm search (cudnnFind*, under torch.backends.cudnn.
+ * benchmark=True): on a convolution shape's first call it runs each
+ * candidate algorithm between two CUDA events, synchronizes on the end
+ * event and reads cudaEventElapsedTime, inside the aten::cudnn_convolution
+ * (or its backward) call (review 30g #2: the 357 cudaEventSynchronize of
+ * held-out resnet50_autograd_api, 46 first calls of 72.6 ms against
+ * 0.165 ms for the other 590).  A one-time cost the loop does not hold. */
+static int
+cudnn_op(const char *nm)
+{
+    return strncmp(nm, "aten::cudnn_convolution", 23) == 0;
+}
+
+static int
+ddp_fwd_op(const char *nm)
+{
+    return strcmp(nm, "DistributedDataParallel.forward") == 0;
+}
+
 static void
-ddp_collect(const struct hd *h, struct ddp_fwds *d)
+ddp_collect(const struct hd *h, struct ddp_fwds *d, int (*is)(const char *))
 {
     const struct pr_trace *t = h->t;
     size_t i, j;
@@ -1082,8 +1107,7 @@ ddp_collect(const struct hd *h, struct ddp_fwds *d)
         if (e->kind != PR_KIND_ANNOTATION && e->kind != PR_KIND_HOST_OP &&
             e->kind != PR_KIND_PY_FUNCTION)
             continue;
-        if (strcmp(pr_trace_str(t, e->name),
-                   "DistributedDataParallel.forward") != 0)
+        if (!is(pr_trace_str(t, e->name)))
             continue;
         if (pr_grow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v)) != PR_OK)
             return; /* none counted apart: the calls stay the user's */
@@ -1219,9 +1243,10 @@ sync_json(struct hd *h, cJSON **o, struct pr_error *err)
                   "host.",
     };
     int ok = arr != NULL;
-    struct ddp_fwds ddp = {NULL, 0, 0};
+    struct ddp_fwds ddp = {NULL, 0, 0}, dnn = {NULL, 0, 0};
 
-    ddp_collect(h, &ddp);
+    ddp_collect(h, &ddp, ddp_fwd_op);
+    ddp_collect(h, &dnn, cudnn_op);
     for (i = 0; i < h->t->n_events; i++) {
         const struct pr_event *e = &h->t->events[i];
         enum pr_sync_kind k = is_inner(h, i) ? PR_SYNCK_NONE : sync_kind(h, e);
@@ -1231,13 +1256,20 @@ sync_json(struct hd *h, cJSON **o, struct pr_error *err)
 
         if (r != NULL) {
             size_t before = r->n;
+            int64_t idle = r->idle;
 
             count_sync(h, e, r, &upto);
             if (r->n > before && ddp_logging(h, &ddp, e, k))
                 r->n_ddp++;
+            else if (r->n > before && ddp_logging(h, &dnn, e, k)) {
+                r->n_cudnn++;
+                r->idle_cudnn = pr_sat_add_i64(r->idle_cudnn,
+                                               pr_sat_sub_i64(r->idle, idle));
+            }
         }
     }
     free(ddp.v);
+    free(dnn.v);
     qsort(rows, n, sizeof(rows[0]), cmp_srow);
     if (!(n == 0 && (h->n_calls == 0 || launches_unrecorded(h))))
         idle_us = (double)sync_totals(&sr, rows, n) / 1000.0;
