@@ -608,6 +608,9 @@ struct pr_trace {
        its format ("mindspore": an msprof PROF_ folder whose tasks carry
        MindSpore's graph scopes); PR_STR_NONE: by the format alone */
     uint32_t framework;
+    /* torch_npu's profiler_level ("Level0" ...), from profiler_info;
+       PR_STR_NONE when not told */
+    uint32_t profiler_level;
     struct pr_diag diag;
     /* Kineto's "Record Window End" instant: where the profiler's
      * recording window ended (has_window_end 0: the trace has none) */

@@ -257,6 +257,11 @@ run_row(const struct pr_trace *t, const char *worker, const char *span,
     r->device_kind =
         t->device_kind != PR_STR_NONE ? pr_trace_str(t, t->device_kind) : NULL;
     r->framework = pr_run_framework(t);
+    r->profiler_level = t->profiler_level != PR_STR_NONE
+                            ? pr_trace_str(t, t->profiler_level)
+                            : NULL;
+    if (r->profiler_level == NULL)
+        pr_rows_omit(PR_RO_RUNS, r, PR_SR_RUNS_PR_K_PROFILER_LEVEL);
     for (k = 0; k < o->n_fields; k++) {
         const struct pr_rows_field *f = &o->fields[k];
         if ((f->type == PR_RT_JSON &&

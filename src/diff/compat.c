@@ -427,6 +427,79 @@ check_world(cJSON *warnings, const char *run, const cJSON *rb, const cJSON *rc)
     return add_warning(warnings, text);
 }
 
+/* One side records device tasks and the other none (review 30a #3: a
+ * MindSpore AlexNet step against the same step's step_trace_raw alone
+ * read "breakdown.kernel -100%", "other +3,711%" and every operator
+ * "vanished"): nothing vanished, the export did not record it.  Its
+ * step figures stay (the producer's step table gives them); the
+ * breakdown, device, Cube and table rows are not compared, and the
+ * tables list nothing as new or vanished. */
+static int
+check_tasks(cJSON *diff, cJSON *warnings, cJSON *pair, const char *run,
+            const cJSON *rb, const cJSON *rc)
+{
+    int nb = cJSON_GetArraySize(pr_sget(rb, PR_K_KERNELS));
+    int nc = cJSON_GetArraySize(pr_sget(rc, PR_K_KERNELS));
+    static const char *const rows[] = {"breakdown.", "gpu.", "tc."};
+    cJSON *metrics = cJSON_GetObjectItemCaseSensitive(pair, "metrics");
+    char text[400];
+    size_t i;
+
+    /* a CPU-only side is check_devices' (the device that vanished) */
+    if ((nb > 0) == (nc > 0) || cJSON_IsTrue(pr_sget(rb, PR_K_HOST_ONLY)) ||
+        cJSON_IsTrue(pr_sget(rc, PR_K_HOST_ONLY)))
+        return 1;
+    snprintf(text, sizeof(text),
+             "run %s: the %s records no device tasks (its export holds no "
+             "task or kernel table), so its breakdown, device figures and "
+             "operators are not known, not zero: only the step times are "
+             "compared",
+             run, nb > 0 ? "current" : "baseline");
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+        if (!mark_rows(metrics, rows[i], PR_DNO_TASKS_WHY))
+            return 0;
+    if (cJSON_GetObjectItemCaseSensitive(diff, "no_tasks_side") == NULL &&
+        cJSON_AddStringToObject(diff, "no_tasks_side",
+                                nb > 0 ? "current" : "baseline") == NULL)
+        return 0;
+    return add_warning(warnings, text);
+}
+
+/* Two torch_npu captures at different profiler levels (review 30a #4:
+ * text_level0 against text_level2 of one job failed the step gate on
+ * "runtime 0 -> 5.98 ms" and a CPU-exec drop): Level0 records no
+ * AscendCL calls, no Accelerator Core and no HCCL plane tasks, so the
+ * categories those fill move with the setting, not the code.  The host
+ * breakdown's runtime and CPU rows and the Cube share are not compared. */
+static int
+check_level(cJSON *warnings, cJSON *pair, const char *run, const cJSON *rb,
+            const cJSON *rc)
+{
+    const char *lb = pr_sget_str(rb, PR_K_PROFILER_LEVEL);
+    const char *lc = pr_sget_str(rc, PR_K_PROFILER_LEVEL);
+    static const char *const rows[] = {
+        "breakdown.runtime", "breakdown.cpu_exec", "breakdown.other", "tc."};
+    cJSON *metrics = cJSON_GetObjectItemCaseSensitive(pair, "metrics");
+    char text[500];
+    size_t i;
+
+    if (lb == NULL || lc == NULL || strcmp(lb, lc) == 0)
+        return 1;
+    snprintf(text, sizeof(text),
+             "run %s: captured at different torch_npu profiler levels (%s "
+             "baseline, %s current): Level0 records no AscendCL calls, no "
+             "Accelerator Core and no HCCL plane tasks, so the host "
+             "breakdown's runtime and CPU figures and the Cube share move "
+             "with the setting, not the code (not compared); profile both "
+             "at one level",
+             run, lb, lc);
+    for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+        if (!mark_rows(metrics, rows[i],
+                       "captured at different torch_npu profiler levels"))
+            return 0;
+    return add_warning(warnings, text);
+}
+
 /* "GPU 3" ("NPU 3" on an Ascend run) or the device's own name (a string
  * id). */
 static void
@@ -524,6 +597,10 @@ pr_dcompat_pair(cJSON *diff, cJSON *pair, const cJSON *rb, const cJSON *rc,
                           rc) ||
         !check_world(cJSON_GetObjectItemCaseSensitive(c, "warnings"), run, rb,
                      rc) ||
+        !check_level(cJSON_GetObjectItemCaseSensitive(c, "warnings"), pair, run,
+                     rb, rc) ||
+        !check_tasks(diff, cJSON_GetObjectItemCaseSensitive(c, "warnings"),
+                     pair, run, rb, rc) ||
         !check_older(cJSON_GetObjectItemCaseSensitive(c, "notes"), run, rb, rc))
         return NOMEM(err);
     return PR_OK;
@@ -1007,6 +1084,9 @@ pr_dcompat_finish(cJSON *diff, const cJSON *base, const cJSON *cur,
         c != NULL ? cJSON_AddArrayToObject(c, "older_summaries") : NULL;
 
     if (why != NULL && !mark_tables(diff, why))
+        return NOMEM(err);
+    if (cJSON_GetObjectItemCaseSensitive(diff, "no_tasks_side") != NULL &&
+        !mark_tables(diff, PR_DNO_TASKS_WHY))
         return NOMEM(err);
     if (!device_words(diff, base, cur))
         return NOMEM(err);

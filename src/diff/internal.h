@@ -262,6 +262,10 @@ struct pr_dverdict {
     char runs[220], bare[300];
 };
 void pr_dverdict(const cJSON *diff, struct pr_dverdict *v);
+/* The reason a row is not compared where one side records no device
+ * tasks (compat.c check_tasks): its tables list nothing as new or
+ * vanished. */
+#define PR_DNO_TASKS_WHY "one side records no device tasks"
 /* A trend night's comparability warnings of its `key` comparison
  * ("gates" or "gates_vs_first"), each in its short form ("devices
  * differ; world size differs"), into buf; 0 when it has none. */

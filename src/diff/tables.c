@@ -937,7 +937,9 @@ pr_dtable_changes_calls(struct pr_dtable *t, const cJSON *arr, int want,
         /* a change the diff did not compare (a whole capture against a
            step, different windows) is no top regression or improvement:
            counted, not listed (review 20) */
-        if (want != 0 && cJSON_IsFalse(pr_sget(row, "comparable"))) {
+        if ((want != 0 || pr_sget_is(pr_sget_str(row, "not_comparable"),
+                                     PR_DNO_TASKS_WHY)) &&
+            cJSON_IsFalse(pr_sget(row, "comparable"))) {
             const char *w = pr_sget_str(row, "not_comparable");
             if (why == NULL)
                 why = w;

@@ -265,6 +265,11 @@ name_run(struct pr_trace *t, const char *dir, const char *out,
             return PR_OK;
     }
     st = pr_ascend_info_read(path, &info, err);
+    if (st == PR_OK && info.profiler_level[0] != '\0' &&
+        (t->profiler_level = pr_strtab_intern(t->strs, info.profiler_level,
+                                              strlen(info.profiler_level))) ==
+            PR_STR_NONE)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st != PR_OK || info.rank < 0)
         return st;
     t->rank = info.rank;

@@ -2341,7 +2341,8 @@ read_memory(struct adb *a)
 /* ------------------------------------------------------------ loading */
 
 /* The rank from profiler_info[_<rank>].json in the run folder around
- * ASCEND_PROFILER_OUTPUT/, for a database without RANK_DEVICE_MAP. */
+ * ASCEND_PROFILER_OUTPUT/, for a database without RANK_DEVICE_MAP, and
+ * the profiler_level it states. */
 static void
 rank_from_info(struct pr_trace *t, const char *path)
 {
@@ -2357,7 +2358,8 @@ rank_from_info(struct pr_trace *t, const char *path)
     snprintf(dir, sizeof(dir), "%.*s/..", (int)(slash - path), path);
     if ((d = opendir(dir)) == NULL)
         return;
-    while (t->rank < 0 && (de = readdir(d)) != NULL) {
+    while ((t->rank < 0 || t->profiler_level == PR_STR_NONE) &&
+           (de = readdir(d)) != NULL) {
         size_t n = strlen(de->d_name);
 
         if (strncmp(de->d_name, "profiler_info", 13) != 0 || n < 18 ||
@@ -2365,8 +2367,13 @@ rank_from_info(struct pr_trace *t, const char *path)
             continue;
         snprintf(f, sizeof(f), "%s/%s", dir, de->d_name);
         pr_error_clear(&e);
-        if (pr_ascend_info_read(f, &info, &e) == PR_OK)
-            t->rank = info.rank;
+        if (pr_ascend_info_read(f, &info, &e) == PR_OK) {
+            if (t->rank < 0)
+                t->rank = info.rank;
+            if (info.profiler_level[0] != '\0')
+                t->profiler_level = pr_strtab_intern(
+                    t->strs, info.profiler_level, strlen(info.profiler_level));
+        }
     }
     closedir(d);
 }
@@ -2681,8 +2688,7 @@ read_db(struct adb *a, const char *path, uint64_t max)
         st = read_run(a);
     if (st != PR_OK)
         return st;
-    if (a->t->rank < 0)
-        rank_from_info(a->t, path);
+    rank_from_info(a->t, path); /* and its profiler_level */
     if ((st = read_world(a)) != PR_OK)
         return st;
     if (a->t->world_size > 0 && a->t->rank >= a->t->world_size) {
