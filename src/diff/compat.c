@@ -465,6 +465,51 @@ check_tasks(cJSON *diff, cJSON *warnings, cJSON *pair, const char *run,
     return add_warning(warnings, text);
 }
 
+/* Whether a run's task list is a part of its tasks (an extract, or
+ * fewer than the step table holds): its data quality says so. */
+static int
+tasks_partial(const cJSON *run)
+{
+    const cJSON *d;
+
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
+    {
+        const char *k = pr_sget_str(d, PR_K_KIND);
+
+        if (pr_sget_is(k, "task_list_extract") ||
+            pr_sget_is(k, "tasks_incomplete"))
+            return 1;
+    }
+    return 0;
+}
+
+/* A Cube (tensor-core) share of a task list that is an extract is a
+ * share of an unknown whole (review 30a #2: kd_910B_v1 against the
+ * 25 PMU-sampled heavy tasks of kd_910B_v2 read "tc.share +70.3 pp"):
+ * not compared, with a note that says which side. */
+static int
+check_partial(cJSON *notes, cJSON *pair, const char *run, const cJSON *rb,
+              const cJSON *rc)
+{
+    int pb = tasks_partial(rb), pc = tasks_partial(rc);
+    char text[300];
+
+    if (!pb && !pc)
+        return 1;
+    snprintf(text, sizeof(text),
+             "run %s: the %s task list is a part of the run's tasks (an "
+             "extract, or fewer than its step table holds): its Cube share "
+             "is of an unknown whole, so tc.share is not compared",
+             run,
+             pb && pc ? "baseline's and the current's"
+             : pb     ? "baseline's"
+                      : "current's");
+    if (!mark_rows(cJSON_GetObjectItemCaseSensitive(pair, "metrics"), "tc.",
+                   "a task list is an extract"))
+        return 0;
+    return add_warning(notes, text);
+}
+
 /* Two torch_npu captures at different profiler levels (review 30a #4:
  * text_level0 against text_level2 of one job failed the step gate on
  * "runtime 0 -> 5.98 ms" and a CPU-exec drop): Level0 records no
@@ -601,6 +646,8 @@ pr_dcompat_pair(cJSON *diff, cJSON *pair, const cJSON *rb, const cJSON *rc,
                      rb, rc) ||
         !check_tasks(diff, cJSON_GetObjectItemCaseSensitive(c, "warnings"),
                      pair, run, rb, rc) ||
+        !check_partial(cJSON_GetObjectItemCaseSensitive(c, "notes"), pair, run,
+                       rb, rc) ||
         !check_older(cJSON_GetObjectItemCaseSensitive(c, "notes"), run, rb, rc))
         return NOMEM(err);
     return PR_OK;

@@ -4,6 +4,9 @@
 #  - captured at different torch_npu profiler levels (profiler_level, from
 #    profiler_info): a warning, and the runtime/CPU/other breakdown rows and
 #    the Cube share not compared (Level0 records no AscendCL calls);
+#  - a side whose task list is an extract (data quality task_list_extract
+#    or tasks_incomplete): tc.share not compared, with a note (review 30a
+#    #2: kd_910B_v1 vs kd_910B_v2's PMU extract read "+70.3 pp");
 #  - one side with no device tasks (a MindSpore step trace alone): a
 #    warning, the breakdown/device rows not compared and nothing listed as
 #    new or vanished, while the step times still are.
@@ -49,6 +52,11 @@ s = json.load(open(d + "/base.json"))
 for r in s["runs"]:
     r["kernels"] = []
 json.dump(s, open(d + "/notasks.json", "w"))
+s = json.load(open(d + "/base.json"))
+for r in s["runs"]:
+    r["diagnostics"].append({"kind": "task_list_extract", "count": 1,
+                             "text": "the task list is an extract"})
+json.dump(s, open(d + "/extract.json", "w"))
 PY
 
 "$PR_BIN" diff "$T_DIR/Level0.json" "$T_DIR/Level2.json" --json "$T_DIR/lv.json" \
@@ -76,6 +84,16 @@ import json, sys
 m = {r['metric']: r for r in json.load(open(sys.argv[1]))['runs'][0]['metrics']}
 print(m['step.mean'].get('comparable'), m['breakdown.kernel'].get('comparable'))" "$T_DIR/nt.json")" = "None False"
 
+"$PR_BIN" diff "$T_DIR/base.json" "$T_DIR/extract.json" --json "$T_DIR/ex.json" \
+    > "$T_DIR/ex.txt" 2>&1
+check "extract: tc.share not compared, step.mean compared, a note says why" \
+    test "$(python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {r['metric']: r for r in d['runs'][0]['metrics']}
+print(m['tc.share'].get('comparable'), m['step.mean'].get('comparable'),
+      any('task list is a part' in n for n in d['comparability']['notes']))" "$T_DIR/ex.json")" = "False None True"
+
 if ! have_shared; then
     skip "shared Ascend pairs" "no ../shared/traces"
     echo "1..$T_N"
@@ -89,4 +107,9 @@ check "text_level0 vs text_level2: the levels' warning" \
     "$PR_SHARED/traces/mindspore/extra/run_3_profiler" > "$T_DIR/r2.txt" 2>&1
 check "ascend_run2 vs run_3_profiler: no task side named, no -100%" \
     sh -c "grep -q 'records no device tasks' '$T_DIR/r2.txt' && ! grep -q -- '-100.0%' '$T_DIR/r2.txt'"
+K=$PR_SHARED/traces/msprof/torch_npu_ascend_profiler_output
+"$PR_BIN" diff "$K/kernel_details_910B_v1.csv" "$K/kernel_details_910B_v2_pmu.csv" \
+    > "$T_DIR/r3.txt" 2>&1
+check "kd_910B_v1 vs v2 (an extract): tc.share not compared" \
+    grep -q "tc.share (Cube share) .*not compared" "$T_DIR/r3.txt"
 echo "1..$T_N"
