@@ -1111,24 +1111,34 @@ host_ops_caveat(const cJSON *run, cJSON *recs, char *text, size_t len,
                 cJSON **ev)
 {
     char t[32], cap_t[32], note[600];
+    const char *per =
+        pr_sget_run_is_capture(run) ? " in the capture" : " a step";
     int st;
 
     fmt_ms(opaque, t, sizeof(t));
     if (opaque > 0)
         len = pr_append(
             text, PATH_TEXT, len,
-            " But %s a step of it is time the trace cannot attribute: %s. "
+            " But %s%s of it is time the trace cannot attribute: %s. "
             "An operator on device tensors only dispatches kernels, so the "
             "host thread was held elsewhere (a lock or the GIL, the OS "
             "scheduler, memory pressure) or the trace dropped the events "
             "inside it (a sampled trace).",
-            t, ex);
+            t, per, ex);
     if (unrec)
         len = unrecorded_words(run, text, PATH_TEXT, len);
-    pr_append(text, PATH_TEXT, len,
-              " Profile the step again (with_stack=True, every event kept), "
-              "or sample the host with py-spy or perf, before changing the "
-              "code for it.");
+    /* a program that is not PyTorch's has no with_stack or Python to
+       sample (review 30g #7: saxpy, MPI C under nsys) */
+    if (pr_run_is_torch(run) || pr_run_on_npu(run))
+        pr_append(text, PATH_TEXT, len,
+                  " Profile the %s again (with_stack=True, every event kept), "
+                  "or sample the host with py-spy or perf, before changing "
+                  "the code for it.",
+                  pr_sget_run_is_capture(run) ? "run" : "step");
+    else
+        pr_append(text, PATH_TEXT, len,
+                  " Sample the host (nsys profile --sample=cpu with "
+                  "--backtrace, or perf) before changing the code for it.");
     fmt_ms(named_us, cap_t, sizeof(cap_t));
     /* a bound on what is recorded (review 8 #4: hta trace_filter's
        aten::_foreach_mul_ 120.5 + _foreach_add_ 19.8 ms a step): the
@@ -1243,6 +1253,9 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     const char *cls = NULL;
     size_t len, named;
     int npu = pr_run_on_npu(run), python, st, unrec;
+    /* a capture without steps is one window, not a step (review 30g #7) */
+    const char *per =
+        pr_sget_run_is_capture(run) ? " in the capture" : " a step";
     cJSON *ev;
 
     if (has_id(recs, "launch_bound") || has_id(recs, "host_ops") ||
@@ -1279,17 +1292,19 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     unrec = pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) != NULL;
     fmt_ms(pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), PR_K_HOST_OP), t,
            sizeof(t));
-    len = pr_append(text, sizeof(text), 0,
-                    "Host work is %.0f%% of the critical path (%s a step): "
-                    "operators %s a step",
-                    host_pct, t, named > 0 ? ops : "none named");
+    len =
+        pr_append(text, sizeof(text), 0,
+                  "Host work is %.0f%% of the critical path (%s%s): "
+                  "%s%s%s",
+                  host_pct, t, per, named > 0 ? "operators " : "",
+                  named > 0 ? ops : "no operator named", named > 0 ? per : "");
     if (n_ranges > 0) {
         fmt_ms(ranges_us, r_t, sizeof(r_t));
         len = pr_append(text, sizeof(text), len,
-                        "; %s a step in %s ranges, their own "
+                        "; %s%s in %s ranges, their own "
                         "time outside any operator recorded in them (%s), "
                         "which say where the time went, not what ran",
-                        r_t,
+                        r_t, per,
                         /* an nsys export of a program without PyTorch:
                            its ranges are NVTX's (review 28h #11) */
                         pr_run_is_torch(run) ? "record_function" : "NVTX",
@@ -1298,16 +1313,16 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     fmt_ms(outside, t, sizeof(t));
     if (outside >= 0.1 * (named_us + ranges_us))
         len = pr_append(text, sizeof(text), len,
-                        unrec ? "; %s a step outside every recorded event"
-                              : "; Python between operators %s",
-                        t);
+                        unrec ? "; %s%s outside every recorded event"
+                              : "; Python between operators %s%s",
+                        t, unrec ? per : "");
     else if (outside >= 0.02 * (named_us + ranges_us + outside + rest))
-        len = pr_append(text, sizeof(text), len,
-                        "; %s a step outside operators", t);
+        len = pr_append(text, sizeof(text), len, "; %s%s outside operators", t,
+                        per);
     fmt_ms(rest, r_t, sizeof(r_t));
     if (rest >= 0.02 * (named_us + ranges_us + outside + rest))
         len = pr_append(text, sizeof(text), len,
-                        "; %s a step in other operators and ranges%s%s%s", r_t,
+                        "; %s%s in other operators and ranges%s%s%s", r_t, per,
                         rest_parts[0] ? " (" : "", rest_parts,
                         rest_parts[0] ? ", then smaller ones)" : "");
     len = pr_append(text, sizeof(text), len,
