@@ -655,6 +655,7 @@
 #define PR_K_HREF_EVIDENCE "href_evidence"
 #define PR_K_SAVES "saves"
 #define PR_K_OF_STEP "of_step"
+#define PR_K_BOUND_PCT "bound_pct"
 /* runs[].copies.graph_wrapper */
 #define PR_K_GRAPH_WRAPPER "graph_wrapper"
 #define PR_K_INPUT_COPIES "input_copies"

@@ -823,6 +823,8 @@ static const struct pr_col capture_cols[] = {
      "The most the change can save, where known", 0},
     {"gain_pct", PR_K_GAIN_PCT, "Gain %", PR_FMT_PCT, 0.6,
      "The replayed gain's share of the capture (empty for a bound)", 0},
+    {"bound_pct", PR_K_BOUND_PCT, "At most %", PR_FMT_PCT, 0.6,
+     "The bound's share of the capture (empty where none)", 0},
     /* from here on a column stands for the one of its width too: the
        tables' widths stay */
     {"step", PR_K_STEP, "Window", PR_FMT_TEXT, 1.4,
@@ -865,15 +867,21 @@ static const struct pr_col capture_cols[] = {
      "Mean capture time over the job's runs (they have no steps)", PR_COL_BOTH},
 };
 /* the first of capture_cols[] matched by width too */
-#define CAPTURE_COLS_BY_WIDTH 8
+#define CAPTURE_COLS_BY_WIDTH 9
 /* the labels capture_cols[i] stands for, in order */
 static const char *const capture_cols_of[] = {
-    "Saves / step",   "At most / step", "Of step",        "Of step",
-    "Step after",     "Gain / step",    "At most / step", "Gain % / step",
-    "Step",           "Step",           "Calls in steps", "Outside steps",
-    "Host blocked",   "Saves",          "Path",           "Path, ms",
-    "Evidence",       "Replay error",   "Replay error",   "Mean step",
-    "vs median rank", "Communication",  "Mean step"};
+    "Saves / step",     "At most / step", "Of step",        "Of step",
+    "Step after",       "Gain / step",    "At most / step", "Gain % / step",
+    "At most % / step", "Step",           "Step",           "Calls in steps",
+    "Outside steps",    "Host blocked",   "Saves",          "Path",
+    "Path, ms",         "Evidence",       "Replay error",   "Replay error",
+    "Mean step",        "vs median rank", "Communication",  "Mean step"};
+
+/* one label for each of capture_cols (a column added to one and not the
+   other read past the labels' end) */
+_Static_assert(sizeof(capture_cols_of) / sizeof(capture_cols_of[0]) ==
+                   sizeof(capture_cols) / sizeof(capture_cols[0]),
+               "capture_cols_of: one label per capture_cols entry");
 
 const struct pr_col *
 pr_fig_col_capture(const struct pr_col *c)

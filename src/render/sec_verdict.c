@@ -34,6 +34,8 @@ const struct pr_col pr_fig_cols_findings[] = {
      "The most the change can save, where known", 0},
     {"gain_pct", PR_K_GAIN_PCT, "Gain % / step", PR_FMT_PCT, 0.6,
      "The replayed gain's share of the step (empty for a bound)", 0},
+    {"bound_pct", PR_K_BOUND_PCT, "At most % / step", PR_FMT_PCT, 0.6,
+     "The bound's share of the mean step (empty where none)", 0},
     {"of_step", PR_K_OF_STEP, "Of step", PR_FMT_FIGURE, 0.75,
      "The saving's share of the mean step; \xe2\x89\xa4 for a bound alone; "
      "from the estimate's share to the bound's for both",

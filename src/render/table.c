@@ -265,7 +265,8 @@ pick_columns(struct table *t, const struct pr_table_opts *o,
            "6.5 ms (<= 7.6 ms)" and "5.2-6.1%" (review 25g #10, 25a #13,
            25u #8), with what the gain is per (review 26g #6: hta_nccl's
            46.9% at twice the batch beside per-step shares) */
-        p = "order,id,finding,gain,bound,gain_pct,basis,kind,evidence";
+        p = "order,id,finding,gain,bound,gain_pct,bound_pct,basis,kind,"
+            "evidence";
     if (p == NULL) {
         for (c = t->kind->cols; c->id != NULL && t->n_cols < MAX_COLS; c++)
             if (((c->show & PR_COL_TERM) ||

@@ -4773,6 +4773,9 @@ saves_cell(struct pr_row_finding *o, const cJSON *run, const cJSON *r,
     char t[32], u[32];
 
     o->bound_us = b;
+    /* the bound's share as a number, for a machine (review 30g #9: the
+       findings CSV had "<= 34.3%" in no numeric column) */
+    o->bound_pct = b > 0 && step > 0 ? 100.0 * b / step : NAN;
     if (!(b > 0) || (!isnan(g) && !(b > g)))
         b = NAN; /* no bound to show beside the gain */
     if (!isnan(g) && !isnan(b)) {
