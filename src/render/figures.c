@@ -61,7 +61,7 @@ const struct pr_col pr_fig_cols_operators[] = {
 };
 
 const struct pr_col pr_fig_cols_kernels[] = {
-    {"name", PR_K_NAME, "Kernel", PR_FMT_NAME, 2.65, NULL, PR_COL_BOTH},
+    {"name", PR_K_NAME, "Kernel", PR_FMT_NAME, 2.35, NULL, PR_COL_BOTH},
     {"op", PR_K_OPERATOR, "Operator", PR_FMT_NAME, 1.4, NULL, PR_COL_REPORT},
     {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
     {"total", PR_K_TOTAL_US, "Total", PR_FMT_US, 0.9, NULL, PR_COL_BOTH},
@@ -80,7 +80,9 @@ const struct pr_col pr_fig_cols_kernels[] = {
      "Ran on tensor cores", PR_COL_TERM},
     /* the kernel table's class (data/kernels.json); "-" where no rule
        names the kernel */
-    {"family", PR_K_KFAMILY, "Family", PR_FMT_WRAP, 1,
+    /* wide enough for the longest family word ("elementwise", review
+       30g #11: the PDF broke it "elementwis / e") */
+    {"family", PR_K_KFAMILY, "Family", PR_FMT_WRAP, 1.3,
      "What the kernel does, by the kernel table's rule (- : no rule names "
      "it)",
      PR_COL_BOTH},
