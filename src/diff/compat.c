@@ -1081,6 +1081,24 @@ check_older_side(cJSON *list, const cJSON *diff, const cJSON *sum,
     return add_warning(list, line);
 }
 
+/* Whether the run of sum labelled label is MindSpore's, whose step
+ * breakdown's dataloader part is its step interval (iteration_interval:
+ * the time between steps, not a DataLoader). */
+static int
+is_mindspore(const cJSON *sum, const char *label)
+{
+    const cJSON *runs = pr_sget(sum, PR_K_RUNS), *run;
+    char name[256];
+
+    cJSON_ArrayForEach(run, runs)
+    {
+        if (label != NULL &&
+            strcmp(pr_sget_run_name(runs, run, name, sizeof(name)), label) == 0)
+            return pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore");
+    }
+    return 0;
+}
+
 /* The device words of the diff (review 25u #4): diff["device_kind"] is
  * "npu" when either side holds an Ascend run, else "gpu", and every
  * per-device figure row gets "device_label", "NPU 0" on a pair with an
@@ -1101,6 +1119,11 @@ device_words(cJSON *diff, const cJSON *base, const cJSON *cur)
     {
         int npu = any && (has_ascend(base, pr_dj_str(pair, "baseline")) ||
                           has_ascend(cur, pr_dj_str(pair, "current")));
+        /* MindSpore's step interval is the run's own name for the
+           breakdown's dataloader part (review 30a #11: the diff said
+           "breakdown.dataloader" where the report says "Step interval") */
+        int ms = npu && is_mindspore(base, pr_dj_str(pair, "baseline")) &&
+                 is_mindspore(cur, pr_dj_str(pair, "current"));
         cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
         {
             const cJSON *dev = pr_sget(row, PR_K_DEVICE);
@@ -1109,6 +1132,11 @@ device_words(cJSON *diff, const cJSON *base, const cJSON *cur)
             if (npu && pr_sget_is(pr_dj_str(row, "metric"), "tc.share") &&
                 cJSON_AddStringToObject(row, "device_label", "(Cube share)") ==
                     NULL)
+                return 0;
+            if (ms &&
+                pr_sget_is(pr_dj_str(row, "metric"), "breakdown.dataloader") &&
+                cJSON_AddStringToObject(row, "device_label",
+                                        "(step interval)") == NULL)
                 return 0;
             if (!cJSON_IsNumber(dev))
                 continue;

@@ -112,4 +112,8 @@ K=$PR_SHARED/traces/msprof/torch_npu_ascend_profiler_output
     > "$T_DIR/r3.txt" 2>&1
 check "kd_910B_v1 vs v2 (an extract): tc.share not compared" \
     grep -q "tc.share (Cube share) .*not compared" "$T_DIR/r3.txt"
+"$PR_BIN" diff "$PR_SHARED/traces/mindspore/ascend_run1" \
+    "$PR_SHARED/traces/mindspore/ascend_run1" > "$T_DIR/r4.txt" 2>&1
+check "MindSpore: the dataloader row is named the step interval (review 30a #11)" \
+    grep -q "^breakdown.dataloader (step interval)" "$T_DIR/r4.txt"
 echo "1..$T_N"
