@@ -89,6 +89,12 @@ struct pr_kclass {
     enum pr_kfamily family;
     enum pr_kmath math;
     enum pr_kprec precision;
+    enum pr_kprec mma_precision; /* the precision the matrix instruction
+                                    ran in: where the name names a wider
+                                    operand than precision (bf16 or fp8
+                                    activations with fp4 weights), that
+                                    one (the table's "mma_precisions"),
+                                    else precision */
     int index;     /* the rule's position in the table; -1 unknown */
     int plugin_tc; /* the TensorBoard plugin's list (10.1) says tensor
                       cores too: tensor_cores_source "plugin" */

@@ -38,6 +38,8 @@ struct pr_kernel_ref {
     int known;            /* a rule of the kernel table named it */
     int family, math, precision; /* kclass.h's enums, math made concrete
                                     for the devices' vendor */
+    int mma_precision;           /* kclass.h's: the precision its matrix
+                                    instruction ran in */
     int64_t conv_ns;             /* its time launched by convolution operators
                                     (pr_tensorcore_op_is_conv) */
 };

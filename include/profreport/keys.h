@@ -475,6 +475,7 @@
 #define PR_K_FP8_TENSOR "fp8_tensor"
 #define PR_K_INT8_TENSOR "int8_tensor"
 #define PR_K_FP32_MATRIX "fp32_matrix"
+#define PR_K_FP4_TENSOR "fp4_tensor"
 /* runs[].step_summary */
 #define PR_K_BREAKDOWN_STEPS "breakdown_steps"
 /* runs[].gpu_metrics[] */

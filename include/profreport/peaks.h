@@ -24,6 +24,7 @@ enum pr_peak_kind {
     PR_PEAK_FP8,
     PR_PEAK_INT8,
     PR_PEAK_FP32_MATRIX, /* AMD CDNA: fp32 on the MFMA units */
+    PR_PEAK_FP4,         /* FP4 x FP4 tensor math (Blackwell) */
     PR_PEAK_COUNT
 };
 

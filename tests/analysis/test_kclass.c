@@ -168,6 +168,61 @@ test_plugin_agreement(void **state)
     pr_kclass_table_free(t);
 }
 
+/* The precision the matrix instruction ran in ("mma_precisions"): a
+ * name that states fp4 weights beside wider activations runs at the wider
+ * operand's rate (the roof it is held to); one that states no second
+ * operand keeps its precision. */
+static void
+test_mma_precision(void **state)
+{
+    static const struct {
+        const char *name;
+        enum pr_kprec prec, mma;
+    } cases[] = {
+        /* TRT-LLM gen bmm_<out>_<A><B>: MXFP4 weights x MXFP8 activations
+           (tcgen05 f8f6f4: the FP8 rate) */
+        {"bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x16x256u2_s3_et128x16_m128x16x32_"
+         "cga1x1x1_16dp256b_rM_TN_transOut_schedP2x1x2x3_sm100f",
+         PR_KP_MXFP4, PR_KP_MXFP8},
+        {"bmm_Bfloat16_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_et128x8_m128x8x64_"
+         "cga1x1x1_16dp256b_rM_TN_transOut_schedS_bN_sm100f",
+         PR_KP_MXFP4, PR_KP_MXFP8},
+        /* FP4 x FP4: the FP4 rate */
+        {"bmm_E2m1_E2m1E2m1_Fp32_t128x8x512u2_s3_et128x8_m128x8x64_cga1x1x1_"
+         "16dp256b_rM_TN_transOut_schedS_sm100a",
+         PR_KP_NVFP4, PR_KP_NVFP4},
+        /* an E4M3 query against an E2M1 KV cache: the FP8 MMA */
+        {"fmhaSm100aKernel_QE4m3KvE2m1OE4m3H128PagedKvDenseP16VarSeqQ8Kv128"
+         "PersistentSwapsAbForGen",
+         PR_KP_FP4, PR_KP_FP8_E4M3},
+        /* triton_kernels: bf16 activations x MXFP4 weights run in bf16,
+           fp8 ones at the FP8 rate; bf16 x bf16 stays bf16 */
+        {"_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1", PR_KP_MXFP4,
+         PR_KP_BF16},
+        {"_p_matmul_ogs_NNT_bf16xfp8e4nvxmxfp4_128x256x128x1", PR_KP_MXFP4,
+         PR_KP_FP8},
+        {"_p_matmul_ogs_NNT_bf16xbf16xbf16_128x256x64x1", PR_KP_BF16,
+         PR_KP_BF16},
+        /* no precision, none to run in */
+        {"kernel_unified_attention_2d", PR_KP_NONE, PR_KP_NONE},
+    };
+    struct pr_error err = {PR_OK, ""};
+    struct pr_kclass_table *t = pr_kclass_table_builtin(&err);
+    struct pr_kclass k;
+    size_t i;
+
+    (void)state;
+    assert_non_null(t);
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        pr_kclass_lookup(t, cases[i].name, &k);
+        if (k.precision != cases[i].prec || k.mma_precision != cases[i].mma)
+            fail_msg("%s: precision %s, mma %s", cases[i].name,
+                     pr_kclass_prec_name(k.precision),
+                     pr_kclass_prec_name(k.mma_precision));
+    }
+    pr_kclass_table_free(t);
+}
+
 static void
 test_math_on(void **state)
 {
@@ -286,6 +341,7 @@ main(void)
         cmocka_unit_test(test_cases),
         cmocka_unit_test(test_every_rule_has_a_case),
         cmocka_unit_test(test_plugin_agreement),
+        cmocka_unit_test(test_mma_precision),
         cmocka_unit_test(test_math_on),
         cmocka_unit_test(test_user_rules_first),
         cmocka_unit_test(test_bad_tables),

@@ -50,8 +50,8 @@ struct pr_peak_table {
 };
 
 static const char *const peak_keys[PR_PEAK_COUNT] = {
-    "fp64",        "fp32",       "tf32_tensor", "fp16_tensor",
-    "bf16_tensor", "fp8_tensor", "int8_tensor", "fp32_matrix",
+    "fp64",       "fp32",        "tf32_tensor", "fp16_tensor", "bf16_tensor",
+    "fp8_tensor", "int8_tensor", "fp32_matrix", "fp4_tensor",
 };
 
 const char *
@@ -735,8 +735,9 @@ const char *
 pr_peaks_label(enum pr_peak_kind k)
 {
     static const char *const labels[PR_PEAK_COUNT] = {
-        "FP64",        "FP32",       "TF32 tensor", "FP16 tensor",
-        "BF16 tensor", "FP8 tensor", "INT8 tensor", "FP32 matrix",
+        "FP64",        "FP32",        "TF32 tensor",
+        "FP16 tensor", "BF16 tensor", "FP8 tensor",
+        "INT8 tensor", "FP32 matrix", "FP4 tensor",
     };
 
     return ((int)k >= 0 && k < PR_PEAK_COUNT) ? labels[k] : "unknown";

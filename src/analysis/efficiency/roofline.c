@@ -16,6 +16,7 @@
 #include "profreport/checked.h"
 #include "profreport/cube.h"
 #include "profreport/flops.h"
+#include "profreport/kclass.h"
 #include "profreport/keys.h"
 #include "profreport/peaks.h"
 #include "profreport/pmu.h"
@@ -1472,6 +1473,52 @@ fill_name_rows(struct pass *p)
         fill_name_row(p, &rows->v[i]);
 }
 
+/* The tensor roof of the 8- and 4-bit formats a kernel's matrix
+ * instruction ran in; -1 for any other (those follow the operators'
+ * dtypes). */
+static int
+kprec_roof(int prec)
+{
+    switch (prec) {
+    case PR_KP_FP8_E4M3:
+    case PR_KP_FP8_E5M2:
+    case PR_KP_FP8:
+    case PR_KP_MXFP8:
+        return PR_PEAK_FP8;
+    case PR_KP_MXFP4:
+    case PR_KP_NVFP4:
+    case PR_KP_FP4:
+        return PR_PEAK_FP4;
+    default:
+        return -1;
+    }
+}
+
+/* The roofs of the formats the run's tensor-core kernels ran in (hunt30
+ * #10): an operator's dtype is that of its inputs (a bf16 MoE layer), while
+ * its kernels quantize them and run FP8 or FP4 matrix math; the roof of
+ * that precision is drawn beside the operators', by the precision the
+ * instruction ran in (MXFP4 weights x MXFP8 activations: the FP8 roof, not
+ * the FP4 one).  Only where a chart is drawn. */
+static void
+add_kernel_roofs(struct pass *p)
+{
+    const struct pr_kernel_refs *ks = p->in->kernels;
+    size_t i;
+
+    if (!p->main_dev || !p->roofs || ks == NULL)
+        return;
+    for (i = 0; i < ks->n; i++) {
+        const struct pr_kernel_ref *k = &ks->v[i];
+        int kind = kprec_roof(k->mma_precision);
+
+        if (kind < 0 || k->by_unit || !k->tc_used || k->total_ns <= 0 ||
+            !isfinite(p->main_dev->pk.tflops[kind]))
+            continue;
+        p->roofs |= 1u << kind;
+    }
+}
+
 /* The roofs the reports draw: only those some operator of the run is held
  * to on the main device (an fp32 run on a V100 gets no fp16 tensor roof),
  * with one label each, so HTML and PDF name them alike. */
@@ -1479,8 +1526,9 @@ static cJSON *
 roofs_json(struct pass *p)
 {
     static const enum pr_peak_kind order[] = {
-        PR_PEAK_FP64, PR_PEAK_FP32, PR_PEAK_FP32_MATRIX, PR_PEAK_TF32,
-        PR_PEAK_BF16, PR_PEAK_FP16, PR_PEAK_FP8,         PR_PEAK_INT8,
+        PR_PEAK_FP64, PR_PEAK_FP32, PR_PEAK_FP32_MATRIX,
+        PR_PEAK_TF32, PR_PEAK_BF16, PR_PEAK_FP16,
+        PR_PEAK_FP8,  PR_PEAK_FP4,  PR_PEAK_INT8,
     };
     const struct dev *d = p->main_dev;
     struct pr_row_roofline r;
@@ -2288,6 +2336,8 @@ pr_roofline_run(const struct pr_roofline_in *in,
         fill_shape_rows(&p);
     if (p.ok)
         fill_name_rows(&p);
+    if (p.ok)
+        add_kernel_roofs(&p);
     if (p.ok)
         out->roofline = roofs_json(&p);
     if (p.ok && p.main_dev && p.roofs)

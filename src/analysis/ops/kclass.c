@@ -248,6 +248,8 @@ struct pr_kclass_table {
     size_t n, cap;
     struct kprec *p; /* owned */
     size_t np, cap_p;
+    struct kprec *mp; /* owned: "mma_precisions" */
+    size_t nmp, cap_mp;
     struct pats plugin; /* the plugin's 10.1 substrings, case-sensitive */
     struct memo *memo;  /* lookups made, NULL until the first (below) */
 };
@@ -423,10 +425,15 @@ pr_kclass_table_free(struct pr_kclass_table *t)
         pats_free(&t->p[i].any);
         pats_free(&t->p[i].none);
     }
+    for (i = 0; i < t->nmp; i++) {
+        pats_free(&t->mp[i].any);
+        pats_free(&t->mp[i].none);
+    }
     pats_free(&t->plugin);
     memo_free(t->memo);
     free(t->r);
     free(t->p);
+    free(t->mp);
     for (i = 0; i < t->n_roots; i++)
         cJSON_Delete(t->roots[i]);
     free(t);
@@ -609,12 +616,15 @@ add_root(struct pr_kclass_table *t, const cJSON *root, struct pr_error *err)
 {
     const cJSON *rules = cJSON_GetObjectItemCaseSensitive(root, "rules");
     const cJSON *precs = cJSON_GetObjectItemCaseSensitive(root, "precisions");
+    const cJSON *mmas =
+        cJSON_GetObjectItemCaseSensitive(root, "mma_precisions");
     const cJSON *plug =
         cJSON_GetObjectItemCaseSensitive(root, "plugin_tensor_core");
     const cJSON *it;
     size_t k = 0;
 
-    if (!cJSON_IsArray(rules) || (precs && !cJSON_IsArray(precs)))
+    if (!cJSON_IsArray(rules) || (precs && !cJSON_IsArray(precs)) ||
+        (mmas && !cJSON_IsArray(mmas)))
         return pr_error_set(err, PR_E_FORMAT,
                             "kernel table: not a kernel table: no "
                             "\"rules\" list");
@@ -637,6 +647,14 @@ add_root(struct pr_kclass_table *t, const cJSON *root, struct pr_error *err)
         if (!grow((void **)&t->p, &t->cap_p, t->np + 1, sizeof(*t->p)))
             return pr_error_set(err, PR_E_NOMEM, "kernel table: out of memory");
         if (read_precision(it, k++, &t->p[t->np++], err) != PR_OK)
+            return PR_E_FORMAT;
+    }
+    k = 0;
+    cJSON_ArrayForEach(it, mmas)
+    {
+        if (!grow((void **)&t->mp, &t->cap_mp, t->nmp + 1, sizeof(*t->mp)))
+            return pr_error_set(err, PR_E_NOMEM, "kernel table: out of memory");
+        if (read_precision(it, k++, &t->mp[t->nmp++], err) != PR_OK)
             return PR_E_FORMAT;
     }
     if (plug != NULL && t->plugin.n == 0 &&
@@ -890,6 +908,27 @@ name_precision(const struct pr_kclass_table *t, const struct kname *k,
     }
 }
 
+/* The precision the matrix instruction ran in: a name that states a
+ * narrow precision (its fp4 weights) and a wider operand beside it (bf16
+ * or fp8 activations) runs at the wider one's rate. */
+static void
+mma_precision(const struct pr_kclass_table *t, const struct kname *k,
+              struct pr_kclass *out)
+{
+    size_t i;
+
+    out->mma_precision = out->precision;
+    if (out->precision == PR_KP_NONE)
+        return;
+    for (i = 0; i < t->nmp; i++) {
+        if (first_match(&t->mp[i].any, k, 0) != NULL &&
+            first_match(&t->mp[i].none, k, 0) == NULL) {
+            out->mma_precision = (enum pr_kprec)t->mp[i].prec;
+            return;
+        }
+    }
+}
+
 static void
 lookup(const struct pr_kclass_table *t, const char *name, size_t from,
        struct pr_kclass *out)
@@ -916,6 +955,7 @@ lookup(const struct pr_kclass_table *t, const char *name, size_t from,
         out->pattern = hit;
         if (t->r[i].prec_by_name)
             name_precision(t, &k, out);
+        mma_precision(t, &k, out);
         break;
     }
     for (i = 0; i < t->plugin.n; i++) {

@@ -1000,6 +1000,7 @@ make_refs(const struct ktable *kt, struct pr_kernel_refs *refs,
         refs->v[i].family = kt->v[i].kc.family;
         refs->v[i].math = kt->v[i].kc.math;
         refs->v[i].precision = kt->v[i].kc.precision;
+        refs->v[i].mma_precision = kt->v[i].kc.mma_precision;
         refs->v[i].known = kt->v[i].kc.rule != NULL;
         refs->v[i].conv_ns = kt->v[i].conv_ns;
     }
