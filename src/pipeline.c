@@ -2305,6 +2305,10 @@ explain_kernel(const struct pr_options *o, struct pr_error *err)
                k.prec_pattern);
     else
         printf("precision  %s\n", prec ? prec : "not stated by the name");
+    if (k.mma_precision != k.precision)
+        printf("mma        %s (a wider operand beside it: the matrix "
+               "instruction runs at its rate, the roof it is held to)\n",
+               pr_kclass_prec_name(k.mma_precision));
     if (k.collective != NULL)
         printf("collective %s\n", k.collective);
     printf("plugin     %s\n",
@@ -2415,6 +2419,10 @@ print_why(const char *name, const struct pr_kernel_why *w, size_t count)
                w->kc.prec_pattern);
     else
         printf("precision  %s\n", prec ? prec : "not stated by the name");
+    if (w->kc.mma_precision != w->kc.precision)
+        printf("mma        %s (a wider operand beside it: the matrix "
+               "instruction runs at its rate, the roof it is held to)\n",
+               pr_kclass_prec_name(w->kc.mma_precision));
     if (k != NULL && k->collective != NULL)
         printf("collective %s\n", k->collective);
     if (!w->npu)

@@ -93,4 +93,15 @@ got=$(python3 "$T_DIR/roofs.py" "$T_DIR/b200_bf16.out.json" 2>&1)
 check "no 8- or 4-bit kernel: the operators' roofs only ($got)" \
     test "$got" = "bf16_tensor=2250 fp4_peak=9000"
 
+# table --why says which format the MMA runs in where it differs from
+# the narrowest the name states, and says nothing where it does not
+"$PR_BIN" table --why "bmm_Bfloat16_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_et128x8_m128x8x64_cga1x1x1_16dp256b_rM_TN_transOut_schedS_bN_sm100f" \
+    >"$T_DIR/why_mx.txt" 2>&1
+check "--why of an MXFP4 x MXFP8 GEMM: precision mxfp4, mma mxfp8" \
+    sh -c "grep -q '^precision  mxfp4' '$T_DIR/why_mx.txt' && grep -q '^mma        mxfp8' '$T_DIR/why_mx.txt'"
+"$PR_BIN" table --why "_matmul_ogs_NNT_bf16xbf16xbf16_128x256x64x1" \
+    >"$T_DIR/why_bf16.txt" 2>&1
+check "--why of a bf16 x bf16 triton_kernels GEMM: no mma line" \
+    sh -c "grep -q '^precision  bf16' '$T_DIR/why_bf16.txt' && ! grep -q '^mma' '$T_DIR/why_bf16.txt'"
+
 echo "1..$T_N"
