@@ -604,6 +604,11 @@ whatif_note(struct pr_figs *f, const cJSON *run)
     const char *win = pr_sget_run_is_capture(run) ? "capture" : "step";
     char text[900];
     int batch = has_batch_row(run);
+    /* accumulation only where its row is: an inference run has none
+       (hunt30 #5) */
+    int accum =
+        pr_sget_find(pr_sget(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_WHAT_IF),
+                     PR_K_ID, "gradient_accumulation") != NULL;
 
     snprintf(text, sizeof(text),
              "Each row is one change replayed alone on the %s's dependency "
@@ -613,8 +618,9 @@ whatif_note(struct pr_figs *f, const cJSON *run)
              "that takes off all the time its change could: the change saves "
              "at most that (the summary's what_if change says why).",
              win,
-             batch ? " Twice the batch and gradient accumulation save per "
-                   : "",
+             !batch  ? ""
+             : accum ? " Twice the batch and gradient accumulation save per "
+                     : " Twice the batch saves per ",
              batch ? win : "",
              batch ? "'s worth of samples, with the batch changed;" : "");
     pr_figs_note(f, text);

@@ -874,6 +874,12 @@ sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                   h2d_n, h2d_bytes, h2d_bytes / h2d_n,
                   pr_sget_run_is_capture(run) ? "iteration" : "step",
                   pr_sget_run_is_capture(run) ? "iterations" : "steps");
+    else if (pr_run_trains(run) == 0) /* inference (hunt30 #5) */
+        pr_append(text, sizeof(text), len,
+                  " Avoid .item(), .cpu(), .tolist(), print(tensor) and "
+                  "%s inside the forward or the serving loop; read results "
+                  "back once per batch, after its work is queued.",
+                  npu ? "torch.npu.synchronize()" : "torch.cuda.synchronize()");
     else
         pr_append(text, sizeof(text), len,
                   " Avoid .item(), .cpu(), .tolist(), print(tensor) and "

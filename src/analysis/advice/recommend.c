@@ -321,6 +321,17 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
                  dev_word(c));
         return;
     }
+    if (host_starved(c) && pr_run_trains(c->run) == 0) {
+        /* no backward pass: no convergence to disturb; a server's batch
+           is its concurrent requests (hunt30 #5: vLLM, xDiT and HF
+           inference captures were told of model convergence) */
+        snprintf(buf, cap,
+                 "You could try to increase batch size to improve. The run "
+                 "has no backward pass (inference): a larger batch is more "
+                 "concurrent requests or more samples per forward, which "
+                 "may lengthen each request's latency.");
+        return;
+    }
     if (host_starved(c)) {
         snprintf(buf, cap,
                  "You could try to increase batch size to improve. Note: "
@@ -1683,12 +1694,23 @@ rule_host_sync(struct rctx *c)
         add_rec(c, "host_sync", "warning", text);
         return;
     }
-    pr_append(text, sizeof(text), len,
-              ". Avoid .item(), .cpu(), .tolist(), print(tensor) and "
-              "%s in the training step; keep metrics on the %s and read them "
-              "every N steps.",
-              c->npu ? "torch.npu.synchronize()" : "torch.cuda.synchronize()",
-              dev);
+    /* an inference run has no training step (hunt30 #5: an xDiT Flux
+       capture was told "in the training step") */
+    if (pr_run_trains(c->run) == 0)
+        pr_append(text, sizeof(text), len,
+                  ". Avoid .item(), .cpu(), .tolist(), print(tensor) and "
+                  "%s inside the forward or the serving loop; read results "
+                  "back once per batch, after its work is queued.",
+                  c->npu ? "torch.npu.synchronize()"
+                         : "torch.cuda.synchronize()");
+    else
+        pr_append(text, sizeof(text), len,
+                  ". Avoid .item(), .cpu(), .tolist(), print(tensor) and "
+                  "%s in the training step; keep metrics on the %s and read "
+                  "them every N steps.",
+                  c->npu ? "torch.npu.synchronize()"
+                         : "torch.cuda.synchronize()",
+                  dev);
     add_rec(c, "host_sync", "warning", text);
 }
 

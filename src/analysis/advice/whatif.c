@@ -2256,6 +2256,10 @@ batch_why(cJSON *r, const cJSON *w, const char *win, const cJSON *run,
     int comm =
         pr_sget_len(pr_sget(pr_sget(run, PR_K_COMMUNICATION), PR_K_OPS)) > 0 ||
         pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), PR_K_COMMUNICATION) > 0;
+    /* no backward pass: no learning rate, and no gradients to accumulate
+       (hunt30 #5: inference captures were told to retune the learning
+       rate) */
+    int infer = pr_run_trains(run) == 0;
 
     cJSON_ArrayForEach(e, ev)
     {
@@ -2312,9 +2316,7 @@ batch_why(cJSON *r, const cJSON *w, const char *win, const cJSON *run,
              "call, not per sample%s%s%s: the host's dispatch%s the same "
              "for twice the samples, so a larger batch spreads %s thinner."
              "%s The gain is per %s's "
-             "worth of samples, at twice the batch, and it changes the "
-             "effective batch: retune the learning rate, and compare runs "
-             "per sample.%s",
+             "worth of samples, at twice the batch, and %s%s",
              lead, t, win, pr_sget_num(w, PR_K_GAIN_PCT), win,
              !n ? ""
              : strcmp(win, "capture") == 0
@@ -2328,12 +2330,18 @@ batch_why(cJSON *r, const cJSON *w, const char *win, const cJSON *run,
              names, n ? ")" : "",
              comm ? " and the collectives' latency stay" : " stays",
              comm ? "them" : "it", rest, win,
-             comm ? " Here the batch is the finding's own lever; a "
-                    "communication finding declines the same kind of replay "
-                    "(gradient accumulation) as its gain where its "
-                    "collectives mostly idle or wait for peers, which a "
-                    "larger batch does not shorten."
-                  : "");
+             infer ? "each forward then takes longer: compare runs per "
+                     "sample, and each request's latency against its "
+                     "target."
+                   : "it changes the effective batch: retune the learning "
+                     "rate, and compare runs per sample.",
+             comm && !infer
+                 ? " Here the batch is the finding's own lever; a "
+                   "communication finding declines the same kind of replay "
+                   "(gradient accumulation) as its gain where its "
+                   "collectives mostly idle or wait for peers, which a "
+                   "larger batch does not shorten."
+                 : "");
     return put_text(r, text);
 }
 
