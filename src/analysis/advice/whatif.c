@@ -3338,6 +3338,59 @@ flat_any(const cJSON *run)
     return 0;
 }
 
+/* The run's collective library in words (hunt30 #9: an RCCL job read
+ * "gloo's calls do not tell apart"): that of its communication op with
+ * the most time (communication.ops[].backend; PyTorch's ProcessGroupNCCL
+ * runs RCCL on ROCm, torch/csrc/distributed/c10d), and whose calls a
+ * wait is not recorded in: the host call for gloo and MPI, the kernel
+ * for NCCL and RCCL, which wait for peers inside it (critpath.c
+ * peers_inside). */
+struct backend_words {
+    const char *calls; /* "gloo's calls", "RCCL's kernels" */
+    const char *whose; /* " (gloo's, unlike HCCL's ...)", or "" */
+};
+
+static struct backend_words
+comm_backend(const cJSON *run)
+{
+    const cJSON *o, *best = NULL, *d;
+    const char *be;
+    int amd = 0;
+
+    cJSON_ArrayForEach(o, pr_sget(pr_sget(run, PR_K_COMMUNICATION), PR_K_OPS))
+    {
+        if (pr_sget_str(o, PR_K_BACKEND) != NULL &&
+            (best == NULL ||
+             pr_sget_num(o, PR_K_TOTAL_US) > pr_sget_num(best, PR_K_TOTAL_US)))
+            best = o;
+    }
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES))
+    {
+        amd |= pr_sget_is(pr_sget_str(d, PR_K_VENDOR), "amd");
+    }
+    be = pr_sget_str_or(best, PR_K_BACKEND, "");
+    if (strcmp(be, "nccl") == 0)
+        return amd ? (struct backend_words){"RCCL's kernels",
+                                            " (RCCL's kernels wait for late "
+                                            "peers inside their own time, "
+                                            "unlike HCCL's separate Notify "
+                                            "Wait tasks)"}
+                   : (struct backend_words){"NCCL's kernels",
+                                            " (NCCL's kernels wait for late "
+                                            "peers inside their own time, "
+                                            "unlike HCCL's separate Notify "
+                                            "Wait tasks)"};
+    if (strcmp(be, "gloo") == 0)
+        return (struct backend_words){"gloo's calls",
+                                      " (gloo's, unlike HCCL's Notify "
+                                      "Wait tasks)"};
+    if (strcmp(be, "mpi") == 0)
+        return (struct backend_words){"MPI's calls",
+                                      " (MPI's, unlike HCCL's Notify "
+                                      "Wait tasks)"};
+    return (struct backend_words){"the collectives' calls", ""};
+}
+
 /* The communication advice where overlapping saves nothing (nothing
  * computes meanwhile: a CPU-only step, hta cpu_only's gloo all-reduces)
  * and accumulation, the only replay with a gain, is not claimed: its
@@ -3355,6 +3408,7 @@ comm_host(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
     double on = pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), PR_K_COMMUNICATION);
     char text[3200], note[900], b[32];
     size_t len;
+    struct backend_words be;
 
     if (tb != NULL && flat_any(run)) {
         len = pr_append(text, sizeof(text), 0, "%.*s%s", (int)(tb - t), t,
@@ -3375,14 +3429,15 @@ comm_host(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
     } else if (!accum_caveat(r, whatif, run))
         return 0;
     fmt_us(on, b, sizeof(b));
+    be = comm_backend(run);
     snprintf(note, sizeof(note),
              "not claimed: overlapping the collectives saves nothing on the "
              "path, and gradient accumulation, the only replay with a gain, "
              "changes the effective batch and saves what it replays only if "
-             "the calls pay a latency, not late peers, which gloo's calls do "
-             "not tell apart (no wait is recorded inside them); the text "
-             "says more%s%s%s%s",
-             on > 0 ? "; at most " : "", on > 0 ? b : "",
+             "the calls pay a latency, not late peers, which %s do not tell "
+             "apart (no wait is recorded inside them); the text says "
+             "more%s%s%s%s%s%s",
+             be.calls, on > 0 ? "; at most " : "", on > 0 ? b : "",
              on > 0 ? (pr_sget_run_is_capture(run)
                            ? " over the capture: the collectives' time on the "
                              "critical path, "
@@ -3392,9 +3447,11 @@ comm_host(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
              on > 0 ? "all that faster or fewer calls, or every late rank "
                       "arriving on time, could save; no estimate of the "
                       "late ranks' part: the trace records no wait inside "
-                      "the calls (gloo's, unlike HCCL's Notify Wait tasks), "
-                      "so how much of that time is waiting, and for which "
-                      "rank, is not in it"
+                      "the calls"
+                    : "",
+             on > 0 ? be.whose : "",
+             on > 0 ? ", so how much of that time is waiting, and for "
+                      "which rank, is not in it"
                     : "");
     s.cols = RS_NO_GAIN | RS_NOTE | RS_EVIDENCE | (on > 0 ? RS_BOUND : 0u);
     s.gain_note = note;
