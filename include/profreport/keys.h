@@ -525,6 +525,7 @@
 #define PR_K_FSDP_PCT "fsdp_pct"
 #define PR_K_FSDP_PATH_PCT "fsdp_path_pct"
 #define PR_K_FSDP_CALLS "fsdp_calls"
+#define PR_K_FSDP_RANGES "fsdp_ranges"
 /* runs[].data_quality */
 #define PR_K_SKIPPED_NO_DUR "skipped_no_dur"
 #define PR_K_SKIPPED_BAD_TS "skipped_bad_ts"

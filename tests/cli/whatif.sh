@@ -225,6 +225,18 @@ cases = {
         "at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::"
         "{lambda()#3}::operator()() const::{lambda()#7}::operator()() "
         "const::{lambda(c10::BFloat16)#1})", "aten::copy_"),
+    # review30g #7: the same cast under FSDP::pre_backward only
+    "casts_fsdp_bwd": [step(430),
+        X("user_annotation", "FSDP::pre_backward (blocks.0)", 0, 20),
+        X("cpu_op", "aten::_to_copy", 1, 6), call(2, 5, 1),
+        K(cast("bfloat16"), 10, 400, 1)] + consumer(
+        "void at::native::elementwise_kernel<128, 4, at::native::"
+        "direct_copy_kernel_cuda(at::TensorIteratorBase&)::"
+        "{lambda()#3}::operator()() const::{lambda()#7}::operator()() "
+        "const::{lambda(c10::BFloat16)#1}>(int, "
+        "at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::"
+        "{lambda()#3}::operator()() const::{lambda()#7}::operator()() "
+        "const::{lambda(c10::BFloat16)#1})", "aten::copy_"),
     "graphs_optim": [step(210),
         X("user_annotation", "Optimizer.step#SGD.step", 79, 122)] +
         [call(20 * i, 20, i + 1) for i in range(10)] +
@@ -264,7 +276,7 @@ for c in dataloader graphs sync copies comm amp amp_roof batch \
     occupancy membound misaligned cold cold_malloc cold_batch p2p \
     same_stream consumer \
     prefetch \
-    amp_v100 comm_off casts casts_fp8 casts_gemm casts_fsdp graphs_optim; do
+    amp_v100 comm_off casts casts_fp8 casts_gemm casts_fsdp casts_fsdp_bwd graphs_optim; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json"
     check "$c: summary written (exit $?)" [ -s "$T_DIR/$c.json" ]
     # issue #31: a finding without a gain is an observation, not a
@@ -397,7 +409,20 @@ assert '100% by a copy (a copy kernel or a device-to-device memcpy)' in \
 assert 'FSDP::pre_forward' in x['text'] and 'MixedPrecisionPolicy' in \
     x['text'] and 'param_dtype' in x['text'], x['text']
 assert 'autocast re-casting' not in x['text'], x['text']
+# review30g #7: only the kind of range the casts were in is named
+assert w['fsdp_ranges'] == 'FSDP::pre_forward', w
+assert 'pre_backward' not in x['text'], x['text']
 " "$T_DIR/casts_fsdp.json"
+check "  a cast under FSDP::pre_backward alone: that range named, not pre_forward" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+w = [w for w in r['critical_path']['what_if'] if w['id'] == 'dtype_conversions'][0]
+assert w['fsdp_pct'] == 100 and w['fsdp_ranges'] == 'FSDP::pre_backward', w
+x = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'dtype_conversions'][0]
+assert 'its FSDP::pre_backward ranges' in x['text'], x['text']
+assert 'pre_forward' not in x['text'], x['text']
+" "$T_DIR/casts_fsdp_bwd.json"
 check "  casts outside FSDP ranges keep the autocast cause, no FSDP keys" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]

@@ -254,6 +254,7 @@ struct pr_whatif_acc {
     int64_t cast_ns;       /* CASTS: every cast's time, on the path or not */
     int64_t fsdp_all_ns;   /* CASTS: the part under FSDP's ranges (fsdp_pct) */
     size_t fsdp_n;         /* CASTS: their number (fsdp_calls) */
+    unsigned fsdp_kinds;   /* CASTS: the ranges they were in (FSDP_FWD...) */
     struct opt_span *fsdp; /* those ranges (fsdp_spans), once a trace */
     size_t n_fsdp;
     int fsdp_done;
@@ -550,11 +551,14 @@ cmp_span(const void *x, const void *y)
     return a->s < b->s ? -1 : a->s > b->s;
 }
 
+/* FSDP's range kinds, as under_fsdp's bits and fsdp_ranges' words */
+static const char *const fsdp_kind[] = {"FSDP::pre_forward",
+                                        "FSDP::pre_backward", NULL};
+
 static int
 fsdp_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
 {
-    static const char *const fsdp[] = {"FSDP::pre_forward",
-                                       "FSDP::pre_backward", NULL};
+    const char *const *fsdp = fsdp_kind;
 
     if (a->fsdp_done)
         return 1;
@@ -566,12 +570,16 @@ fsdp_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
     return 1;
 }
 
-static int
+/* Whether n's operator ran inside one of FSDP's ranges on its thread:
+ * 0 if not, else a bit (1 << k, fsdp_kind[k]) for each kind of range
+ * that holds it. */
+static unsigned
 under_fsdp(const struct pr_trace *t, const struct pr_cp_node *n,
            struct pr_whatif_acc *a)
 {
     const struct pr_event *op;
-    size_t i, lo, hi;
+    size_t i, lo, hi, k;
+    unsigned kinds = 0;
 
     if (!fsdp_spans(t, a) || a->n_fsdp == 0 || n->op_ev == PR_CP_NONE ||
         n->op_ev >= t->n_events)
@@ -590,11 +598,20 @@ under_fsdp(const struct pr_trace *t, const struct pr_cp_node *n,
         else
             hi = mid;
     }
-    for (i = lo; i-- > 0 && a->fsdp[i].s >= op->ts_ns - a->fsdp_max;)
-        if (op->ts_ns < a->fsdp[i].e && pr_event_tid(t, op) == a->fsdp[i].tid &&
-            pr_event_pid(t, op) == a->fsdp[i].pid)
-            return 1;
-    return 0;
+    for (i = lo; i-- > 0 && a->fsdp[i].s >= op->ts_ns - a->fsdp_max;) {
+        const char *name = pr_trace_str(t, a->fsdp[i].name);
+
+        if (op->ts_ns >= a->fsdp[i].e ||
+            pr_event_tid(t, op) != a->fsdp[i].tid ||
+            pr_event_pid(t, op) != a->fsdp[i].pid)
+            continue;
+        for (k = 0; fsdp_kind[k] != NULL &&
+                    strncmp(name, fsdp_kind[k], strlen(fsdp_kind[k])) != 0;
+             k++)
+            ;
+        kinds |= fsdp_kind[k] != NULL ? 1u << k : 1u;
+    }
+    return kinds;
 }
 
 /* Count a launch call n on the path (all of its time taken off) in
@@ -1620,9 +1637,10 @@ apply_picks(const struct pr_trace *t, struct pr_cp_graph *g,
         if (s == PR_WHATIF_CASTS && was > 0) {
             /* every cast of the replayed steps, on the path or not: whose
                operator ran under FSDP's ranges (review 12 #2) */
-            int fsdp = under_fsdp(t, n, a);
+            unsigned fsdp = under_fsdp(t, n, a);
 
             a->cast_ns = pr_sat_add_i64(a->cast_ns, was);
+            a->fsdp_kinds |= fsdp;
             if (fsdp) {
                 a->fsdp_all_ns = pr_sat_add_i64(a->fsdp_all_ns, was);
                 a->fsdp_n++;
@@ -1923,9 +1941,10 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
     struct pr_row_whatif o = {0};
     struct pr_row_whatif_evidence e = {0};
     enum pr_rows_object ro = PR_RO_RUNS_CRITICAL_PATH_WHAT_IF;
-    char change[1200], fl[600];
+    char change[1200], fl[600], fsdp_names[80];
     cJSON *ev;
     int i;
+    size_t fk, fn = 0;
 
     if (a->gain_ns[s] <= 0 || pct < 0.1)
         return; /* nothing on the path to speak of */
@@ -2006,11 +2025,24 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
         o.fsdp_pct = 100.0 * (double)a->fsdp_all_ns / (double)a->cast_ns;
         o.fsdp_path_pct = 100.0 * (double)a->fsdp_ns / (double)a->all_ns[s];
         o.fsdp_calls = (double)a->fsdp_n / (double)a->steps;
+        /* the kinds of range the casts were in, not every kind looked
+           for (review30g #7: nsys_before holds no FSDP::pre_backward
+           range, and its text named one) */
+        for (fk = 0; fsdp_kind[fk] != NULL; fk++)
+            if (a->fsdp_kinds & (1u << fk))
+                fn = pr_append(fsdp_names, sizeof(fsdp_names), fn, "%s%s",
+                               fn ? ", " : "", fsdp_kind[fk]);
+        if (fn > 0)
+            o.fsdp_ranges = fsdp_names;
+        else
+            pr_rows_omit(ro, &o,
+                         PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_RANGES);
     } else {
         pr_rows_omit(ro, &o, PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_PCT);
         pr_rows_omit(ro, &o,
                      PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_PATH_PCT);
         pr_rows_omit(ro, &o, PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_CALLS);
+        pr_rows_omit(ro, &o, PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_RANGES);
     }
     qsort(a->ev[s], PR_WHATIF_EV, sizeof(a->ev[s][0]), cmp_ev);
     o.evidence = ev = cJSON_CreateArray();
@@ -4196,6 +4228,8 @@ fsdp_cause(cJSON *r, const cJSON *w, const char *a_step)
     double fsdp = pr_sget_num(w, PR_K_FSDP_PCT);
     double path = pr_sget_num(w, PR_K_FSDP_PATH_PCT);
     double calls = pr_sget_num(w, PR_K_FSDP_CALLS);
+    const char *kinds = pr_sget_str_or(w, PR_K_FSDP_RANGES, "FSDP::pre_*");
+    const char *comma = strchr(kinds, ',');
     const char *text = pr_sget_str_or(r, PR_K_TEXT, "");
     const char *at = strstr(text, PR_CASTS_CAUSE);
     char out[4096];
@@ -4206,8 +4240,8 @@ fsdp_cause(cJSON *r, const cJSON *w, const char *a_step)
     len = pr_append(out, sizeof(out), 0, "%.*s", (int)(at - text), text);
     len = pr_append(
         out, sizeof(out), len,
-        "FSDP's parameter hooks (its FSDP::pre_forward / "
-        "FSDP::pre_backward ranges) launched %.0f casts%s, %.0f%% of the "
+        "FSDP's parameter hooks (its %.*s%s%s ranges) launched %.0f "
+        "casts%s, %.0f%% of the "
         "casts' time: FSDP's mixed precision (fully_shard's "
         "MixedPrecisionPolicy param_dtype) casting the sharded parameters "
         "to param_dtype for the all-gather, not "
@@ -4219,7 +4253,9 @@ fsdp_cause(cJSON *r, const cJSON *w, const char *a_step)
         "all-gather (and cast) them again, at the cost of their memory. No "
         "gain is claimed for it: the replay does not model it, and these "
         "casts are %.0f%% of the casts' time on the critical path.",
-        calls, a_step, fsdp, path);
+        (int)strcspn(kinds, ","), kinds, comma != NULL ? " and " : "",
+        comma != NULL ? comma + strspn(comma, ", ") : "", calls, a_step, fsdp,
+        path);
     if (fsdp < 99.5)
         len = pr_append(out, sizeof(out), len,
                         " The other casts usually come from %s",
