@@ -2173,6 +2173,15 @@ load_calls(const struct pr_options *o, const struct pr_input_file *f, int tag,
         r->kclass = o->kclass;
         kinds[pr_trace_is_npu(r) ? 0 : 1]++;
         st = append_calls(r, f, tag || r->next != NULL || r != t, all, err);
+        /* why those rows' Start and Duration are "-" (kernel_calls.c;
+           review30g #3), once a trace */
+        if (st == PR_OK && r->replayed_kernels > 0 && !o->quiet)
+            pr_term_printf(stderr,
+                           "profreport: note: %s: %zu kernels were measured "
+                           "by CUPTI's range profiler (kernel replay), whose "
+                           "ranges all have one made-up length: their start "
+                           "and duration are not known (\"-\")\n",
+                           f->path, r->replayed_kernels);
     }
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", f->path);

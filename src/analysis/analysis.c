@@ -141,8 +141,11 @@ steps_json(const struct pr_trace *t, const struct pr_steps *s,
             on_hi = i;
             on_end = end_us;
         }
+        /* nor under kernel replay: each category is the step's time the
+           ones before it leave, the first of which, kernel, is the
+           ranges' made-up length (review30g #3) */
         for (c = 0; c < PR_CAT_COUNT; c++)
-            us[c] = all || (i >= lo && i <= hi)
+            us[c] = (all || (i >= lo && i <= hi)) && t->replayed_kernels == 0
                         ? (double)st->breakdown_ns[c] / 1000.0
                         : NAN;
         row.breakdown = breakdown_row(us);
@@ -188,9 +191,9 @@ percentile_us(const int64_t *v, size_t n, double q)
  * breakdown the rules read. */
 static void
 step_stats(struct pr_row_step_summary *r, cJSON **bd, const struct pr_steps *s,
-           const int64_t *dur, struct pr_rec_tables *tb)
+           const int64_t *dur, struct pr_rec_tables *tb, int untimed)
 {
-    double *mean = tb->step_cat_us;
+    double *mean = tb->step_cat_us, none[PR_CAT_COUNT];
     struct pr_row_breakdown b;
     int64_t total = 0;
     size_t i, lo, hi;
@@ -213,7 +216,9 @@ step_stats(struct pr_row_step_summary *r, cJSON **bd, const struct pr_steps *s,
             sum = pr_sat_add_i64(sum, s->v[i].breakdown_ns[c]);
         mean[c] = (double)sum / 1000.0 / (double)(hi - lo + 1);
     }
-    b = breakdown_row(mean);
+    for (c = 0; c < PR_CAT_COUNT; c++) /* kernel replay: as steps_json */
+        none[c] = NAN;
+    b = breakdown_row(untimed ? none : mean);
     *bd = pr_rows_row(PR_RO_RUNS_STEPS_BREAKDOWN_US, &b);
     r->breakdown_us = *bd;
     r->breakdown_steps = all ? NAN : (double)(hi - lo + 1);
@@ -245,7 +250,8 @@ step_basis(struct pr_row_step_summary *r, const struct pr_steps *s)
  * breakdown (7.2), as its typed row; nulls (and no breakdown_steps) when
  * there is no step. */
 static cJSON *
-step_summary_json(const struct pr_steps *s, struct pr_rec_tables *tb)
+step_summary_json(const struct pr_steps *s, struct pr_rec_tables *tb,
+                  int untimed)
 {
     struct pr_row_step_summary r = {
         .count = (int64_t)s->n,
@@ -269,7 +275,7 @@ step_summary_json(const struct pr_steps *s, struct pr_rec_tables *tb)
         dur[i] = pr_sat_sub_i64(s->v[i].end_ns, s->v[i].start_ns);
     if (s->n > 0) {
         qsort(dur, s->n, sizeof(*dur), cmp_i64);
-        step_stats(&r, &bd, s, dur, tb);
+        step_stats(&r, &bd, s, dur, tb, untimed);
     } else
         pr_rows_omit(PR_RO_RUNS_STEP_SUMMARY, &r,
                      PR_SR_RUNS_STEP_SUMMARY_PR_K_BREAKDOWN_STEPS);
@@ -480,9 +486,12 @@ replay_untimed(cJSON *run, struct pr_error *err)
     static const char *const tc_keys[] = {
         PR_K_TC_KERNEL_TIME_PCT, PR_K_TC_HEURISTIC_KERNEL_TIME_PCT,
         PR_K_ELIGIBLE_OP_TIME_PCT, PR_K_ELIGIBLE_ON_TC_PCT};
-    static const char *const op_keys[] = {PR_K_ACHIEVED_TFLOPS,
-                                          PR_K_ACHIEVED_GBPS, PR_K_ROOFLINE_PCT,
-                                          PR_K_TC_SELF_PCT, PR_K_TC_TOTAL_PCT};
+    /* and their device times: a range's length times the launches
+       (review30g #3: aten::cudnn_convolution's "3.40 s", 28 ranges) */
+    static const char *const op_keys[] = {
+        PR_K_ACHIEVED_TFLOPS, PR_K_ACHIEVED_GBPS, PR_K_ROOFLINE_PCT,
+        PR_K_TC_SELF_PCT,     PR_K_TC_TOTAL_PCT,  PR_K_DEVICE_SELF_US,
+        PR_K_DEVICE_TOTAL_US};
     static const char *const tables[] = {PR_K_OPERATORS,
                                          PR_K_OPERATORS_BY_SHAPE};
     cJSON *tc = cJSON_GetObjectItemCaseSensitive(run, PR_K_TENSOR_CORES), *o;
@@ -525,6 +534,34 @@ replay_untimed(cJSON *run, struct pr_error *err)
         }
     return ok ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory (replay)");
 }
+/* Under kernel replay the attribution's times are the ranges' made-up
+ * length times their count (review30g #3: "9.35 s of 9.35 s kernel
+ * time", 77 ranges of 121,431 us): null, with the counts kept and the
+ * reason said once. */
+static enum pr_status
+replay_attribution(cJSON *run, struct pr_error *err)
+{
+    static const char *const keys[] = {
+        PR_K_KERNEL_TIME_US, PR_K_OPERATOR_TIME_US, PR_K_OPERATOR_PCT,
+        PR_K_NO_LAUNCH_US, PR_K_OUTSIDE_OPERATORS_US};
+    cJSON *at = cJSON_GetObjectItemCaseSensitive(run, PR_K_ATTRIBUTION);
+    size_t k;
+    int ok = 1;
+
+    if (!cJSON_IsObject(at))
+        return PR_OK;
+    for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+        ok = ok && pr_sput(at, keys[k], cJSON_CreateNull());
+    ok = ok && pr_sput(at, PR_K_REASON,
+                       cJSON_CreateString(
+                           "Kernel replay (CUPTI's range profiler): every "
+                           "kernel's range has one made-up length, not its "
+                           "time, so the kernel time each operator accounts "
+                           "for is not known; the launch counts stand."));
+    return ok ? PR_OK
+              : pr_error_set(err, PR_E_NOMEM, "out of memory (attribution)");
+}
+
 /* The roofline pass over the rows, then the rows and its sections
  * written, each once. */
 static enum pr_status
@@ -623,7 +660,8 @@ fill_steps(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     gpu_window(s, origin, &w);
     st = put(run, PR_K_STEPS, steps_json(t, s, origin, rt), err);
     if (st == PR_OK)
-        st = put(run, PR_K_STEP_SUMMARY, step_summary_json(s, rt), err);
+        st = put(run, PR_K_STEP_SUMMARY,
+                 step_summary_json(s, rt, t->replayed_kernels > 0), err);
     if (st == PR_OK && t->laid_out && s->basis == PR_STEPS_BASIS_CAPTURE) {
         /* operator totals laid end to end (MindSpore's aicore_intermediate
            alone): their sum is no time the run took, so the window's
@@ -1296,6 +1334,8 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
     st = rec_facts(t, &tree, &steps, &facts, err);
     if (st == PR_OK)
         st = tree_passes(t, o, &tree, &steps, run, notes, &facts, err);
+    if (st == PR_OK && t->replayed_kernels > 0)
+        st = replay_attribution(run, err);
     pr_tree_free(&tree);
     if (st == PR_OK)
         st = trace_passes(t, &steps, run, notes, &facts, err);

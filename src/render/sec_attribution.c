@@ -74,9 +74,12 @@ total_kpi(struct pr_figs *f, const cJSON *runs)
             in_ops += o;
         }
     }
-    snprintf(sub, sizeof(sub), "%s of %s kernel time",
-             pr_fig_format(in_ops, PR_FMT_US, a, sizeof(a)),
-             pr_fig_format(all, PR_FMT_US, b, sizeof(b)));
+    if (all > 0)
+        snprintf(sub, sizeof(sub), "%s of %s kernel time",
+                 pr_fig_format(in_ops, PR_FMT_US, a, sizeof(a)),
+                 pr_fig_format(all, PR_FMT_US, b, sizeof(b)));
+    else /* kernel replay: no run's kernel time is known (review30g #3) */
+        snprintf(sub, sizeof(sub), "kernel time not known");
     pr_figs_kpi(f, "Kernel time in operators",
                 all > 0 ? 100.0 * in_ops / all : NAN, PR_FMT_PCT, sub);
 }

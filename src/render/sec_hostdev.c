@@ -7,6 +7,7 @@
  * unknown with the reason, never as 0. */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +180,26 @@ blind_note(struct pr_figs *f, const cJSON *dev, const cJSON *run)
                  of[0] != '\0' ? of : "some");
         pr_figs_text(f, text);
     }
+}
+
+/* A kernel-replay capture (CUPTI's range profiler, hostdev.c emit_tb):
+ * its devices' busy and idle time are not known. */
+static int
+replay_run(const cJSON *run)
+{
+    return pr_sget_num(pr_sget(run, PR_K_DATA_QUALITY), PR_K_REPLAYED_KERNELS) >
+           0;
+}
+
+static void
+replay_note(struct pr_figs *f, const cJSON *dev)
+{
+    char text[400];
+    const char *note = pr_sget_str_or(dev, PR_K_NOTE, "");
+
+    snprintf(text, sizeof(text), "%c%s.", toupper((unsigned char)note[0]),
+             note[0] ? note + 1 : "");
+    pr_figs_note(f, text);
 }
 
 /* One device's span as bars of its six parts, its length in the title. */
@@ -457,6 +478,12 @@ temporal(struct pr_figs *f, const cJSON *run)
     n = 0;
     cJSON_ArrayForEach(dev, tb)
     {
+        if (replay_run(run)) {
+            /* the note once, not per device (review30g #3) */
+            if (n++ == 0)
+                replay_note(f, dev);
+            continue;
+        }
         if (pr_sget_str(dev, PR_K_NOTE) != NULL) {
             blind_note(f, dev, run);
             continue;

@@ -940,7 +940,7 @@ step_split(struct pr_figs *f, const cJSON *st)
  * (review25a #7: ascend_run1's 307 steps after MindSpore's capped
  * timeline drawn as "Other 100%"). */
 static void
-unsplit_note(struct pr_figs *f, const cJSON *steps)
+unsplit_note(struct pr_figs *f, const cJSON *run, const cJSON *steps)
 {
     const cJSON *s, *first = NULL, *last = NULL;
     size_t n = 0;
@@ -956,6 +956,16 @@ unsplit_note(struct pr_figs *f, const cJSON *steps)
     }
     if (n == 0)
         return;
+    if (pr_sget_num(pr_sget(run, PR_K_DATA_QUALITY), PR_K_REPLAYED_KERNELS) >
+        0) {
+        /* a kernel-replay capture (analysis.c steps_json, review30g #3) */
+        pr_figs_note(f, "No split of the time: the kernels were measured by "
+                        "CUPTI's range profiler, whose ranges all have one "
+                        "made-up length, not the kernels' times, and each "
+                        "part is the time the parts before it, kernels "
+                        "first, leave (see Data quality).");
+        return;
+    }
     snprintf(text, sizeof(text),
              "%zu of %zu steps (%s%s%s) lie outside the device's record (see "
              "Data quality): their split is not known, so their bars are "
@@ -1111,7 +1121,7 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         if (cJSON_IsObject(ss))
             pr_figs_chart(f, donut(ss, cats, n_cats), 1);
         /* after both charts, so that they share one grid (review26a #2) */
-        unsplit_note(f, steps);
+        unsplit_note(f, run, steps);
         table_split_note(f, run);
     }
     if (no_steps(ss))

@@ -294,6 +294,33 @@ test_cupti_counters(void **state)
         strstr(str(get(run, "tensor_cores"), "note"), "kernel replay"));
     assert_true(cJSON_IsNull(get(mm, "achieved_tflops")));
     assert_true(cJSON_IsNull(get(mm, "tc_self_pct")));
+    /* nor any time made of them (review30g #3: "Kernel 9.35 s (78.9%)",
+       "Compute 100%, idle 0", aten::cudnn_convolution "3.40 s" and
+       "9.35 s of 9.35 s kernel time" were 77 ranges of 121,431 us): the
+       step split, the device's busy and idle time, the operators' device
+       times and the attribution's times are null, each saying why once */
+    assert_true(cJSON_IsNull(
+        get(get(get(run, "step_summary"), "breakdown_us"), "kernel")));
+    assert_true(cJSON_IsNull(
+        get(get(get(run, "step_summary"), "breakdown_us"), "cpu_exec")));
+    assert_true(
+        cJSON_IsNull(get(get(at(run, "steps", 0), "breakdown_us"), "kernel")));
+    assert_true(
+        cJSON_IsNull(get(get(at(run, "steps", 0), "breakdown_us"), "other")));
+    assert_true(
+        cJSON_IsNull(get(at(run, "temporal_breakdown", 0), "compute_us")));
+    assert_true(
+        cJSON_IsNull(get(at(run, "temporal_breakdown", 0), "idle_pct")));
+    assert_non_null(
+        strstr(str(at(run, "temporal_breakdown", 0), "note"), "kernel replay"));
+    assert_true(cJSON_IsNull(get(mm, "device_self_us")));
+    assert_true(cJSON_IsNull(get(add, "device_total_us")));
+    near(num(add, "calls"), 1);
+    assert_true(cJSON_IsNull(get(get(run, "attribution"), "kernel_time_us")));
+    assert_true(cJSON_IsNull(get(get(run, "attribution"), "operator_pct")));
+    near(num(get(run, "attribution"), "kernels"), 2);
+    assert_non_null(
+        strstr(str(get(run, "attribution"), "reason"), "Kernel replay"));
     cJSON_Delete(sum);
 
     /* no critical path or what-if through times that are not there, and

@@ -33,6 +33,8 @@ struct calls {
     struct pr_idmap conv_bwd; /* seq -> grad_output dims string id */
     size_t *n_launched;       /* owned; per node: kernels so far */
     int64_t t0_ns;            /* first event of the trace */
+    uint32_t range_cat;       /* "cuda_profiler_range" where kernels were
+                                 replayed (replay.c), else PR_STR_NONE */
     struct pr_op_inputs *in;  /* owned; scratch for one call's inputs */
     struct pr_names names;    /* the kernel table's answers by name */
 };
@@ -297,8 +299,16 @@ emit_launch(cJSON *arr, struct calls *c, const struct pr_tree_dev *d, int *ok)
         sub = c->n_launched[node]++;
     pr_emit_str(o, PR_K_KERNEL, name, ok);
     emit_op(o, c, node, sub, ok);
-    pr_emit_us(o, PR_K_START_US, pr_sat_sub_i64(e->ts_ns, c->t0_ns), ok);
-    pr_emit_us(o, PR_K_DURATION_US, e->dur_ns, ok);
+    if (c->range_cat != PR_STR_NONE && pr_event_cat(c->t, e) == c->range_cat) {
+        /* a kernel-replay range: its start and length are Kineto's, one
+           made-up length for every range, not the kernel's (review30g
+           #3: "Duration 121 ms" on all 77 launches) */
+        pr_emit_null(o, PR_K_START_US, ok);
+        pr_emit_null(o, PR_K_DURATION_US, ok);
+    } else {
+        pr_emit_us(o, PR_K_START_US, pr_sat_sub_i64(e->ts_ns, c->t0_ns), ok);
+        pr_emit_us(o, PR_K_DURATION_US, e->dur_ns, ok);
+    }
     pr_emit_bool(o, "tc", (pr_names_get(&c->names, e->name) & PR_NAME_TC) != 0,
                  ok);
     pr_names_rule(&c->names, e->name, &k);
@@ -341,6 +351,10 @@ pr_kernel_calls_build(const struct pr_trace *t, cJSON **rows,
     c.t = t;
     *rows = NULL;
     c.t0_ns = t->n_events > 0 ? t->events[0].ts_ns : 0;
+    c.range_cat = t->replayed_kernels > 0
+                      ? pr_strtab_find(t->strs, "cuda_profiler_range",
+                                       strlen("cuda_profiler_range"))
+                      : PR_STR_NONE;
     st = pr_tree_build(t, &c.tree, err);
     if (st != PR_OK)
         return st;

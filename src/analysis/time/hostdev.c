@@ -850,7 +850,7 @@ us_of(int64_t ns)
  * step), and the note says where the computation is. */
 static void
 emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int extract, int blind,
-        int *ok)
+        int replay, int *ok)
 {
     int64_t span = pr_sat_sub_i64(r->span_e, r->span_s);
     int64_t dspan = pr_sat_sub_i64(r->dev_e, r->dev_s);
@@ -887,6 +887,19 @@ emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int extract, int blind,
     if (extract) /* its gaps hold the tasks it left out (review22a #2) */
         o.compute_pct = o.communication_pct = o.memory_pct = o.idle_pct =
             o.host_copy_pct = o.device_span_idle_pct = NAN;
+    if (replay) {
+        /* kernel replay: the kernels' ranges have one made-up length, so
+           the device's busy and idle time are not known (review30g #3:
+           "Compute 9.35 s, 100.0%, idle 0", 77 ranges of 121,431 us) */
+        o.compute_us = o.idle_us = o.idle_other_us = o.device_span_idle_us =
+            NAN;
+        o.compute_pct = o.communication_pct = o.memory_pct = o.idle_pct =
+            o.host_copy_pct = o.device_span_idle_pct = o.idle_dataloader_pct =
+                NAN;
+        o.note = "kernel replay (CUPTI's range profiler): every kernel's "
+                 "range has one made-up length, not its time, so the "
+                 "device's busy and idle time are not known";
+    }
     *ok = *ok && pr_rows_write(arr, PR_RO_RUNS_TEMPORAL_BREAKDOWN, &o, 1);
 }
 
@@ -934,7 +947,8 @@ temporal_json(struct hd *h, cJSON *arr, struct pr_error *err)
             !(copy_pct <= h->out->copy_busy_pct))
             h->out->copy_busy_pct = copy_pct;
         emit_tb(arr, ids[i], &r, h->t->extract_rows > 0 || h->partial,
-                r.compute == 0 && r.comm > 0 && pr_phases_computes(h->t), &ok);
+                r.compute == 0 && r.comm > 0 && pr_phases_computes(h->t),
+                h->t->replayed_kernels > 0, &ok);
     }
     if (h->out != NULL) {
         h->out->idle_host_share = share_pct(h->host_wait_ns, h->idle_ns) / 100;

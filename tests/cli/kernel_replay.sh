@@ -1,0 +1,103 @@
+#!/bin/sh
+# kernel_replay.sh - review30g #3: a CUPTI range-profiler capture gives
+# every kernel one cuda_profiler_range of one made-up length (HTA's
+# cupti_profiler sample: 77 ranges of 121,431 us).  The times made of
+# those lengths are not shown as the run's: the capture breakdown's parts,
+# the device's busy and idle time (Host and device), the operators'
+# device times, the attribution's times and `table --kind kernel-calls`'
+# Start and Duration are null or "-", each saying why once; the counts
+# stay.  A trace with the same launches as kernels keeps its times.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "kernel replay" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+python3 - "$T_DIR" << 'PY'
+import json, sys
+def trace(path, cat, dur):
+    ev = []
+    for i, (op, k) in enumerate((("aten::mm", "ampere_sgemm_64x64_nn"),
+                                 ("aten::add_", "elementwise_kernel<128, 2>"),
+                                 ("aten::mm", "ampere_sgemm_64x64_nn"))):
+        ts, c = 10 + 200 * i, 77 + i
+        ev.append({"ph": "X", "cat": "cpu_op", "name": op, "pid": 9,
+                   "tid": 9, "ts": ts, "dur": 100,
+                   "args": {"External id": i + 1}})
+        ev.append({"ph": "X", "cat": "cuda_runtime",
+                   "name": "cudaLaunchKernel", "pid": 9, "tid": 9,
+                   "ts": ts + 10, "dur": 5,
+                   "args": {"External id": c, "correlation": c}})
+        a = {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 1000}
+        if cat == "kernel":
+            a = {"External id": c, "correlation": c, "device": 0,
+                 "stream": 7}
+        ev.append({"ph": "X", "cat": cat, "name": k, "pid": 0, "tid": 0,
+                   "ts": 1000 + dur * i, "dur": dur, "args": a})
+    json.dump({"schemaVersion": 1,
+               "deviceProperties": [{"id": 0, "name": "NVIDIA A100-PG509-200",
+                                     "computeMajor": 8, "computeMinor": 0,
+                                     "numSms": 108}],
+               "traceEvents": ev}, open(path, "w"))
+trace(sys.argv[1] + "/replay.json", "cuda_profiler_range", 121431)
+trace(sys.argv[1] + "/timed.json", "kernel", 300)
+PY
+
+for c in replay timed; do
+    "$PR_BIN" -q --input "$T_DIR/$c.json" --json "$T_DIR/$c.out.json" \
+        --html "$T_DIR/$c.html" 2> "$T_DIR/$c.err"
+    "$PR_BIN" table --input "$T_DIR/$c.json" --kind kernel-calls \
+        > "$T_DIR/$c.calls" 2> "$T_DIR/$c.calls.err"
+done
+check "replay: no breakdown, device time or operator time from the ranges" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+assert r['data_quality']['replayed_kernels'] == 3, r['data_quality']
+for b in [r['step_summary']['breakdown_us']] + [s['breakdown_us'] for s in r['steps']]:
+    assert all(v is None for v in b.values()), b
+t = r['temporal_breakdown'][0]
+assert t['compute_us'] is None and t['idle_us'] is None, t
+assert t['compute_pct'] is None and t['idle_pct'] is None, t
+assert 'kernel replay' in t['note'] and 'made-up length' in t['note'], t
+for o in r['operators']:
+    assert o['device_self_us'] is None and o['device_total_us'] is None, o
+mm = [o for o in r['operators'] if o['name'] == 'aten::mm'][0]
+assert mm['calls'] == 2, mm
+a = r['attribution']
+assert a['kernel_time_us'] is None and a['operator_time_us'] is None, a
+assert a['operator_pct'] is None and a['kernels'] == 3, a
+assert 'Kernel replay' in a['reason'], a
+" "$T_DIR/replay.out.json"
+check "  the HTML says why, and draws no compute/idle or 121 ms parts" \
+    python3 -c "
+import html, re, sys
+t = re.sub(r'\s+', ' ', html.unescape(re.sub(r'<[^>]+>', ' ',
+    open(sys.argv[1]).read().replace('<wbr>', ''))))
+assert 'No split of the time: the kernels were measured by CUPTI' in t, t
+assert t.count('every kernel\'s range has one made-up length, not its time, so the device') == 1, t
+assert 'where its' not in t, t
+assert 'kernel time not known' in t and '0 of 0' not in t, t
+assert '364 ms of 364 ms' not in t, t
+" "$T_DIR/replay.html"
+check "  kernel-calls: Start and Duration '-', the why on stderr" python3 -c "
+import sys
+rows = open(sys.argv[1]).read().splitlines()[1:]
+assert len(rows) == 3, rows
+for r in rows:
+    assert ' - ' in r and '121 ms' not in r, r
+e = open(sys.argv[2]).read()
+assert 'range profiler' in e and 'not known' in e, e
+" "$T_DIR/replay.calls" "$T_DIR/replay.calls.err"
+check "timed kernels keep their times" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+assert r['step_summary']['breakdown_us']['kernel'] == 900, r['step_summary']
+assert r['temporal_breakdown'][0]['compute_us'] == 900, r['temporal_breakdown']
+mm = [o for o in r['operators'] if o['name'] == 'aten::mm'][0]
+assert mm['device_self_us'] == 600, mm
+assert r['attribution']['kernel_time_us'] == 900, r['attribution']
+assert '300 \u00b5s' in open(sys.argv[2]).read(), open(sys.argv[2]).read()
+" "$T_DIR/timed.out.json" "$T_DIR/timed.calls"
+echo "1..$T_N"
