@@ -303,6 +303,10 @@ int pr_run_is_torch(const cJSON *run);
 int pr_run_no_framework(const cJSON *run);
 int pr_run_on_npu(const cJSON *run);
 
+/* An enum pr_unit's name as tensor_cores_rule says it ("matrix" for
+ * Ascend's AI_CORE Cube, "vector", "mix_matrix" ...; kernels.c). */
+const char *pr_unit_name(uint8_t unit);
+
 /* The low-utilization findings that are not the advice of a larger
  * batch (no gain: recommend.c) moved from run.recommendations to Data
  * quality rows (kinds "no_workload", "no_device_tasks",

@@ -44,6 +44,34 @@ static const struct pr_col call_cols[] = {
     {"tc_rule", "tc_rule", "TC rule", PR_FMT_TEXT, 1, NULL, 0},
     {"grid", "grid", "Grid", PR_FMT_TEXT, 1, NULL, PR_COL_TERM},
     {"block", "block", "Block", PR_FMT_TEXT, 1, NULL, PR_COL_TERM},
+    {"block_dim", PR_K_BLOCK_DIM, "Block Dim", PR_FMT_COUNT, 1, NULL, 0},
+    {"stream", PR_K_STREAM, "Stream", PR_FMT_COUNT, 1, NULL, 0},
+    {"device", PR_K_DEVICE, "Device", PR_FMT_COUNT, 1, NULL, 0},
+    {"flops", PR_K_FLOPS, "FLOPs", PR_FMT_NUM, 1, NULL, 0},
+    {"bytes", PR_K_BYTES, "Bytes", PR_FMT_BYTES, 1, NULL, 0},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* The same columns in an NPU's words (review30a #5): the Cube for tensor
+ * cores, the task's Block Dim (the blocks its tiling split it into, one
+ * AI Core each at a time) by default for a CUDA launch's grid and block,
+ * which an Ascend task has not (kept for -c, always "-"). */
+static const struct pr_col call_cols_npu[] = {
+    {"kernel", PR_K_KERNEL, "Kernel", PR_FMT_NAME, 1, NULL, PR_COL_TERM},
+    {"op", "op", "Operator", PR_FMT_NAME, 1, NULL, PR_COL_TERM},
+    {"direction", PR_K_DIRECTION, "Dir", PR_FMT_TEXT, 1, NULL, PR_COL_TERM},
+    {"seq", "seq", "Seq", PR_FMT_COUNT, 1, NULL, 0},
+    {"sub", "sub", "Sub", PR_FMT_COUNT, 1, NULL, 0},
+    {"shape", PR_K_INPUT_SHAPES, "Input shapes", PR_FMT_TEXT, 1, NULL, 0},
+    {"types", PR_K_INPUT_TYPES, "Input types", PR_FMT_TEXT, 1, NULL, 0},
+    {"start", PR_K_START_US, "Start", PR_FMT_US, 1, NULL, 0},
+    {"duration", PR_K_DURATION_US, "Duration", PR_FMT_US, 1, NULL, PR_COL_TERM},
+    {"tc", "tc", "Cube", PR_FMT_BOOL, 1, NULL, PR_COL_TERM},
+    {"tc_rule", "tc_rule", "Cube rule", PR_FMT_TEXT, 1, NULL, 0},
+    {"grid", "grid", "Grid", PR_FMT_TEXT, 1, NULL, 0},
+    {"block", "block", "Block", PR_FMT_TEXT, 1, NULL, 0},
+    {"block_dim", PR_K_BLOCK_DIM, "Block Dim", PR_FMT_COUNT, 1, NULL,
+     PR_COL_TERM},
     {"stream", PR_K_STREAM, "Stream", PR_FMT_COUNT, 1, NULL, 0},
     {"device", PR_K_DEVICE, "Device", PR_FMT_COUNT, 1, NULL, 0},
     {"flops", PR_K_FLOPS, "FLOPs", PR_FMT_NUM, 1, NULL, 0},
@@ -67,6 +95,10 @@ static const struct kind kinds[] = {
     {"findings", "verdict.findings", pr_fig_cols_findings, NULL, "finding",
      "gain", NULL},
 };
+
+/* kernel-calls of NPU traces only (pr_table_opts.npu). */
+static const struct kind npu_calls_kind = {
+    "kernel-calls", NULL, call_cols_npu, NULL, "op", "duration", NULL};
 
 #define MAX_COLS 24
 
@@ -1743,6 +1775,8 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
     const struct pr_col *sc = NULL;
     enum pr_status st = PR_OK;
 
+    if (sum == NULL && o->npu && t->kind->cols == call_cols)
+        t->kind = &npu_calls_kind; /* an NPU's words (review30a #5) */
     t->time = t->kind->time;
     t->host_only = sum != NULL && pr_fig_host_only(sum);
     /* a CPU run's operators and modules by their host time: their device

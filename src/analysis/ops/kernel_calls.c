@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "profreport/checked.h"
+#include "profreport/cube.h"
 #include "profreport/flops.h"
 #include "profreport/kernel_calls.h"
 #include "profreport/keys.h"
@@ -37,6 +38,8 @@ struct calls {
                                  replayed (replay.c), else PR_STR_NONE */
     struct pr_op_inputs *in;  /* owned; scratch for one call's inputs */
     struct pr_names names;    /* the kernel table's answers by name */
+    int npu;                  /* an Ascend run: its tasks' own words */
+    struct pr_cube_ctx cube;  /* which of its tasks ran on the Cube */
 };
 
 /* The op call's cost, shared by its kernels. */
@@ -59,6 +62,17 @@ is_backward_name(const char *name)
 {
     return strncmp(name, EVAL_PREFIX, sizeof(EVAL_PREFIX) - 1) == 0 ||
            ends_with_backward(name) || strstr(name, "_backward") != NULL;
+}
+
+/* MindSpore names every operator of the backward graph under the
+ * "Gradients" scope (its ad passes test a node's fullname_with_scope for
+ * the prefix kGradientsFlag, mindspore/ccsrc/frontend/optimizer/
+ * recompute.cc), e.g. "Gradients/Default/network-.../gradMatMul/
+ * MatMul-op45"; the forward graph's are under "Default/". */
+static int
+is_gradients_scope(const char *name)
+{
+    return strncmp(name, "Gradients/", 10) == 0;
 }
 
 static const char *
@@ -131,14 +145,21 @@ node_op(const struct calls *c, size_t node, struct pr_op_info *buf)
                                  : pr_trace_op(c->t, &c->t->events[n->ev], buf);
 }
 
+/* Backward work: a node or ancestor of PyTorch's backward names, or a
+ * task (or node) of MindSpore's backward graph (is_gradients_scope; its
+ * task carries the full scope name, its node only the operator type),
+ * else a thread that runs backward work only. */
 static int
-is_bprop(const struct calls *c, size_t node)
+is_bprop(const struct calls *c, size_t node, const char *task)
 {
     size_t bits, i = node;
 
+    if (is_gradients_scope(task))
+        return 1;
     for (; i != PR_TREE_NONE && c->tree.nodes[i].type != PR_N_ROOT;
          i = c->tree.nodes[i].parent) {
-        if (is_backward_name(node_name(c, i)))
+        if (is_backward_name(node_name(c, i)) ||
+            is_gradients_scope(node_name(c, i)))
             return 1;
     }
     bits = pr_idmap_get(&c->tids, pr_tree_tid(c->t, &c->tree, node));
@@ -249,8 +270,20 @@ emit_cost(cJSON *o, const char *key, double v, size_t sub, int *ok)
         pr_emit_num(o, key, sub == 0 ? v : 0.0, ok);
 }
 
+/* A text of the operator, else the task's own (an Ascend task states its
+ * Input Shapes / Input Data Types, kernel_details.csv, where the CANN
+ * operator that launched it carries none: review30a #5). */
+static const char *
+op_or_task(const struct calls *c, uint32_t op, uint32_t task)
+{
+    const char *s = op_text(c, op);
+
+    return s != NULL && s[0] != '\0' ? s : op_text(c, task);
+}
+
 static void
-emit_op(cJSON *o, const struct calls *c, size_t node, size_t sub, int *ok)
+emit_op(cJSON *o, const struct calls *c, size_t node, size_t sub,
+        const struct pr_gpu_info *g, const char *task, int *ok)
 {
     struct pr_op_info ob;
     const struct pr_op_info *op;
@@ -259,28 +292,66 @@ emit_op(cJSON *o, const struct calls *c, size_t node, size_t sub, int *ok)
 
     if (node == PR_TREE_NONE || c->tree.nodes[node].type == PR_N_ROOT) {
         pr_emit_null(o, "op", ok);
-        pr_emit_null(o, PR_K_DIRECTION, ok);
+        /* no operator, but MindSpore's scope still tells backward */
+        if (is_gradients_scope(task))
+            pr_emit_str(o, PR_K_DIRECTION, "bprop", ok);
+        else
+            pr_emit_null(o, PR_K_DIRECTION, ok);
         pr_emit_null(o, "seq", ok);
-        pr_emit_null(o, PR_K_INPUT_SHAPES, ok);
-        pr_emit_null(o, PR_K_INPUT_TYPES, ok);
+        pr_emit_str(o, PR_K_INPUT_SHAPES, g ? op_text(c, g->dev_shapes) : NULL,
+                    ok);
+        pr_emit_str(o, PR_K_INPUT_TYPES, g ? op_text(c, g->dev_types) : NULL,
+                    ok);
         pr_emit_null(o, "sub", ok);
         pr_emit_null(o, PR_K_FLOPS, ok);
         pr_emit_null(o, PR_K_BYTES, ok);
         return;
     }
     op = node_op(c, node, &ob);
-    bprop = is_bprop(c, node);
+    bprop = is_bprop(c, node, task);
     pr_emit_str(o, "op", node_name(c, node), ok);
     pr_emit_str(o, PR_K_DIRECTION, bprop ? "bprop" : "fprop", ok);
     emit_id(o, "seq", seq_of(c, node, bprop), ok);
-    pr_emit_str(o, PR_K_INPUT_SHAPES, op ? op_text(c, op->input_dims) : NULL,
+    pr_emit_str(o, PR_K_INPUT_SHAPES,
+                op_or_task(c, op ? op->input_dims : PR_STR_NONE,
+                           g ? g->dev_shapes : PR_STR_NONE),
                 ok);
-    pr_emit_str(o, PR_K_INPUT_TYPES, op ? op_text(c, op->input_types) : NULL,
+    pr_emit_str(o, PR_K_INPUT_TYPES,
+                op_or_task(c, op ? op->input_types : PR_STR_NONE,
+                           g ? g->dev_types : PR_STR_NONE),
                 ok);
     pr_emit_num(o, "sub", (double)sub, ok);
     cost = estimate(c, node, c->in); /* later kernels know it is known */
     emit_cost(o, PR_K_FLOPS, cost.flops, sub, ok);
     emit_cost(o, PR_K_BYTES, cost.bytes, sub, ok);
+}
+
+/* Whether the call ran on tensor cores (the Cube on an NPU) and what
+ * decided, as the kernels table judges its kernel (kernels.c): an Ascend
+ * task whose producer names its unit by that unit (pr_cube_task: its
+ * counters, core and operator type; rule the unit's name), one that names
+ * none null where its work is matrix work the Cube may have done (a GEMM,
+ * convolution or attention, or a name no rule knows), else by its name's
+ * rule (review30a #5: "TC no" on every Conv2D and MatMul of npu_text2). */
+static void
+emit_tc(cJSON *o, struct calls *c, const struct pr_event *e,
+        const struct pr_gpu_info *g, const struct pr_kclass *k, int *ok)
+{
+    int tc = (pr_names_get(&c->names, e->name) & PR_NAME_TC) != 0;
+    const char *rule = k->rule;
+
+    if (c->npu && g != NULL && g->unit != PR_UNIT_UNKNOWN) {
+        tc = pr_cube_task(&c->cube, e->info, g) == PR_CUBE_YES;
+        rule = pr_unit_name(g->unit);
+    } else if (c->npu && k->math == PR_KM_UNKNOWN &&
+               (k->family == PR_KF_GEMM || k->family == PR_KF_CONV ||
+                k->family == PR_KF_ATTENTION || k->family == PR_KF_UNKNOWN)) {
+        pr_emit_null(o, "tc", ok);
+        pr_emit_null(o, "tc_rule", ok);
+        return;
+    }
+    pr_emit_bool(o, "tc", tc, ok);
+    pr_emit_str(o, "tc_rule", rule, ok);
 }
 
 static void
@@ -298,7 +369,7 @@ emit_launch(cJSON *arr, struct calls *c, const struct pr_tree_dev *d, int *ok)
     if (node != PR_TREE_NONE)
         sub = c->n_launched[node]++;
     pr_emit_str(o, PR_K_KERNEL, name, ok);
-    emit_op(o, c, node, sub, ok);
+    emit_op(o, c, node, sub, g, name, ok);
     if (c->range_cat != PR_STR_NONE && pr_event_cat(c->t, e) == c->range_cat) {
         /* a kernel-replay range: its start and length are Kineto's, one
            made-up length for every range, not the kernel's (review30g
@@ -309,12 +380,11 @@ emit_launch(cJSON *arr, struct calls *c, const struct pr_tree_dev *d, int *ok)
         pr_emit_us(o, PR_K_START_US, pr_sat_sub_i64(e->ts_ns, c->t0_ns), ok);
         pr_emit_us(o, PR_K_DURATION_US, e->dur_ns, ok);
     }
-    pr_emit_bool(o, "tc", (pr_names_get(&c->names, e->name) & PR_NAME_TC) != 0,
-                 ok);
     pr_names_rule(&c->names, e->name, &k);
-    pr_emit_str(o, "tc_rule", k.rule, ok);
+    emit_tc(o, c, e, g, &k, ok);
     emit_dims(o, "grid", g ? g->grid : NULL, ok);
     emit_dims(o, "block", g ? g->block : NULL, ok);
+    emit_id(o, PR_K_BLOCK_DIM, g ? g->block_dim : -1, ok);
     emit_id(o, PR_K_STREAM, g ? g->stream : -1, ok);
     emit_id(o, PR_K_DEVICE, g ? g->device : -1, ok);
 }
@@ -359,6 +429,9 @@ pr_kernel_calls_build(const struct pr_trace *t, cJSON **rows,
     if (st != PR_OK)
         return st;
     pr_names_init(&c.names, t);
+    c.npu = pr_trace_is_npu(t);
+    if (c.npu)
+        pr_cube_init(t, &c.cube);
     c.n_launched = calloc(c.tree.n_nodes + 1, sizeof(*c.n_launched));
     c.in = malloc(sizeof(*c.in));
     if (c.n_launched == NULL || c.in == NULL)

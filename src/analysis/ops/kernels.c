@@ -725,8 +725,8 @@ occupancy_source(const struct kgroup *g)
 }
 
 /* The unit's name as tensor_cores_rule says it. */
-static const char *
-unit_name(uint8_t unit)
+const char *
+pr_unit_name(uint8_t unit)
 {
     static const char *const names[] = {"unknown",    "matrix",     "vector",
                                         "mix_matrix", "mix_vector", "cpu",
@@ -796,7 +796,7 @@ fill_tc(struct pr_row_kernel *r, const struct ktable *kt,
     r->tensor_cores_used = tc;
     if (g->by_unit) {
         r->tensor_cores_source = "unit";
-        r->tensor_cores_rule = unit_name(g->unit);
+        r->tensor_cores_rule = pr_unit_name(g->unit);
         return;
     }
     r->tensor_cores_source = !tc ? NULL : g->kc.plugin_tc ? "plugin" : "table";
@@ -1226,7 +1226,7 @@ pr_kernels_why(const struct pr_trace *t, const char *name,
         out->family_source = r.family_source;
         out->tc = r.tensor_cores_used;
         out->tc_source = r.tensor_cores_source;
-        out->unit = g->by_unit ? unit_name(g->unit) : NULL;
+        out->unit = g->by_unit ? pr_unit_name(g->unit) : NULL;
         if (g->by_producer == 2 && g->op_type != PR_STR_NONE) {
             out->op_type = pr_trace_str(t, g->op_type);
             pr_names_lookup(&kt.names, out->op_type, &out->type_kc);

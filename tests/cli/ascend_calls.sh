@@ -1,0 +1,68 @@
+#!/bin/sh
+# ascend_calls.sh - review30a #5, #6: `table --kind kernel-calls` on an
+# Ascend run speaks of the Cube and judges each task by the unit its
+# producer names, as the kernels table does; a task's own Input Shapes /
+# Input Data Types fill the columns where its operator has none; a
+# MindSpore task of the backward graph ("Gradients/" scope) is bprop.
+. "$PR_SRCDIR/tests/lib.sh"
+
+# ---- #5: a MatMulV2 on the AI Core (the Cube: the chip has vector cores
+# of its own) and an Add on an AI Vector core, no operator timeline
+K=$T_DIR/kd
+mkdir -p "$K"
+{
+    echo 'Step Id,Model ID,Task ID,Stream ID,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,Input Formats,Output Shapes,Output Data Types,Output Formats'
+    echo '1,4294967295,1,2,aclnnMm_MatMulCommon_MatMulV2,MatMulV2,AI_CORE,1000000.0,100.0,0,16,0,NO,"32,9216;4096,9216",DT_BF16;DT_BF16,ND;ND,"32,4096",DT_BF16,ND'
+    echo '1,4294967295,2,2,aclnnAdd_AddAiCore_Add,Add,AI_VECTOR_CORE,1000200.0,10.0,0,40,0,N/A,"32,4096;32,4096",FLOAT;FLOAT,ND;ND,"32,4096",FLOAT,ND'
+} > "$K/kernel_details.csv"
+"$PR_BIN" table -q -i "$K/kernel_details.csv" --kind kernel-calls \
+    > "$T_DIR/calls.txt" 2> "$T_DIR/calls.err"
+check "kernel-calls of a kernel_details.csv: exit 0" [ $? -eq 0 ]
+check "the header speaks of the Cube and Block Dim, not TC, Grid, Block" \
+    sh -c "head -1 '$T_DIR/calls.txt' | grep -q 'Cube *Block Dim\$' &&
+           ! head -1 '$T_DIR/calls.txt' | grep -Eq 'TC|Grid|Block  '"
+check "the MatMulV2 ran on the Cube: yes, Block Dim 16" \
+    grep -Eq '^aclnnMm_MatMulCommon_MatMulV2 .* yes +16$' "$T_DIR/calls.txt"
+check "the Add on a vector core: no, Block Dim 40" \
+    grep -Eq '^aclnnAdd_AddAiCore_Add .* no +40$' "$T_DIR/calls.txt"
+"$PR_BIN" table -q -i "$K/kernel_details.csv" --kind kernel-calls --csv \
+    -c kernel,tc,tc_rule,shape,types,block_dim > "$T_DIR/calls.csv"
+check "CSV: the unit decides (rule matrix / vector); the task's shapes and types" \
+    sh -c "grep -qxF 'aclnnMm_MatMulCommon_MatMulV2,yes,matrix,\"[[32, 9216], [4096, 9216]]\",\"['\\''c10::BFloat16'\\'', '\\''c10::BFloat16'\\'']\",16' '$T_DIR/calls.csv' &&
+           grep -qF 'aclnnAdd_AddAiCore_Add,no,vector,\"[[32, 4096], [32, 4096]]\",' '$T_DIR/calls.csv'"
+# the kernels table says the same of the MatMulV2
+"$PR_BIN" table -q -i "$K/kernel_details.csv" --kind kernels --csv \
+    -c name,tc > "$T_DIR/kernels.csv"
+check "the kernels table agrees: the MatMulV2 on the Cube" \
+    grep -qx 'aclnnMm_MatMulCommon_MatMulV2,yes' "$T_DIR/kernels.csv"
+
+# ---- #6: a MindSpore timeline of a forward and a backward MatMul
+M=$T_DIR/ms
+mkdir -p "$M"
+{
+    echo 'op_name, stream_id, start_time(ms), duration(ms)'
+    echo 'Default/network-WithLossCell/fc-Dense/MatMul-op1,519,1000.00000,0.01'
+    echo 'Gradients/Default/network-WithLossCell/fc-Dense/gradMatMul/MatMul-op2,519,1000.02000,0.01'
+} > "$M/output_timeline_data_1.txt"
+"$PR_BIN" table -q -i "$M" --kind kernel-calls --csv -c kernel,direction \
+    > "$T_DIR/ms.csv" 2> "$T_DIR/ms.err"
+check "MindSpore timeline: exit 0" [ $? -eq 0 ]
+check "the forward MatMul fprop or unknown, the Gradients/ one bprop" \
+    sh -c "grep -Eq '^Default/network-WithLossCell/fc-Dense/MatMul-op1,(fprop|)\$' '$T_DIR/ms.csv' &&
+           grep -qx 'Gradients/Default/network-WithLossCell/fc-Dense/gradMatMul/MatMul-op2,bprop' '$T_DIR/ms.csv'" ||
+    cat "$T_DIR/ms.csv" "$T_DIR/ms.err" >&2
+
+# ---- real samples: npu_text2's 23 Cube tasks, ms_run2's 41 backward ones
+S=$PR_SHARED/traces
+if [ -d "$S/torch_npu/text_level2" ]; then
+    n=$("$PR_BIN" table -q -i "$S/torch_npu/text_level2" --kind kernel-calls \
+        --csv -c kernel,tc | grep -c ',yes$')
+    check "npu_text2: 23 calls on the Cube (its AI_CORE MatMul and Conv2D tasks; got $n)" \
+        [ "$n" = 23 ]
+    n=$("$PR_BIN" table -q -i "$S/mindspore/ascend_run2" --kind kernel-calls \
+        --csv -c kernel,direction | grep -c '^Gradients/.*,bprop$')
+    check "ms_run2: the 41 Gradients/ tasks bprop (got $n)" [ "$n" = 41 ]
+else
+    skip "npu_text2 and ms_run2 kernel-calls" "no $S"
+fi
+echo "1..$T_N"
