@@ -1276,12 +1276,26 @@ shape_rows(const cJSON *rows)
 
 /* The by-shape table's note where no row has a shape: an Nsight Systems
  * export records none, whatever the program asked; a PyTorch, torch_npu
- * or MindSpore profiler records them with record_shapes=True. */
+ * or MindSpore profiler records them with record_shapes=True.  A run
+ * without operators has no operator shapes to record (kernel_details.csv
+ * or msprof's db alone: review30a #7, kd_910B_v1's tasks carry their own
+ * Input Shapes, which only record_shapes=True writes); an Ascend run's
+ * tasks state theirs, shown per call by kernel-calls; NULL: nothing
+ * more to say. */
 static const char *
 no_shapes_note(const cJSON *summary, const cJSON *run)
 {
     const char *w = pr_sget_str(run, PR_K_WORKER);
     const cJSON *in;
+
+    if (pr_sget_len(pr_sget(run, PR_K_OPERATORS)) <= 0)
+        return pr_fig_run_is_npu(run) &&
+                       pr_sget_len(pr_sget(run, PR_K_KERNELS)) > 0
+                   ? "Its tasks state their own input shapes where the "
+                     "export records them: profreport table --kind "
+                     "kernel-calls -c kernel,shape,types lists them per "
+                     "call."
+                   : NULL; /* the line above says it has no operators */
 
     cJSON_ArrayForEach(in, pr_sget(summary, PR_K_INPUTS))
     {

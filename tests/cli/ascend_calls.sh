@@ -4,6 +4,10 @@
 # producer names, as the kernels table does; a task's own Input Shapes /
 # Input Data Types fill the columns where its operator has none; a
 # MindSpore task of the backward graph ("Gradients/" scope) is bprop.
+# #7: a kernel_details.csv alone has no operators, and its tasks carry
+# their Input Shapes (which only record_shapes=True writes): its report
+# does not advise record_shapes=True, it points at the tasks' shapes (the
+# advice where operators lack shapes: ascend_unknowns.sh #13).
 . "$PR_SRCDIR/tests/lib.sh"
 
 # ---- #5: a MatMulV2 on the AI Core (the Cube: the chip has vector cores
@@ -35,6 +39,12 @@ check "CSV: the unit decides (rule matrix / vector); the task's shapes and types
     -c name,tc > "$T_DIR/kernels.csv"
 check "the kernels table agrees: the MatMulV2 on the Cube" \
     grep -qx 'aclnnMm_MatMulCommon_MatMulV2,yes' "$T_DIR/kernels.csv"
+
+# ---- #7: the report of the same export
+"$PR_BIN" -q -i "$K/kernel_details.csv" --html "$T_DIR/kd.html"
+check "no operators: no record_shapes advice, the tasks' shapes named" \
+    sh -c "! grep -q 'No input shapes in this trace' '$T_DIR/kd.html' &&
+           grep -q 'Its tasks state their own input shapes' '$T_DIR/kd.html'"
 
 # ---- #6: a MindSpore timeline of a forward and a backward MatMul
 M=$T_DIR/ms
