@@ -2359,6 +2359,39 @@ same_str(const char *a, const char *b)
     return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
 }
 
+/* The precision the run's table gives the kernel and where it comes
+ * from: its name, else (Ascend) what the producer states of its calls'
+ * inputs, the majority of its time where they differ (review30a #9:
+ * "not stated by the name" for kd_910B_v2's DT_BF16 MatMulV3). */
+static void
+why_precision(const struct pr_kernel_why *w, const char *prec)
+{
+    const char *src = w->precision_source;
+
+    if (prec != NULL && w->kc.prec_pattern != NULL)
+        printf("precision  %s (the name matches \"%s\")\n", prec,
+               w->kc.prec_pattern);
+    else if (prec != NULL)
+        printf("precision  %s, stated by the name\n", prec);
+    else if (w->precision != NULL && same_str(src, "producer") &&
+             strcmp(w->precision, "hf32") == 0)
+        printf("precision  hf32: its producer states fp32 inputs marked "
+               "HF32 Eligible YES (Input Data Types, HF32 Eligible; %zu "
+               "call%s), which the Cube ran in HF32\n",
+               w->prec_calls, w->prec_calls == 1 ? "" : "s");
+    else if (w->precision != NULL && same_str(src, "producer"))
+        printf("precision  %s, from its producer's Input Data Types (%zu "
+               "call%s)\n",
+               w->precision, w->prec_calls, w->prec_calls == 1 ? "" : "s");
+    else if (w->precision != NULL && same_str(src, "producer_mixed"))
+        printf("precision  %s for most of its time (mixed): its calls' "
+               "Input Data Types differ: %s\n",
+               w->precision, w->precs);
+    else
+        printf("precision  not stated by the name%s\n",
+               w->npu ? " nor by its producer" : "");
+}
+
 /* table --why NAME with traces: the class the run's kernel table gave the
  * kernel, by the same pass (pr_kernels_why): on an NPU CANN's, HCCL's and
  * MindSpore's rules only, then the producer's operator type, then the
@@ -2423,11 +2456,7 @@ print_why(const char *name, const struct pr_kernel_why *w, size_t count)
         printf("tc         %s%s%s\n", w->tc > 0 ? "yes" : "no",
                w->tc_source != NULL ? ", tensor_cores_source " : "",
                w->tc_source != NULL ? w->tc_source : "");
-    if (prec != NULL && w->kc.prec_pattern != NULL)
-        printf("precision  %s (the name matches \"%s\")\n", prec,
-               w->kc.prec_pattern);
-    else
-        printf("precision  %s\n", prec ? prec : "not stated by the name");
+    why_precision(w, prec);
     if (w->kc.mma_precision != w->kc.precision)
         printf("mma        %s (a wider operand beside it: the matrix "
                "instruction runs at its rate, the roof it is held to)\n",

@@ -94,7 +94,8 @@ const struct pr_col pr_fig_cols_kernels[] = {
     {"precision", PR_K_KPRECISION, "Precision", PR_FMT_TEXT, 0.8,
      "The precision the kernel's name states, else (Ascend) the one its "
      "producer states of every call's inputs (Input Data Types; hf32: fp32 "
-     "inputs marked HF32 Eligible YES)",
+     "inputs marked HF32 Eligible YES); (mixed): its calls state several, "
+     "this one of most of its time",
      PR_COL_REPORT | PR_COL_WIDE},
     {"rule", PR_K_KRULE, "Rule", PR_FMT_WRAP, 1.2,
      "The kernel-table rule that matched (profreport table --kind kernels "
@@ -375,6 +376,14 @@ pr_fig_cell(const cJSON *row, const struct pr_col *c, char *buf, size_t n)
                : pr_sget_is(v->valuestring, PR_GAIN_PER_STEP)  ? "same batch"
                : pr_sget_is(v->valuestring, PR_GAIN_ONE_TIME)  ? "one-time"
                                                                : v->valuestring;
+    /* a kernel whose calls state several precisions: the one of most of
+       its time, marked (review30a #9) */
+    if (strcmp(c->key, PR_K_KPRECISION) == 0 && cJSON_IsString(v) &&
+        pr_sget_is(pr_sget_str(row, PR_K_KPRECISION_SOURCE),
+                   "producer_mixed")) {
+        snprintf(buf, n, "%s (mixed)", v->valuestring);
+        return buf;
+    }
     if (!pr_col_numeric(c->fmt) || c->fmt >= PR_FMT_FIGURE) {
         if (cJSON_IsString(v))
             return c->fmt == PR_FMT_FILE ? base_name(v->valuestring)

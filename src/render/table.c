@@ -766,7 +766,8 @@ text_cell(const struct table *t, size_t r, const struct pr_col *c, char *buf,
 {
     const char *s;
 
-    if (is_run_col(c) || is_text(c->fmt)) {
+    if ((is_run_col(c) || is_text(c->fmt)) &&
+        strcmp(c->key, PR_K_KPRECISION) != 0) { /* that one: "(mixed)" */
         s = raw_cell(t, r, c, buf, n);
         return s[0] ? s : "-";
     }

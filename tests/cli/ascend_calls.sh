@@ -8,6 +8,10 @@
 # their Input Shapes (which only record_shapes=True writes): its report
 # does not advise record_shapes=True, it points at the tasks' shapes (the
 # advice where operators lack shapes: ascend_unknowns.sh #13).
+# #9: `table --why NAME --input` gives the precision the run's table gives
+# and its source (the producer's Input Data Types, HF32 Eligible), not
+# "not stated by the name"; a kernel whose calls state several precisions
+# shows the one of most of its time, marked, never "-".
 . "$PR_SRCDIR/tests/lib.sh"
 
 # ---- #5: a MatMulV2 on the AI Core (the Cube: the chip has vector cores
@@ -45,6 +49,47 @@ check "the kernels table agrees: the MatMulV2 on the Cube" \
 check "no operators: no record_shapes advice, the tasks' shapes named" \
     sh -c "! grep -q 'No input shapes in this trace' '$T_DIR/kd.html' &&
            grep -q 'Its tasks state their own input shapes' '$T_DIR/kd.html'"
+
+# ---- #9: a bf16 MatMulV3, an Add of two bf16 calls (30 us) and one fp32
+# (2 us), an fp32 Conv2D marked HF32 Eligible YES
+P=$T_DIR/prec
+mkdir -p "$P"
+{
+    echo 'Step Id,Model ID,Task ID,Stream ID,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,Input Formats,Output Shapes,Output Data Types,Output Formats'
+    echo '1,4294967295,1,2,aclnnMatmul_MatMulV3Common_MatMulV3,MatMulV3,AI_CORE,1000000.0,100.0,0,20,0,NO,"64,64;64,64",DT_BF16;DT_BF16,ND;ND,"64,64",DT_BF16,ND'
+    echo '1,4294967295,2,2,aclnnAdd_AddAiCore_Add,Add,AI_VECTOR_CORE,1000200.0,30.0,0,40,0,N/A,"64,64;64,64",DT_BF16;DT_BF16,ND;ND,"64,64",DT_BF16,ND'
+    echo '1,4294967295,3,2,aclnnAdd_AddAiCore_Add,Add,AI_VECTOR_CORE,1000300.0,30.0,0,40,0,N/A,"64,64;64,64",DT_BF16;DT_BF16,ND;ND,"64,64",DT_BF16,ND'
+    echo '1,4294967295,4,2,aclnnAdd_AddAiCore_Add,Add,AI_VECTOR_CORE,1000400.0,2.0,0,40,0,N/A,"64;64",FLOAT;FLOAT,ND;ND,"64",FLOAT,ND'
+    echo '1,4294967295,5,2,Conv2D1,Conv2D,AI_CORE,1000500.0,50.0,0,16,0,YES,"8,1,32,32,16;9,4,16,16",FLOAT;FLOAT,NC1HWC0;FRACTAL_Z,"8,4,32,32,16",FLOAT,NC1HWC0'
+} > "$P/kernel_details.csv"
+"$PR_BIN" table -q -i "$P/kernel_details.csv" \
+    --why aclnnMatmul_MatMulV3Common_MatMulV3 > "$T_DIR/why_mm.txt"
+check "--why: the MatMulV3 is bf16, from the producer's Input Data Types" \
+    grep -qx "precision  bf16, from its producer's Input Data Types (1 call)" \
+    "$T_DIR/why_mm.txt"
+"$PR_BIN" table -q -i "$P/kernel_details.csv" --why Conv2D1 \
+    > "$T_DIR/why_conv.txt"
+check "--why: the Conv2D is hf32, its fp32 inputs HF32 Eligible YES" \
+    grep -q "^precision  hf32: its producer states fp32 inputs marked HF32 Eligible YES" \
+    "$T_DIR/why_conv.txt"
+"$PR_BIN" table -q -i "$P/kernel_details.csv" --why aclnnAdd_AddAiCore_Add \
+    > "$T_DIR/why_add.txt"
+check "--why: the Add is bf16 for most of its time, both precisions listed" \
+    grep -qx "precision  bf16 for most of its time (mixed): its calls' Input Data Types differ: bf16 2 calls 60.0 µs, fp32 1 call 2.0 µs" \
+    "$T_DIR/why_add.txt"
+"$PR_BIN" table -q -i "$P/kernel_details.csv" --kind kernels \
+    -c name,precision > "$T_DIR/prec.txt"
+check "the kernels table: the Add 'bf16 (mixed)', not '-'" \
+    grep -Eq '^aclnnAdd_AddAiCore_Add +bf16 \(mixed\)$' "$T_DIR/prec.txt"
+"$PR_BIN" -q -i "$P/kernel_details.csv" --json "$T_DIR/prec.json"
+check "the summary: precision bf16, precision_source producer_mixed" python3 -c "
+import json, sys
+k = {x['name']: x for x in json.load(open(sys.argv[1]))['runs'][0]['kernels']}
+a = k['aclnnAdd_AddAiCore_Add']
+assert (a['precision'], a['precision_source']) == ('bf16', 'producer_mixed'), a
+m = k['aclnnMatmul_MatMulV3Common_MatMulV3']
+assert (m['precision'], m['precision_source']) == ('bf16', 'producer'), m
+" "$T_DIR/prec.json"
 
 # ---- #6: a MindSpore timeline of a forward and a backward MatMul
 M=$T_DIR/ms
