@@ -428,7 +428,7 @@ static const struct pr_col npu_cols[] = {
     {"fp16", PR_K_PEAK_TFLOPS "." PR_K_FP16_TENSOR, "FP16 Cube peak",
      PR_FMT_TFLOPS, 1.1, NULL, 0},
     {"reason", PR_K_REASON, "Finding", PR_FMT_WRAP, 2, NULL, 0},
-    {"math", PR_K_KMATH, "Math", PR_FMT_WRAP, 1,
+    {"math", PR_K_KMATH, "Math", PR_FMT_WRAP, 1.4,
      "Where its math ran: cube (the AI Core's matrix unit) or vector; "
      "ai_cpu or dsa where its producer names that engine (Task Type "
      "AI_CPU, DSA_SQE)",

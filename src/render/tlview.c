@@ -17,9 +17,6 @@ static const char *const kind_keys[] = {PR_K_KERNEL,     PR_K_MEMCPY,
                                         PR_K_MEMSET,     PR_K_RUNTIME,
                                         PR_K_DATALOADER, PR_K_COMMUNICATION};
 #define N_KINDS 6
-/* The span category of a collective ("communication"), last in the
- * legend and only there when the step has one. */
-#define K_COMM 5
 
 static size_t
 kind_of(const char *s)
@@ -104,13 +101,41 @@ set_title(const cJSON *tl, struct pr_tlview *v)
                  step != NULL ? step : "step", dur);
 }
 
+/* The legend lists the categories the spans draw, in the breakdown's
+ * order, and nothing else (review30a #11: kd_910B_v1's capture, device
+ * tasks only, listed Memcpy, Memset, Runtime and DataLoader); the spans'
+ * colour indices follow the legend's. */
+static void
+legend_drawn(struct pr_tlview *v)
+{
+    size_t k, n = 0, at[N_KINDS];
+    int used[N_KINDS] = {0};
+
+    for (k = 0; k < v->chart.n_spans; k++)
+        used[v->spans[k].color_index] = 1;
+    for (k = 0; k < N_KINDS; k++) {
+        const struct pr_category *c = pr_keys_category(kind_keys[k]);
+
+        at[k] = n;
+        if (!used[k])
+            continue;
+        v->legend[n] = c->label;
+        v->colors[n++] = c->color;
+    }
+    for (k = 0; k < v->chart.n_spans; k++)
+        v->spans[k].color_index = at[v->spans[k].color_index];
+    v->chart.legend = v->legend;
+    v->chart.n_legend = n;
+    v->chart.colors = v->colors;
+}
+
 enum pr_status
 pr_tlview_build(const cJSON *timeline, struct pr_tlview *v,
                 struct pr_error *err)
 {
     const cJSON *lanes = pr_sget(timeline, PR_K_LANES);
     const cJSON *d = pr_sget(timeline, PR_K_DURATION_US);
-    size_t nl = pr_sget_len(lanes), ns = count_spans(lanes), k;
+    size_t nl = pr_sget_len(lanes), ns = count_spans(lanes);
 
     memset(v, 0, sizeof(*v));
     if (!cJSON_IsObject(timeline) || !cJSON_IsArray(lanes) || nl == 0)
@@ -128,17 +153,7 @@ pr_tlview_build(const cJSON *timeline, struct pr_tlview *v,
     v->chart.spans = v->spans;
     /* the whole step, so idle time at either end shows as idle */
     v->chart.t1_us = cJSON_IsNumber(d) ? d->valuedouble : 0;
-    for (k = 0; k < N_KINDS; k++) {
-        const struct pr_category *c = pr_keys_category(kind_keys[k]);
-        v->legend[k] = c->label;
-        v->colors[k] = c->color;
-    }
-    v->chart.legend = v->legend;
-    v->chart.n_legend = K_COMM;
-    for (k = 0; k < v->chart.n_spans; k++)
-        if (v->spans[k].color_index == K_COMM)
-            v->chart.n_legend = N_KINDS;
-    v->chart.colors = v->colors;
+    legend_drawn(v);
     return PR_OK;
 }
 

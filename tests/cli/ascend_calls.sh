@@ -12,6 +12,10 @@
 # and its source (the producer's Input Data Types, HF32 Eligible), not
 # "not stated by the name"; a kernel whose calls state several precisions
 # shows the one of most of its time, marked, never "-".
+# #11: the timeline's legend lists only the categories its spans draw (a
+# kernel_details.csv has no host timeline: no Memcpy, Memset, Runtime,
+# DataLoader); the PDF Kernels table's Math cell of an HCCL task holds
+# "communication" whole, not "communic" / "ation".
 . "$PR_SRCDIR/tests/lib.sh"
 
 # ---- #5: a MatMulV2 on the AI Core (the Cube: the chip has vector cores
@@ -91,6 +95,33 @@ m = k['aclnnMatmul_MatMulV3Common_MatMulV3']
 assert (m['precision'], m['precision_source']) == ('bf16', 'producer'), m
 " "$T_DIR/prec.json"
 
+# ---- #11: the same compute tasks and an HCCL all-reduce
+C=$T_DIR/hccl
+mkdir -p "$C"
+{
+    cat "$K/kernel_details.csv"
+    echo '1,4294967295,3,3,hcom_allReduce__1_0,hcom_allReduce_,HCCL,1000300.0,400.0,0,N/A,0,N/A,N/A,N/A,N/A,N/A,N/A,N/A'
+} > "$C/kernel_details.csv"
+"$PR_BIN" -q -i "$C/kernel_details.csv" --html "$T_DIR/hccl.html" \
+    --pdf "$T_DIR/hccl.pdf"
+check "the timeline legend: Kernel and Communication, nothing it does not draw" \
+    python3 -c '
+import re, sys
+t = open(sys.argv[1], encoding="utf-8").read()
+i = t.find("Timeline of the capture")
+f = t[i:t.find("</figure>", i)]
+got = re.findall(r">(Kernel|Memcpy|Memset|Runtime|DataLoader|Communication)</text>", f)
+sys.exit(0 if i >= 0 and got == ["Kernel", "Communication"] else print(got) or 1)
+' "$T_DIR/hccl.html"
+if command -v pdftotext > /dev/null 2>&1; then
+    pdftotext "$T_DIR/hccl.pdf" "$T_DIR/hccl.txt"
+    check "the PDF Kernels table: 'communication' whole in the Math cell" \
+        sh -c "grep -qx communication '$T_DIR/hccl.txt' &&
+               ! grep -qx communic '$T_DIR/hccl.txt'"
+else
+    skip "the PDF Kernels table's Math cell" "no pdftotext"
+fi
+
 # ---- #6: a MindSpore timeline of a forward and a backward MatMul
 M=$T_DIR/ms
 mkdir -p "$M"
@@ -117,6 +148,13 @@ if [ -d "$S/torch_npu/text_level2" ]; then
     n=$("$PR_BIN" table -q -i "$S/mindspore/ascend_run2" --kind kernel-calls \
         --csv -c kernel,direction | grep -c '^Gradients/.*,bprop$')
     check "ms_run2: the 41 Gradients/ tasks bprop (got $n)" [ "$n" = 41 ]
+    if command -v pdftotext > /dev/null 2>&1; then
+        "$PR_BIN" -q -i "$S/torch_npu/text_level2" --pdf "$T_DIR/t2.pdf"
+        pdftotext "$T_DIR/t2.pdf" "$T_DIR/t2.txt"
+        check "npu_text2's PDF Kernels table: its 4 hcom rows' Math 'communication' whole" \
+            sh -c "[ \$(grep -cx communication '$T_DIR/t2.txt') -ge 4 ] &&
+                   ! grep -qx communic '$T_DIR/t2.txt'"
+    fi
 else
     skip "npu_text2 and ms_run2 kernel-calls" "no $S"
 fi
