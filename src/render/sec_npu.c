@@ -65,8 +65,10 @@ worker_rows(const cJSON *workers)
 
         /* MindSpore's cluster table: computation_time is Computing, its
            overlap not known (review 28a #2) */
-        if (isnan(o) && pr_sget_is(pr_sget_str(r, PR_K_SPLIT_SOURCE),
-                                   "ascend_cluster_analyse"))
+        if (isnan(o) &&
+            (pr_sget_is(pr_sget_str(r, PR_K_SPLIT_SOURCE),
+                        "ascend_cluster_analyse") ||
+             pr_sget_is(pr_sget_str(r, PR_K_SPLIT_SOURCE), "step_trace_raw")))
             o = 0;
         v = isnan(c) || isnan(o) ? cJSON_CreateNull()
                                  : cJSON_CreateNumber(c + o);
@@ -86,7 +88,7 @@ pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers, int capture,
     struct pr_fig_table t = {.cols = worker_cols, .what = "ranks"};
     cJSON *rows = worker_rows(workers);
     const cJSON *r;
-    size_t n = 0, tab = 0, cluster = 0;
+    size_t n = 0, tab = 0, cluster = 0, trace = 0;
     char text[600];
     /* the window: per step, or a rank's capture where it has no steps
        (issue #29: kernel_details_910B_v1.csv's 517 ms capture) */
@@ -104,6 +106,8 @@ pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers, int capture,
         tab += !pr_sget_is(pr_sget_str(r, PR_K_SPLIT_SOURCE), PR_K_TASKS);
         cluster += pr_sget_is(pr_sget_str(r, PR_K_SPLIT_SOURCE),
                               "ascend_cluster_analyse");
+        trace +=
+            pr_sget_is(pr_sget_str(r, PR_K_SPLIT_SOURCE), "step_trace_raw");
     }
     if (rows == NULL)
         pr_figs_nomem(f);
@@ -125,6 +129,22 @@ pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers, int capture,
         pr_figs_table_own(f, &t, rows, NULL);
         return;
     }
+    if (trace > 0 && trace == n) {
+        /* MindSpore's step trace where the export holds no compute task
+           (review30a #1: ms_ut read "Computing 0, Free 86.5%" from its
+           communication tasks alone) */
+        snprintf(text, sizeof(text),
+                 "Per step, from MindSpore's step trace "
+                 "(step_trace_raw_*_detail_time.csv), the export holding "
+                 "no compute task: Computing is its fp_and_bp, "
+                 "Communication(Not Overlapped) the collectives' time in "
+                 "its tail, Free the iteration_interval and the rest of "
+                 "the tail (not known where the export holds no task); "
+                 "averaged over the steps.");
+        pr_figs_note(f, text);
+        pr_figs_table_own(f, &t, rows, NULL);
+        return;
+    }
     /* the heading claims the producer's names: where a rank's numbers
        are its tasks', not its step table's, it says so (third review,
        finding 1) */
@@ -133,7 +153,13 @@ pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers, int capture,
              "overlaps HCCL; Computing + Communication(Not Overlapped) + "
              "Free is %s.",
              per,
-             tab == n   ? "from each rank's step_trace_time.csv, in its names "
+             trace > 0  ? "from each rank's own step table where it has one "
+                          "(column From: step_trace_time.csv, MindSpore's "
+                          "cluster table, or its step trace where the export "
+                          "holds no compute task), else from its device "
+                          "tasks, in the names of step_trace_time.csv and "
+                          "MindStudio Insight"
+             : tab == n ? "from each rank's step_trace_time.csv, in its names "
                           "and MindStudio Insight's"
              : tab == 0 ? "from the device tasks (no rank here has "
                           "step_trace_time.csv), split as "

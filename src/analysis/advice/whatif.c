@@ -3588,9 +3588,35 @@ unrecorded_steps(const cJSON *cp)
     return 0;
 }
 
-/* Why a run's recommendations carry no gain. */
+/* A MindSpore export whose tasks are its communication operators alone
+ * (step_trace.compute_tasks false, the no_compute_tasks note): the step
+ * trace's FP+BP holds no task, the larger cause of a replay's failure
+ * than any unrecorded tail (review30a #11: ms_ut's reason named the
+ * tail).  1 with the reason in buf. */
+static int
+no_compute_tasks(const cJSON *run, char *buf, size_t cap)
+{
+    const cJSON *st = pr_sget(run, PR_K_STEP_TRACE),
+                *m = pr_sget(st, PR_K_MEDIAN);
+    double fp = pr_sget_num(m, PR_K_FP_AND_BP_US),
+           ii = pr_sget_num(m, PR_K_ITERATION_INTERVAL_US),
+           tail = pr_sget_num(m, PR_K_TAIL_US);
+
+    if (!cJSON_IsFalse(pr_sget(st, PR_K_COMPUTE_TASKS)) || !(fp > 0))
+        return 0;
+    snprintf(buf, cap,
+             "not replayed: the export holds no compute tasks (FP+BP "
+             "%.1f ms of the step trace's %.1f ms step unrecorded), so a "
+             "change's effect on the step is not known",
+             fp / 1000.0,
+             (fp + (isnan(ii) ? 0 : ii) + (isnan(tail) ? 0 : tail)) / 1000.0);
+    return 1;
+}
+
+/* Why a run's recommendations carry no gain (in buf where the words are
+ * the run's). */
 static const char *
-no_replay(const cJSON *run, const cJSON *cp)
+no_replay(const cJSON *run, const cJSON *cp, char *buf, size_t cap)
 {
     double e = pr_sget_num(cp, PR_K_REPLAY_ERROR_PCT);
     char named[160];
@@ -3612,6 +3638,8 @@ no_replay(const cJSON *run, const cJSON *cp)
         return "not replayed: the task list holds under half of the step "
                "table's device time, whose gaps hold the tasks it left out "
                "(see Data quality)";
+    if (no_compute_tasks(run, buf, cap))
+        return buf;
     if (e > PR_WHATIF_MAX_ERROR_PCT)
         return "not replayed: the step graph does not reproduce the "
                "measured steps within 2% (see critical_path.steps[]"
@@ -4554,7 +4582,9 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
                replays only its data loader and its collectives): the rule
                stands on its figures, and the report says its gain is not
                known */
-            if (!no_gain(r, no_replay(run, cp)))
+            char why[240];
+
+            if (!no_gain(r, no_replay(run, cp, why, sizeof(why))))
                 return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
             continue;
         }

@@ -28,6 +28,8 @@ struct wk {
     double comp, overlap, comm, other; /* NaN when the run has none */
     int steps;
     int from_table; /* the split is the producer's step table's */
+    /* where it comes from: the table's source, or "step_trace_raw" */
+    const char *split_source;
 };
 
 /* The rank the trace states: distributedInfo's (the run's rank), else
@@ -314,10 +316,7 @@ emit_workers(const struct wk *w, size_t n, cJSON *arr, cJSON **mis, int *ok)
         struct pr_row_worker r = {
             w[i].worker, w[i].rank, w[i].comp, w[i].overlap, w[i].comm,
             w[i].other, w[i].steps,
-            w[i].from_table
-                ? pr_sget_str_or(pr_sget(w[i].run, PR_K_STEP_PHASES),
-                                 PR_K_SOURCE, "")
-                : "tasks",
+            w[i].from_table ? w[i].split_source : "tasks",
             /* HTA's get_comm_comp_overlap: the overlapped share of the
                communication time; none where no computation was recorded
                (a CPU-only gloo run: review 14 #2) */
@@ -533,6 +532,54 @@ producer_split(const cJSON *run, struct wk *w)
     return 1;
 }
 
+/* MindSpore's step trace as the producer's split where the export holds
+ * no compute task (step_trace.compute_tasks false: its tasks, if any, are
+ * the communication operators alone).  The task-based split reads such a
+ * rank as computing nothing and free most of the step (review30a #1:
+ * ms_ut "Computing 0, Free 29.1 ms (86.5%)" under FP+BP 28.1 ms), so the
+ * step trace's phases decide, averaged over its steps: computation =
+ * fp_and_bp; overlap 0 where no collective runs inside it, else not
+ * known; communication = the collectives' time in the tail; other =
+ * iteration_interval and the rest of the tail.  Without any task
+ * (ms_fixtures' rank10) the collectives are not known, nor is what
+ * they leave of the tail.  1 when taken. */
+static int
+step_trace_split(const cJSON *run, struct wk *w)
+{
+    const cJSON *st = pr_sget(run, PR_K_STEP_TRACE), *s;
+    double fp = 0, fp_comm = 0, ii = 0, tail = 0, tail_comm = 0, k = 0;
+    int comm_known = 1;
+
+    if (!cJSON_IsFalse(pr_sget(st, PR_K_COMPUTE_TASKS)) ||
+        !pr_sget_is(pr_sget_str(st, PR_K_SOURCE), "step_trace_raw"))
+        return 0;
+    cJSON_ArrayForEach(s, pr_sget(st, PR_K_STEPS))
+    {
+        double f = pr_sget_num(s, PR_K_FP_AND_BP_US),
+               t = pr_sget_num(s, PR_K_TAIL_US),
+               i = pr_sget_num(s, PR_K_ITERATION_INTERVAL_US),
+               fc = pr_sget_num(s, PR_K_FP_AND_BP_TASKS_US),
+               tc = pr_sget_num(s, PR_K_TAIL_TASKS_US);
+
+        if (isnan(f) || isnan(t))
+            continue;
+        fp += f;
+        tail += t;
+        ii += isnan(i) ? 0 : i;
+        comm_known &= !isnan(fc) && !isnan(tc);
+        fp_comm += isnan(fc) ? 0 : fc;
+        tail_comm += isnan(tc) ? 0 : (tc < t ? tc : t);
+        k++;
+    }
+    if (!(k > 0) || !(fp > 0))
+        return 0;
+    w->comp = fp / k;
+    w->overlap = comm_known && !(fp_comm > 0) ? 0 : NAN;
+    w->comm = comm_known ? tail_comm / k : NAN;
+    w->other = comm_known ? (ii + tail - tail_comm) / k : NAN;
+    return 1;
+}
+
 static void
 collect_workers(const cJSON *runs, struct wk *w, size_t n)
 {
@@ -553,6 +600,12 @@ collect_workers(const cJSON *runs, struct wk *w, size_t n)
         w[i].comm = pr_sget_num(c, PR_K_COMMUNICATION_US);
         w[i].other = pr_sget_num(c, PR_K_OTHER_US);
         w[i].from_table = producer_split(run, &w[i]);
+        w[i].split_source =
+            pr_sget_str_or(pr_sget(run, PR_K_STEP_PHASES), PR_K_SOURCE, "");
+        if (!w[i].from_table && step_trace_split(run, &w[i])) {
+            w[i].from_table = 1;
+            w[i].split_source = "step_trace_raw";
+        }
         w[i].steps = (int)pr_sget_len(pr_sget(run, PR_K_STEPS));
         i++;
     }
@@ -719,9 +772,15 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
         ;
     r.method_producer =
         i == n ? NULL
-        : pr_sget_is(
-              pr_sget_str(pr_sget(w[i].run, PR_K_STEP_PHASES), PR_K_SOURCE),
-              "ascend_cluster_analyse")
+        : pr_sget_is(w[i].split_source, "step_trace_raw")
+            ? "a MindSpore rank whose export holds no compute task takes "
+              "its step trace's split instead (step_trace_raw): "
+              "computation = fp_and_bp (overlap not known where "
+              "collectives run inside it), communication = the "
+              "collectives' time in the tail, other = iteration_interval "
+              "and the rest of the tail (not known without any task), "
+              "averaged over the steps (workers[].split_source)"
+        : pr_sget_is(w[i].split_source, "ascend_cluster_analyse")
             ? "a rank with MindSpore's cluster table "
               "(ascend_cluster_analyse_*.csv) takes its split instead: "
               "computation = computation_time, communication = "
