@@ -1979,12 +1979,37 @@ static const struct pr_col finding_cols[] = {
 
 /* An NPU run's Cube figures: the AI Core's matrix unit in place of tensor
  * cores (issue #30). */
-static void
-npu_cube(struct pr_figs *f, const cJSON *tc, int no_ops, double eligible)
+/* A share of a task list that is an extract or incomplete is the listed
+ * tasks', not the run's: "–" with the listed tasks' figure in words, the
+ * Overview's Cube share card's test (review30a #2: kd_910B_v2's Cube and
+ * Vector printed 98.6% under an Overview that says not known).  1 when
+ * the card was written. */
+static int
+partial_share_kpi(struct pr_figs *f, const cJSON *run, const char *title,
+                  double pct)
 {
-    pr_figs_kpi(f, "Task time on the Cube",
-                pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
-                "of compute task time (HCCL tasks left out)");
+    char sub[200], v[32];
+
+    if (!run_tasks_partial(run))
+        return 0;
+    pr_fig_format(pct, PR_FMT_PCT, v, sizeof(v));
+    snprintf(sub, sizeof(sub),
+             "not known: the task list is %s (see Data quality)%s%s",
+             run_is_extract(run) ? "an extract" : "incomplete",
+             isnan(pct) ? "" : "; of the listed tasks: ", isnan(pct) ? "" : v);
+    pr_figs_kpi(f, title, NAN, PR_FMT_PCT, sub);
+    return 1;
+}
+
+static void
+npu_cube(struct pr_figs *f, const cJSON *run, const cJSON *tc, int no_ops,
+         double eligible)
+{
+    if (!partial_share_kpi(f, run, "Task time on the Cube",
+                           pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT)))
+        pr_figs_kpi(f, "Task time on the Cube",
+                    pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
+                    "of compute task time (HCCL tasks left out)");
     if (pr_sget_str(tc, PR_K_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(tc, PR_K_NOTE));
     /* without operators the share is the tasks' own, by the operator
@@ -1996,7 +2021,13 @@ npu_cube(struct pr_figs *f, const cJSON *tc, int no_ops, double eligible)
        (review28a #9: npu_text0's 4.2% beside npu_text2's 32.0%) */
     const char *basis = pr_sget_str(tc, PR_K_ELIGIBLE_BASIS);
 
-    if (no_ops || pr_sget_is(basis, PR_K_TASKS))
+    if (partial_share_kpi(f, run,
+                          no_ops || pr_sget_is(basis, PR_K_TASKS)
+                              ? "Cube-eligible task time"
+                              : "Cube-eligible operator time",
+                          eligible))
+        ;
+    else if (no_ops || pr_sget_is(basis, PR_K_TASKS))
         pr_figs_kpi(f, "Cube-eligible task time", eligible, PR_FMT_PCT,
                     no_ops ? "of compute task time (HCCL left out), in tasks "
                              "whose operator type runs on the Cube (MatMul, "
@@ -2051,7 +2082,7 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                  "HF32 nor the chip, so whether it ran without HF32 "
                  "(or whether the chip has HF32) is not known.",
                  took);
-        npu_cube(f, tc, no_ops, eligible);
+        npu_cube(f, run, tc, no_ops, eligible);
         /* an NPU's findings are its fp32 matrix work without HF32, on
            the Cube or not (each says where it ran and what bounds it) */
         /* where the export gives no matmul's data type, "none ran in
