@@ -34,7 +34,11 @@ struct jr {
     double rank, ws, t0; /* NAN when unknown */
     const char *backend; /* "" when unknown; borrowed from the run */
     const char *device;  /* its first device's name; "" when none */
-    int memtl;           /* a PyTorch memory timeline, no trace */
+    const char *kind;    /* its device kind ("npu", "gpu"); "" unknown */
+    /* its folder holds a rank claimed by runs of two device kinds (the
+       rank then, NAN none): the kinds are split before the ranks */
+    double kind_clash;
+    int memtl; /* a PyTorch memory timeline, no trace */
     size_t group;
     /* a run that opened a group beside others of its folder: why it did
        not join the nearest (SPLIT_*, 0 none), that group's first run and
@@ -52,6 +56,7 @@ struct jr {
 #define SPLIT_DEVICE 4   /* no rank, another device model */
 #define SPLIT_MEMTL 8    /* a memory timeline beside a trace */
 #define SPLIT_APART 16   /* started more than PR_JOBS_WINDOW_NS apart */
+#define SPLIT_KIND 128   /* another device kind, where a rank is on both */
 
 /* What is known of a group, for the joins across folders. */
 struct jg {
@@ -221,6 +226,8 @@ collect(const cJSON *summary, struct jr *v, size_t n)
         v[i].backend = pr_sget_str_or(o, PR_K_BACKEND, "");
         v[i].device =
             pr_sget_str_or(pr_sget_first(run, PR_K_DEVICES), PR_K_NAME, "");
+        v[i].kind = pr_sget_str_or(run, PR_K_DEVICE_KIND, "");
+        v[i].kind_clash = NAN;
         v[i].memtl = is_memtl(pr_sget_str_or(o ? o : in, PR_K_FORMAT, ""));
         v[i].dir = dir_of(pr_sget_str_or(o ? o : in, PR_K_PATH, ""));
         if (v[i++].dir == NULL)
@@ -248,6 +255,14 @@ conflicts(const struct jr *a, const struct jr *b)
 {
     if (a->memtl != b->memtl) /* a memory timeline beside a trace */
         return SPLIT_MEMTL;
+    /* a folder where one rank is claimed by an NPU run and a GPU run
+       (review30a #10: ms_fixtures' MindSpore GPU fixture rank0-gpu beside
+       the NPU ranks 0, 1 and 10) holds two device kinds' captures: split
+       by kind first, so that the rank clash does not send the NPU rank 0
+       away from its NPU ranks */
+    if ((known(a->kind_clash) || known(b->kind_clash)) && a->kind[0] &&
+        b->kind[0] && strcmp(a->kind, b->kind) != 0)
+        return SPLIT_KIND;
     if (differ(a->ws, b->ws))
         return SPLIT_DIST | SPLIT_WS;
     if (a->backend[0] && b->backend[0] && strcmp(a->backend, b->backend))
@@ -859,6 +874,19 @@ gap_words(double ns, char *buf, size_t cap)
         snprintf(buf, cap, "%.1f years", s / (365.25 * day));
 }
 
+/* A device kind in a sentence: "npu" -> "NPUs". */
+static const char *
+kind_words(const char *kind)
+{
+    if (strcmp(kind, "npu") == 0)
+        return "NPUs";
+    if (strcmp(kind, "gpu") == 0)
+        return "GPUs";
+    if (strcmp(kind, "cpu") == 0)
+        return "CPUs only";
+    return kind;
+}
+
 /* Why job k is not one job with the job of its folder that started
  * nearest (note_split; review 21 #4): into buf, or "" for a folder's
  * first job. */
@@ -886,6 +914,13 @@ split_note(const struct jr *v, size_t n, char *const *names, size_t k,
                  "%lld min apart): a separate capture",
                  gap, names[b->group],
                  (long long)(PR_JOBS_WINDOW_NS / 60000000000LL));
+    } else if (a->split == SPLIT_KIND) {
+        double r = known(a->kind_clash) ? a->kind_clash : b->kind_clash;
+        snprintf(buf, cap,
+                 "it ran on %s and %s on %s, and their folder holds a rank "
+                 "%.0f of each: the captures of two device kinds, not one "
+                 "job",
+                 kind_words(a->kind), names[b->group], kind_words(b->kind), r);
     } else if (a->split == SPLIT_DEVICE) {
         snprintf(buf, cap,
                  "it ran on %s and %s on %s, and the traces name no rank: "
@@ -1005,11 +1040,33 @@ null_views(cJSON *summary, struct pr_error *err)
     return pr_error_set(err, PR_E_NOMEM, "out of memory");
 }
 
+/* Mark the runs of each folder where one rank is claimed by runs of two
+ * device kinds (jr.kind_clash). */
+static void
+mark_kind_clashes(struct jr *v, size_t n)
+{
+    size_t i, j, k;
+
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++) {
+            if (!known(v[i].rank) || v[i].rank != v[j].rank || !v[i].kind[0] ||
+                !v[j].kind[0] || strcmp(v[i].kind, v[j].kind) == 0 ||
+                strcmp(v[i].dir, v[j].dir) != 0 || known(v[i].kind_clash))
+                continue;
+            for (k = 0; k < n; k++)
+                if (strcmp(v[k].dir, v[i].dir) == 0 && !known(v[k].kind_clash))
+                    v[k].kind_clash = v[i].rank;
+        }
+}
+
 /* Group the runs; returns the number of jobs, 0 on out-of-memory. */
 static size_t
 group(struct jr *v, size_t n)
 {
-    size_t n_grp = split_folders(v, n);
+    size_t n_grp;
+
+    mark_kind_clashes(v, n);
+    n_grp = split_folders(v, n);
 
     if (n_grp == 0 || !join_folders(v, n, n_grp))
         return 0;
