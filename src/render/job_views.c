@@ -580,7 +580,7 @@ pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary)
                           "otherwise (two world sizes, or one rank held by "
                           "two workers), they ran on different device "
                           "models and name no rank, or on two device kinds "
-                          "(NPU and GPU) with a rank held by both, or they "
+                          "with a rank held by both, or they "
                           "started more than 30 min apart. Each job below "
                           "has its own "
                           "sections, and its figures (distributed, "

@@ -9,10 +9,12 @@ if ! command -v python3 > /dev/null 2>&1; then
         exit 0
 fi
 
-# 4. Finding 8: mindspore/fixtures' job #2 is a GPU capture without step
-# markers (rank0-gpu), a rank of operator statistics (rank1) and 40 real
-# steps (rank10): no spread over one rank with steps, the others listed
-# as without steps, and a note that one job mixes GPU and NPU.
+# 4. Finding 8: mindspore/fixtures holds a GPU capture without step
+# markers (rank0-gpu), a rank of operator statistics (rank1) and two
+# ranks of real steps (rank0: 20, rank10: 40).  Since review30a #10 the
+# GPU run is a job of its own (two device kinds hold rank 0), so the NPU
+# job's spread is over its two ranks with steps, rank1 listed as without
+# steps, and no job mixes GPU and NPU.
 FX=mindspore/fixtures
 if shared_report fixtures "$FX"; then
     check "fixtures: the spread is over ranks with step markers only" \
@@ -22,19 +24,20 @@ d = json.load(open(sys.argv[1]))
 jobs = [j['job'] for j in d['jobs'] if j.get('job')]
 assert len(jobs) == 1, len(jobs)
 j = jobs[0]
-assert j['step_us']['ranks_with_steps'] == 1, j['step_us']
-assert j['step_us']['spread_pct'] is None, j['step_us']
+assert j['step_us']['ranks_with_steps'] == 2, j['step_us']
+assert abs(j['step_us']['spread_pct'] - 1.83) < 0.01, j['step_us']
 pr = {p['worker']: p for p in j['per_rank']}
-assert pr['rank10']['in_spread'] and pr['rank10']['has_steps'], pr['rank10']
-for w in ('rank0-gpu', 'rank1'):
-    assert not pr[w]['in_spread'] and not pr[w]['has_steps'], pr[w]
-    assert pr[w]['vs_median_pct'] is None, pr[w]
-assert j['device_kinds'] == ['gpu', 'npu'], j['device_kinds']
-assert 'GPU and NPU' in j['mixed_devices_note'], j['mixed_devices_note']
+assert set(pr) == {'rank0', 'rank1', 'rank10'}, pr.keys()
+for w in ('rank0', 'rank10'):
+    assert pr[w]['in_spread'] and pr[w]['has_steps'], pr[w]
+assert not pr['rank1']['in_spread'] and not pr['rank1']['has_steps'], pr['rank1']
+assert pr['rank1']['vs_median_pct'] is None, pr['rank1']
+assert j['device_kinds'] == ['npu'], j['device_kinds']
+assert j['mixed_devices_note'] is None, j['mixed_devices_note']
 " "$T_DIR/fixtures.json"
-    check "fixtures: the terminal's job line has no spread" \
-        sh -c '! grep -q "spread between these is" "$1" &&
-               grep -q "no spread: 1 rank with step markers" "$1"' \
+    check "fixtures: the terminal's job line has the spread of its 2 ranks" \
+        sh -c 'grep -q "the spread between these is 1.8%" "$1" &&
+               ! grep -q "no spread: 1 rank with step markers" "$1"' \
         sh "$T_DIR/fixtures.term"
 else
     skip "fixtures job spread" "no $FX"
