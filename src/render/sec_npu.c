@@ -318,6 +318,26 @@ hccl_rows(const cJSON *runs)
     return rows;
 }
 
+/* Whether every run with HCCL rows took them from MindSpore's hccl_raw. */
+static int
+hccl_raw_only(const cJSON *runs)
+{
+    const cJSON *run;
+    int any = 0;
+
+    cJSON_ArrayForEach(run, runs)
+    {
+        const cJSON *h = pr_sget(run, PR_K_HCCL);
+
+        if (pr_sget_len(pr_sget(h, PR_K_OPS)) == 0)
+            continue;
+        if (!pr_sget_is(pr_sget_str(h, PR_K_SOURCE), "hccl_raw"))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
 void
 pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary)
 {
@@ -331,6 +351,22 @@ pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary)
     rows = hccl_rows(pr_sget(summary, PR_K_RUNS));
     if (rows == NULL)
         return;
+    if (hccl_raw_only(pr_sget(summary, PR_K_RUNS))) {
+        /* MindSpore's hccl_raw gives no Elapse (review30a #8) */
+        t.order = "rank, then operation";
+        pr_figs_heading(f, "HCCL time by operation (MindSpore's hccl_raw)");
+        pr_figs_note(f, "Where each rank's HCCL time went, summed over the "
+                        "steps MindSpore's HcclParser assigns its "
+                        "operators to: Transit is its communication_cost "
+                        "(the main stream's transfers over the links), Wait "
+                        "its wait_cost (Notify Wait less the links' own "
+                        "wait); the file gives no Elapse, Synchronization "
+                        "or Idle. Transit size is its link_info sizes "
+                        "(kB of 1,000 bytes), sent and received, over SDMA "
+                        "and RDMA.");
+        pr_figs_table_own(f, &t, rows, NULL);
+        return;
+    }
     pr_figs_heading(f, "HCCL time by operation (communication.json)");
     pr_figs_note(f, "Where each rank's HCCL time went, summed over its "
                     "steps, as communication.json splits it: Elapse = "

@@ -1294,7 +1294,7 @@ static size_t
 link_note(const struct collect *c, char *text, size_t cap, size_t len)
 {
     size_t i, at;
-    int any = 0, open = 0, first = 1, w;
+    int any = 0, open = 0, first = 1, w, ms;
 
     for (i = 0; i < c->n_ops; i++) {
         any |= c->ops[i].link_calls > 0 && c->ops[i].link_open == 0;
@@ -1302,13 +1302,17 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
     }
     if ((!any && !open) || len >= cap)
         return len;
+    ms = c->t->phases != NULL && c->t->phases->comm_source != NULL &&
+         strcmp(c->t->phases->comm_source, "hccl_raw") == 0;
     w = snprintf(text + len, cap - len,
                  "%sthe trace gives HCCL's sizes only as the bytes each call "
-                 "sent over this rank's links (%s), not the message",
-                 len > 0 ? "; " : "",
-                 c->t->phases != NULL && c->t->phases->comm_source != NULL
-                     ? "communication.json's Transit Size"
-                     : "the sizes of its HCCL plane tasks");
+                 "%s over this rank's links (%s), not the message",
+                 len > 0 ? "; " : "", ms ? "moved" : "sent",
+                 ms ? "MindSpore's hccl_raw link_info sizes, sent and "
+                      "received, as its HcclParser sums them"
+                 : c->t->phases == NULL || c->t->phases->comm_source == NULL
+                     ? "the sizes of its HCCL plane tasks"
+                     : "communication.json's Transit Size");
     at = w < 0 ? cap : len + (size_t)w;
     for (i = 0; any && at < cap && i < c->n_ops; i++) {
         const struct op *o = &c->ops[i];

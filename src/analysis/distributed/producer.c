@@ -276,12 +276,17 @@ struct hrow {
 };
 
 /* "hcom_allReduce__586_0_1" -> "hcom_allReduce_", as kernel_details'
- * Type column names it. */
+ * Type column names it; MindSpore's "AllReduce-op3143" (hccl_raw) ->
+ * "AllReduce", its operator type. */
 static void
 op_type(const char *name, char *out, size_t cap)
 {
-    const char *dd = strstr(name, "__");
-    size_t n = dd ? (size_t)(dd - name) + 1 : strlen(name);
+    const char *dd = strstr(name, "__"), *op = strstr(name, "-op");
+    size_t n = dd ? (size_t)(dd - name) + 1
+               : op && op[3] >= '0' && op[3] <= '9' &&
+                       op[3 + strspn(op + 3, "0123456789")] == '\0'
+                   ? (size_t)(op - name)
+                   : strlen(name);
 
     if (n >= cap)
         n = cap - 1;

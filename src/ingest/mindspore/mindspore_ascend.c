@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -881,6 +882,273 @@ read_steps(struct ctx *c, int tasks, struct pr_error *err)
     return st;
 }
 
+/* ------------------------------------------------------------ hccl */
+
+/* MindSpore's hccl_raw_{rank}.csv (its profiler's HcclParser,
+ * mindspore/python/mindspore/profiler/parser/hccl_parser.py): per step,
+ * communication_operator_cost maps each communication op, keyed by its
+ * step trace name ("stream_24_0_AllReduce-op3143"), to [step,
+ * communication_cost, wait_cost, link_info]: the ms its main stream spent
+ * in the links' transfers and in Notify Wait less the links' own wait,
+ * and per "src-dst" rank pair and link type ("SDMA", "RDMA") [time ms,
+ * size, bandwidth (, wait ms)], where the parser divides the tasks' bytes
+ * by 1e3 ("the unit of sdma_communication_size is k_byte") and gives the
+ * bandwidth in KB/s.  Each op of a numbered step becomes an HCCL
+ * operation of the run's phases (transit = communication_cost, wait =
+ * wait_cost, bytes over SDMA and RDMA), and where the step trace's
+ * segments are the tasks, the op's task of that step is told the bytes
+ * it sent over its links (review30a #8: ms_cluster4's Send/Receive sizes
+ * were "–" while the file states them). */
+#define HCCL_KB 1e3
+
+/* "stream_24_0_AllReduce-op3143" -> "AllReduce-op3143"; NULL when the
+ * key is not of that shape. */
+static const char *
+hccl_op_name(const char *key)
+{
+    const char *p;
+    int k;
+
+    if (strncmp(key, "stream_", 7) != 0)
+        return NULL;
+    p = key + 7;
+    for (k = 0; k < 2; k++) {
+        size_t n = strspn(p, "0123456789");
+
+        if (n == 0 || p[n] != '_')
+            return NULL;
+        p += n + 1;
+    }
+    return *p ? p : NULL;
+}
+
+/* A link entry's ms or KB as a finite number >= 0; -1 otherwise. */
+static double
+hccl_num(const cJSON *v)
+{
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
+        return -1;
+    return v->valuedouble;
+}
+
+static int64_t
+hccl_ms_ns(const cJSON *v)
+{
+    double ms = hccl_num(v);
+
+    return ms < 0 || ms > 9e9 ? PR_PHASE_UNKNOWN : (int64_t)llround(ms * 1e6);
+}
+
+/* The step number HcclParser gives a time (its
+ * _calculate_the_step_by_timestamp): the step holding it, the first
+ * before the first step, the last after the last; -1 none. */
+static int64_t
+hccl_step_of(const struct pr_phases *p, int64_t ts)
+{
+    size_t i;
+
+    if (p == NULL || p->n_split == 0)
+        return -1;
+    if (ts < p->split[0].start_ns)
+        return p->split[0].number;
+    if (ts >= p->split[p->n_split - 1].end_ns)
+        return p->split[p->n_split - 1].number;
+    for (i = 0; i < p->n_split; i++)
+        if (ts >= p->split[i].start_ns && ts < p->split[i].end_ns)
+            return p->split[i].number;
+    return -1;
+}
+
+/* The device tasks by name and HcclParser's step, to find an op's task
+ * of a step without a scan per op. */
+struct hccl_key {
+    uint32_t name;
+    int64_t step;
+    uint32_t info; /* into t->gpu */
+};
+
+struct hccl_idx {
+    struct hccl_key *v; /* owned, sorted */
+    size_t n;
+};
+
+static int
+cmp_hccl_key(const void *a, const void *b)
+{
+    const struct hccl_key *x = a, *y = b;
+
+    if (x->name != y->name)
+        return x->name < y->name ? -1 : 1;
+    if (x->step != y->step)
+        return x->step < y->step ? -1 : 1;
+    return x->info < y->info ? -1 : x->info > y->info;
+}
+
+/* 0 on out-of-memory. */
+static int
+hccl_index(const struct pr_trace *t, struct hccl_idx *ix)
+{
+    size_t i;
+
+    ix->n = 0;
+    ix->v = malloc((t->n_events ? t->n_events : 1) * sizeof(*ix->v));
+    if (ix->v == NULL)
+        return 0;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        int64_t n;
+
+        if (e->kind != PR_KIND_DEVICE_TASK || e->info == PR_NO_INFO ||
+            (n = hccl_step_of(t->phases, e->ts_ns)) < 0)
+            continue;
+        ix->v[ix->n++] = (struct hccl_key){e->name, n, e->info};
+    }
+    if (ix->n > 0)
+        qsort(ix->v, ix->n, sizeof(*ix->v), cmp_hccl_key);
+    return 1;
+}
+
+/* The op's task in step n, as HcclParser steps it; NULL none. */
+static struct pr_gpu_info *
+hccl_task(struct pr_trace *t, const struct hccl_idx *ix, const char *op,
+          int64_t n)
+{
+    uint32_t name = pr_strtab_find(t->strs, op, strlen(op));
+    size_t lo = 0, hi = ix->n;
+
+    if (name == PR_STR_NONE)
+        return NULL;
+    while (lo < hi) { /* the first key >= (name, n) */
+        size_t mid = lo + (hi - lo) / 2;
+        const struct hccl_key *k = &ix->v[mid];
+
+        if (k->name < name || (k->name == name && k->step < n))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == ix->n || ix->v[lo].name != name || ix->v[lo].step != n)
+        return NULL;
+    return &t->gpu[ix->v[lo].info];
+}
+
+/* One op of step n into the phases (and its task): 0 on out-of-memory. */
+static int
+hccl_op(struct ctx *c, const struct hccl_idx *ix, const cJSON *op, int64_t n,
+        uint32_t link_type)
+{
+    struct pr_trace *t = c->b.t;
+    const char *name = hccl_op_name(op->string);
+    const cJSON *pair, *link;
+    struct pr_comm_stat *st;
+    struct pr_gpu_info *g;
+    double sdma = -1, rdma = -1, bytes;
+
+    if (name == NULL || !cJSON_IsArray(op) || cJSON_GetArraySize(op) < 4)
+        return 1;
+    st = pr_phases_add_comm(t);
+    if (st == NULL)
+        return 0;
+    st->name = pr_strtab_intern(t->strs, name, strlen(name));
+    if (st->name == PR_STR_NONE)
+        return 0;
+    st->group = PR_STR_NONE;
+    st->step = n;
+    st->p2p = strncmp(name, "Send", 4) == 0 || strncmp(name, "Receive", 7) == 0;
+    st->group_size = -1;
+    st->start_ns = st->elapse_ns = st->sync_ns = st->idle_ns = PR_PHASE_UNKNOWN;
+    st->transit_ns = hccl_ms_ns(cJSON_GetArrayItem(op, 1));
+    st->wait_ns = hccl_ms_ns(cJSON_GetArrayItem(op, 2));
+    cJSON_ArrayForEach(pair, cJSON_GetArrayItem(op, 3))
+    {
+        cJSON_ArrayForEach(link, pair)
+        {
+            double kb = hccl_num(cJSON_GetArrayItem(link, 1));
+            double *sum = strcmp(link->string, "SDMA") == 0   ? &sdma
+                          : strcmp(link->string, "RDMA") == 0 ? &rdma
+                                                              : NULL;
+
+            if (sum != NULL && kb >= 0)
+                *sum = (*sum < 0 ? 0 : *sum) + kb * HCCL_KB;
+        }
+    }
+    st->sdma_bytes = sdma;
+    st->rdma_bytes = rdma;
+    st->hccs_bytes = st->pcie_bytes = st->sio_bytes = -1;
+    bytes = pr_comm_stat_bytes(st);
+    if (c->seg_tasks == 0 || bytes < 0 || bytes > 9e18)
+        return 1;
+    g = hccl_task(t, ix, name, n);
+    if (g == NULL || g->in_nelems >= 0)
+        return 1;
+    g->dtype = link_type;
+    g->in_nelems = g->out_nelems = (int64_t)llround(bytes);
+    return 1;
+}
+
+static enum pr_status
+read_hccl(struct ctx *c, struct pr_error *err)
+{
+    const char *path = path_of(c, PR_MS_HCCL);
+    struct pr_trace *t = c->b.t;
+    struct pr_csv *csv = NULL;
+    struct hccl_idx ix = {NULL, 0};
+    int got = 1, c_step, c_ops;
+    uint32_t link_type = pr_strtab_intern(t->strs, PR_DTYPE_LINK_BYTES,
+                                          strlen(PR_DTYPE_LINK_BYTES));
+    enum pr_status st;
+
+    if (link_type == PR_STR_NONE)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    st = pr_csv_open(path, max_bytes(c), &csv, err);
+    c_step = st == PR_OK ? pr_csv_col(csv, "step_num") : -1;
+    c_ops = st == PR_OK ? pr_csv_col(csv, "communication_operator_cost") : -1;
+    /* a table without the per-op column has nothing for the ops */
+    if (st == PR_OK && (c_step < 0 || c_ops < 0)) {
+        pr_csv_close(csv);
+        return PR_OK;
+    }
+    if (st == PR_OK && !hccl_index(t, &ix))
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    while (st == PR_OK && (st = pr_csv_next(csv, &got, err)) == PR_OK && got) {
+        size_t len;
+        const char *num = pr_csv_field(csv, c_step, NULL);
+        const char *text = pr_csv_field(csv, c_ops, &len);
+        cJSON *ops, *op;
+        int64_t n;
+
+        t->n_trace_events++;
+        /* the "-" row holds the averages */
+        if (!pr_fld_parse_int64(num, strlen(num), &n) || n <= 0)
+            continue;
+        ops = cJSON_ParseWithLength(text, len);
+        if (ops == NULL || !cJSON_IsObject(ops)) {
+            cJSON_Delete(ops);
+            st = pr_error_set(err, PR_E_FORMAT,
+                              "step %lld: communication_operator_cost is "
+                              "not a JSON object",
+                              (long long)n);
+            break;
+        }
+        cJSON_ArrayForEach(op, ops)
+        {
+            if (st == PR_OK && !hccl_op(c, &ix, op, n, link_type))
+                st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+        }
+        cJSON_Delete(ops);
+    }
+    if (st == PR_OK && t->phases != NULL && t->phases->n_comm > 0)
+        t->phases->comm_source = "hccl_raw";
+    if (st != PR_OK && st != PR_E_NOMEM && csv)
+        pr_error_prefix(err,
+                        "line %llu: ", (unsigned long long)pr_csv_line(csv));
+    pr_csv_close(csv);
+    free(ix.v);
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", path);
+    return st;
+}
+
 /* ------------------------------------------------------------ cluster */
 
 /* A ms cell of the cluster table ("13.8202") as ns; 0 when it is not a
@@ -1195,6 +1463,8 @@ pr_ms_ascend_read(const struct pr_ms_unit *u, const struct pr_read_opts *o,
         st = read_steps(&c, !has_tasks, err);
     if (st == PR_OK && path_of(&c, PR_MS_CLUSTER))
         st = read_cluster(&c, err);
+    if (st == PR_OK && path_of(&c, PR_MS_HCCL))
+        st = read_hccl(&c, err);
     if (st == PR_OK && !has_tasks && c.seg_tasks > 0)
         st = note_comm_only(&c, err);
     if (st == PR_OK)
