@@ -140,7 +140,8 @@ pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers, int capture,
                  "Communication(Not Overlapped) the collectives' time in "
                  "its tail, Free the iteration_interval and the rest of "
                  "the tail (not known where the export holds no task); "
-                 "averaged over the steps.");
+                 "averaged over the steps. Without compute tasks what "
+                 "overlaps HCCL is not known: Overlapped stays empty.");
         pr_figs_note(f, text);
         pr_figs_table_own(f, &t, rows, NULL);
         return;

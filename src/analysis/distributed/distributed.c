@@ -538,8 +538,8 @@ producer_split(const cJSON *run, struct wk *w)
  * rank as computing nothing and free most of the step (review30a #1:
  * ms_ut "Computing 0, Free 29.1 ms (86.5%)" under FP+BP 28.1 ms), so the
  * step trace's phases decide, averaged over its steps: computation =
- * fp_and_bp; overlap 0 where no collective runs inside it, else not
- * known; communication = the collectives' time in the tail; other =
+ * fp_and_bp; overlap not known (no compute task to overlap with);
+ * communication = the collectives' time in the tail; other =
  * iteration_interval and the rest of the tail.  Without any task
  * (ms_fixtures' rank10) the collectives are not known, nor is what
  * they leave of the tail.  1 when taken. */
@@ -547,7 +547,7 @@ static int
 step_trace_split(const cJSON *run, struct wk *w)
 {
     const cJSON *st = pr_sget(run, PR_K_STEP_TRACE), *s;
-    double fp = 0, fp_comm = 0, ii = 0, tail = 0, tail_comm = 0, k = 0;
+    double fp = 0, ii = 0, tail = 0, tail_comm = 0, k = 0;
     int comm_known = 1;
 
     if (!cJSON_IsFalse(pr_sget(st, PR_K_COMPUTE_TASKS)) ||
@@ -567,14 +567,15 @@ step_trace_split(const cJSON *run, struct wk *w)
         tail += t;
         ii += isnan(i) ? 0 : i;
         comm_known &= !isnan(fc) && !isnan(tc);
-        fp_comm += isnan(fc) ? 0 : fc;
         tail_comm += isnan(tc) ? 0 : (tc < t ? tc : t);
         k++;
     }
     if (!(k > 0) || !(fp > 0))
         return 0;
     w->comp = fp / k;
-    w->overlap = comm_known && !(fp_comm > 0) ? 0 : NAN;
+    /* what computes beside a collective is not known without the
+       compute tasks: overlap (and HCCL overlapped) stay null */
+    w->overlap = NAN;
     w->comm = comm_known ? tail_comm / k : NAN;
     w->other = comm_known ? (ii + tail - tail_comm) / k : NAN;
     return 1;
@@ -775,8 +776,8 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
         : pr_sget_is(w[i].split_source, "step_trace_raw")
             ? "a MindSpore rank whose export holds no compute task takes "
               "its step trace's split instead (step_trace_raw): "
-              "computation = fp_and_bp (overlap not known where "
-              "collectives run inside it), communication = the "
+              "computation = fp_and_bp, overlap not known (no compute "
+              "task to overlap with), communication = the "
               "collectives' time in the tail, other = iteration_interval "
               "and the rest of the tail (not known without any task), "
               "averaged over the steps (workers[].split_source)"
