@@ -97,6 +97,12 @@ enum pr_cp_ntype {
 
 #define PR_CP_MAX_PRED 3
 
+/* A task on a free stream that starts this long after its launch call
+ * returned did not wait for the launch: launch latency is microseconds
+ * (HTA's trace_diff/control: median 2 us, p90 3 us), and by then the
+ * host had moved on (critpath.c late_starts). */
+#define PR_CP_LATE_START_NS 1000000
+
 /* An edge weight that removes the edge from the replay (a what-if that
  * takes a dependency away). */
 #define PR_CP_GONE (INT64_MIN / 4)
@@ -148,6 +154,11 @@ struct pr_cp_node {
     uint8_t floor;      /* peer: the replay's end is its measured end, later
                            than its own work allows (floor_ns later): the
                            peer set it */
+    uint8_t queue_full; /* host: a launch call into a full launch queue,
+                           blocked until a task ended (a sync since) */
+    uint8_t late;       /* tasks: started PR_CP_LATE_START_NS or more after
+                           its launch returned, on a stream with nothing
+                           before it: w is idle, not launch delay */
     uint32_t pred[PR_CP_MAX_PRED];
     int64_t pw[PR_CP_MAX_PRED];      /* edge weights (host gaps, offsets) */
     uint8_t p_start[PR_CP_MAX_PRED]; /* edge leaves the pred's start */

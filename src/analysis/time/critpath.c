@@ -345,6 +345,12 @@ ended_by(const struct byend *tasks, size_t n, int64_t t)
     return lo;
 }
 
+/* A launch or a start of a launched task on a device (qd_make). */
+struct qmark {
+    uint32_t pid;
+    int64_t ts;
+};
+
 struct pr_cp_ctx {
     const struct pr_trace *t;
     struct pr_names names;
@@ -422,6 +428,13 @@ struct pr_cp_ctx {
     /* the trace records runtime calls with their durations (torch_npu's
        CANN layer, level 1 and up): its blocking calls are in it */
     int timed_calls;
+    /* the trace's launched tasks (launch call before the task): their
+       launches' and their starts' times by device (qmark), and each
+       launch's device by its correlation; made on first use (qd_make) */
+    struct qmark *qd_launch, *qd_start;
+    size_t n_qd;
+    struct pr_idmap qd_dev;
+    int qd_made;
     struct pr_error *err;
 };
 
@@ -1872,6 +1885,128 @@ waited_for(const struct pr_cp_graph *g, const struct byend *tasks, size_t n,
     return PR_CP_NONE;
 }
 
+/* A launch call made while this many of its device's launched tasks had
+ * not started found the device's launch queue full: CUDA queues about
+ * 1024 pending launches (CUDA_SCALE_LAUNCH_QUEUES, CUDA's environment
+ * variables, scales that size; llama.cpp #19042: "the CPU-side CUDA
+ * command buffer gets full, stalling the CPU"), and a launch into a full
+ * queue blocks until a slot frees, when a task ends (review30g #1: HTA's
+ * ns_resolution V100 trace, 243 launch calls of over 300 us, each made
+ * with 1,020-1,022 tasks pending, end a median 3 us after a task ends).
+ * Such a call waits for the device, like a sync, not for the host. */
+#define QUEUE_FULL 1000
+/* ... and it returned this soon after the task it waited for ended. */
+#define QUEUE_SLOT_NS 20000
+
+static int
+cmp_qmark(const void *a, const void *b)
+{
+    const struct qmark *x = a, *y = b;
+
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return x->ts < y->ts ? -1 : (x->ts > y->ts);
+}
+
+/* The launches and starts of the trace's launched tasks; 0 short of
+ * memory (then no call is read as blocked by a full queue). */
+static int
+qd_make(struct pr_cp_ctx *c)
+{
+    const struct pr_trace *t = c->t;
+    struct pr_idmap calls;
+    size_t i, n = 0;
+    int ok = 1;
+
+    if (c->qd_made)
+        return c->qd_launch != NULL;
+    c->qd_made = 1;
+    memset(&calls, 0, sizeof(calls));
+    for (i = 0; i < t->n_events && ok; i++) {
+        const struct pr_event *e = &t->events[i];
+        int64_t corr = pr_event_correlation(t, e);
+
+        if (pr_tree_is_launcher(e->kind) && corr != PR_NO_ID &&
+            pr_idmap_get(&calls, corr) == PR_NONE)
+            ok = pr_idmap_put(&calls, corr, i, c->err) == PR_OK;
+        else if (is_device(e->kind) && corr != PR_NO_ID)
+            n++;
+    }
+    if (ok) {
+        c->qd_launch = malloc((n ? n : 1) * sizeof(*c->qd_launch));
+        c->qd_start = malloc((n ? n : 1) * sizeof(*c->qd_start));
+        ok = c->qd_launch != NULL && c->qd_start != NULL;
+    }
+    for (i = 0; i < t->n_events && ok; i++) {
+        const struct pr_event *e = &t->events[i];
+        int64_t corr = pr_event_correlation(t, e);
+        size_t l;
+
+        if (!is_device(e->kind) || corr == PR_NO_ID)
+            continue;
+        l = pr_idmap_get(&calls, corr);
+        if (l == PR_NONE || t->events[l].ts_ns >= e->ts_ns)
+            continue;
+        c->qd_launch[c->n_qd].pid = c->qd_start[c->n_qd].pid =
+            pr_event_pid(t, e);
+        c->qd_launch[c->n_qd].ts = t->events[l].ts_ns;
+        c->qd_start[c->n_qd].ts = e->ts_ns;
+        c->n_qd++;
+        if (pr_idmap_get(&c->qd_dev, corr) == PR_NONE)
+            ok = pr_idmap_put(&c->qd_dev, corr, pr_event_pid(t, e), c->err) ==
+                 PR_OK;
+    }
+    pr_idmap_free(&calls);
+    if (!ok) {
+        free(c->qd_launch);
+        free(c->qd_start);
+        c->qd_launch = c->qd_start = NULL;
+        c->n_qd = 0;
+        return 0;
+    }
+    qsort(c->qd_launch, c->n_qd, sizeof(*c->qd_launch), cmp_qmark);
+    qsort(c->qd_start, c->n_qd, sizeof(*c->qd_start), cmp_qmark);
+    return 1;
+}
+
+/* Marks of device pid before ts (at ts too with at 1). */
+static size_t
+qd_before(const struct qmark *v, size_t n, uint32_t pid, int64_t ts, int at)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (v[mid].pid < pid ||
+            (v[mid].pid == pid && (v[mid].ts < ts || (at && v[mid].ts == ts))))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether launch call x was made into a full launch queue: its device's
+ * tasks launched before it and not started then (HTA's queue length). */
+static int
+queue_full(struct pr_cp_ctx *c, const struct pr_cp_node *x)
+{
+    int64_t corr;
+    size_t dev, launched, started;
+
+    if (x->type != PR_CP_N_HOST || x->kind != PR_CP_LAUNCH ||
+        x->ev == PR_CP_NONE ||
+        (corr = pr_event_correlation(c->t, &c->t->events[x->ev])) == PR_NO_ID ||
+        !qd_make(c) || (dev = pr_idmap_get(&c->qd_dev, corr)) == PR_NONE)
+        return 0;
+    launched = qd_before(c->qd_launch, c->n_qd, (uint32_t)dev, x->s, 0) -
+               qd_before(c->qd_launch, c->n_qd, (uint32_t)dev, INT64_MIN, 0);
+    started = qd_before(c->qd_start, c->n_qd, (uint32_t)dev, x->s, 1) -
+              qd_before(c->qd_start, c->n_qd, (uint32_t)dev, INT64_MIN, 0);
+    return launched >= started + QUEUE_FULL;
+}
+
 /* Stream waits: the first task launched on the waiting stream after the
  * wait call waits for the task of the launch before the event record. */
 static void
@@ -2106,7 +2241,9 @@ waits_inside(struct pr_cp_ctx *c, int aclop)
         int64_t a = q->s - q->w, cut = 0, left, in_compile = 0;
         uint32_t name = PR_STR_NONE;
 
-        if (q->type != PR_CP_N_TASK || q->w_kind != PR_CP_IDLE || q->w <= 0)
+        /* a late start (late_starts) did not wait for the host at all */
+        if (q->type != PR_CP_N_TASK || q->w_kind != PR_CP_IDLE || q->w <= 0 ||
+            q->late)
             continue;
         while (lo < hi) { /* first span ending after the wait starts */
             size_t mid = lo + (hi - lo) / 2;
@@ -2326,6 +2463,40 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
     }
 }
 
+/* A task that started PR_CP_LATE_START_NS or more after its launch call
+ * returned, on a stream with nothing before it, with no other cause in
+ * the trace (infer_stream_waits left it a launch delay), did not wait for
+ * the host: the host had issued the work and moved on (it ran later
+ * calls, or blocked in a sync or a copy on that device meanwhile), and a
+ * launch takes microseconds.  The device was busy with work issued
+ * before the window, or waited for an event the trace does not record:
+ * idle with no recorded cause, which no launch change shortens (hunt30
+ * #1: TraceLens' vLLM and SGLang graph_execution splits on MI300X, whose
+ * first tasks start 7.8 to 493 ms after their launches returned while
+ * the host sat in hipMemcpyWithStream, read "launches 41-98%" and
+ * "capture the launches in a graph"). */
+static void
+late_starts(struct pr_cp_ctx *c)
+{
+    struct pr_cp_graph *g = &c->g;
+    size_t i;
+
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *n = &g->v[i];
+
+        /* a copy from pageable memory starts once the driver has
+           staged it through a pinned buffer, the host's work (note_waits
+           leaves it out as a known cause) */
+        if (n->type == PR_CP_N_TASK && n->w_kind == PR_CP_LAUNCH &&
+            n->w >= PR_CP_LATE_START_NS &&
+            !(n->kind == PR_CP_COPY && n->name != PR_STR_NONE &&
+              strstr(pr_trace_str(c->t, n->name), "Pageable") != NULL)) {
+            n->w_kind = PR_CP_IDLE;
+            n->late = 1;
+        }
+    }
+}
+
 /* A collective whose export holds none of its tasks (w_coll) waited,
  * after the previous operation of its communicator, for its input: the
  * task of another stream that ended last inside that gap (the gradient
@@ -2455,6 +2626,13 @@ resolve_syncs(struct pr_cp_ctx *c)
             dep = x->corr_task;
         } else if (x->type == PR_CP_N_SYNC) {
             dep = waited_for(g, tasks, n, x);
+        } else if (x->dur >= QUEUE_SLOT_NS && queue_full(c, x)) {
+            dep = waited_for(g, tasks, n, x);
+            if (dep == PR_CP_NONE || g->v[dep].e + QUEUE_SLOT_NS < x->e)
+                continue;
+            x->type = PR_CP_N_SYNC;
+            x->kind = PR_CP_SYNC;
+            x->queue_full = 1;
         } else {
             continue;
         }
@@ -2470,6 +2648,7 @@ resolve_syncs(struct pr_cp_ctx *c)
     resolve_waits(c);
     residual_waits(c);
     infer_stream_waits(c, tasks, n);
+    late_starts(c);
     collective_inputs(c, tasks, n);
     free(tasks);
     return compile_waits(c);
@@ -2566,7 +2745,7 @@ end_preds(struct pr_cp_ctx *c)
     struct pr_cp_graph *g = &c->g;
     int64_t callless_end = g->ws, step_only = g->ws;
     size_t i, by_step = PR_NONE, by_host = PR_NONE;
-    uint32_t pf = (uint32_t)g->n_pc, pn = 0;
+    uint32_t pf = (uint32_t)g->n_pc, pn = 0, other, from;
 
     for (i = 0; i < c->n_thr; i++) {
         struct thr *h = &c->thr[i];
@@ -2596,10 +2775,25 @@ end_preds(struct pr_cp_ctx *c)
            weight: the walk trims it) */
         if (hend < g->v[h->last].e && g->v[h->last].e <= g->we)
             hend = g->v[h->last].e;
+        /* another thread's call ended since its last: it waited for
+           that thread, as chain_call reads a call after such a wait (the
+           main thread inside loss.backward() while autograd's thread
+           issues the backward pass, up to a window's end: review30g #1,
+           HTA's ns_resolution trace, whose device-time steps end 50.6
+           ms into the main thread's "## backward ##" range, which the
+           replays then kept as fixed host work) */
+        other = handoff(c, h, hend);
+        if (other != 0 && g->v[other].e > g->v[h->last].e) {
+            if (add_end(c, h->last, 0, (uint32_t)g->n_pc, 0) != PR_OK)
+                return PR_E_NOMEM;
+            from = other;
+        } else {
+            from = h->last;
+        }
         if (!account(c, h, hend) ||
-            !take_pieces(c, h, g->v[h->last].e, hend, &pf, &pn))
+            !take_pieces(c, h, g->v[from].e, hend, &pf, &pn))
             return nomem(c);
-        if (add_end(c, h->last, hend - g->v[h->last].e, pf, pn) != PR_OK)
+        if (add_end(c, from, hend - g->v[from].e, pf, pn) != PR_OK)
             return PR_E_NOMEM;
     }
     if (g->n_end > 0 || g->n > 1 || callless_end <= step_only) {
@@ -3500,6 +3694,9 @@ ctx_free(struct pr_cp_ctx *c)
     pr_idmap_free(&c->qid_ix);
     free(c->fifo_enq);
     free(c->fifo_deq);
+    free(c->qd_launch);
+    free(c->qd_start);
+    pr_idmap_free(&c->qd_dev);
 }
 
 /* The run's critical_path as its typed row (rows.def) and the text its
@@ -3507,7 +3704,7 @@ ctx_free(struct pr_cp_ctx *c)
  * (pr_critpath_fill). */
 struct cp_out {
     struct pr_row_critical_path r;
-    char error_note[400], launch_note[600], held_note[1400], idle_note[1500],
+    char error_note[400], launch_note[1400], held_note[1400], idle_note[1500],
         peer_note[1300], longest[300], entry_note[1100];
 };
 
@@ -3637,6 +3834,11 @@ struct lwait {
     int64_t ns, max_ns;
     size_t n;
     uint32_t max_ev;
+    /* late starts on the paths (late_starts): their waits from the
+       launch's end, the longest and its task */
+    int64_t late_ns, late_max_ns;
+    size_t late_n;
+    uint32_t late_ev;
     /* waits for the SMs another stream's kernel held (held_by): the
        wait from the task's launch, the longest and its kernel */
     int64_t held_ns, held_max_ns;
@@ -3769,6 +3971,15 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
             }
             continue;
         }
+        if (n->late) {
+            lw->late_ns = pr_sat_add_i64(lw->late_ns, n->w);
+            lw->late_n++;
+            if (n->w > lw->late_max_ns) {
+                lw->late_max_ns = n->w;
+                lw->late_ev = n->ev;
+            }
+            continue;
+        }
         if (n->w_kind != PR_CP_LAUNCH || n->w < COINCIDE_MIN_WAIT_NS)
             continue;
         /* a copy from pageable memory starts when the driver has staged
@@ -3888,8 +4099,9 @@ note_idle(const struct pr_trace *t, const struct pr_cp_graph *g,
         int j;
 
         if (n->type != PR_CP_N_TASK || n->ev == PR_CP_NONE || !n->on_path ||
-            n->past_peer || n->w_kind != PR_CP_IDLE || w < COINCIDE_MIN_WAIT_NS)
-            continue;
+            n->past_peer || n->w_kind != PR_CP_IDLE ||
+            w < COINCIDE_MIN_WAIT_NS || n->late)
+            continue; /* a late start is launch_wait_note's */
         /* a wait from the step's start is no gap after the device's work:
            the time before the step's first task the trace holds (review 11
            #9: MindSpore's fixtures hold 2 events in a 4.47 s capture) */
@@ -4079,25 +4291,55 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     const struct pr_event *e;
     const char *tid;
 
+    size_t len = 0;
+
     o->r.launch_wait_note = NULL;
-    if (lw->n == 0 || n_steps == 0)
+    if ((lw->n == 0 && lw->late_n == 0) || n_steps == 0)
         return;
-    e = &t->events[lw->max_ev];
-    tid = pr_trace_str(t, pr_event_tid(t, e));
-    snprintf(o->launch_note, sizeof(o->launch_note),
-             "%zu task%s on the %s waited %.0f \xC2\xB5s or "
-             "more after %s launch on a stream with nothing before %s "
-             "(%.2f ms%s; the longest %.0f \xC2\xB5s, %.80s on %s%s): "
-             "the trace records no cause (no stream wait or event, no "
-             "task on another stream ending or draining then), so the path "
-             "keeps this as launch-to-start delay.",
-             lw->n, lw->n == 1 ? "" : "s",
-             lw->capture ? "capture's critical path" : "steps' critical paths",
-             COINCIDE_MIN_WAIT_NS / 1000.0, lw->n == 1 ? "its" : "their",
-             lw->n == 1 ? "it" : "them", (double)lw->ns / 1e6 / (double)n_steps,
-             lw->capture ? " in all" : " a step", (double)lw->max_ns / 1e3,
-             pr_trace_str(t, e->name),
-             strncmp(tid, "stream", 6) == 0 ? "" : "stream ", tid);
+    o->launch_note[0] = '\0';
+    if (lw->n > 0) {
+        e = &t->events[lw->max_ev];
+        tid = pr_trace_str(t, pr_event_tid(t, e));
+        len = pr_append(
+            o->launch_note, sizeof(o->launch_note), 0,
+            "%zu task%s on the %s waited %.0f \xC2\xB5s or "
+            "more after %s launch on a stream with nothing before %s "
+            "(%.2f ms%s; the longest %.0f \xC2\xB5s, %.80s on %s%s): "
+            "the trace records no cause (no stream wait or event, no "
+            "task on another stream ending or draining then), so the path "
+            "keeps this as launch-to-start delay.",
+            lw->n, lw->n == 1 ? "" : "s",
+            lw->capture ? "capture's critical path" : "steps' critical paths",
+            COINCIDE_MIN_WAIT_NS / 1000.0, lw->n == 1 ? "its" : "their",
+            lw->n == 1 ? "it" : "them", (double)lw->ns / 1e6 / (double)n_steps,
+            lw->capture ? " in all" : " a step", (double)lw->max_ns / 1e3,
+            pr_trace_str(t, e->name),
+            strncmp(tid, "stream", 6) == 0 ? "" : "stream ", tid);
+    }
+    if (lw->late_n > 0) {
+        e = &t->events[lw->late_ev];
+        tid = pr_trace_str(t, pr_event_tid(t, e));
+        pr_append(
+            o->launch_note, sizeof(o->launch_note), len,
+            "%s%zu task%s on the %s started %.0f ms or more after %s launch "
+            "call had returned, on a stream with nothing before %s (%.2f "
+            "ms%s; the longest %.2f ms, %.80s on %s%s): a launch takes "
+            "microseconds and the host had moved on, so %s did not wait for "
+            "the host; the device ran work the trace does not hold (issued "
+            "before the window) or waited for an event it does not record. "
+            "The "
+            "path keeps this as device idle with no recorded cause, which "
+            "no launch change shortens.",
+            len > 0 ? " " : "", lw->late_n, lw->late_n == 1 ? "" : "s",
+            lw->capture ? "capture's critical path" : "steps' critical paths",
+            PR_CP_LATE_START_NS / 1e6, lw->late_n == 1 ? "its" : "their",
+            lw->late_n == 1 ? "it" : "them",
+            (double)lw->late_ns / 1e6 / (double)n_steps,
+            lw->capture ? " in all" : " a step", (double)lw->late_max_ns / 1e6,
+            pr_trace_str(t, e->name),
+            strncmp(tid, "stream", 6) == 0 ? "" : "stream ", tid,
+            lw->late_n == 1 ? "it" : "they");
+    }
     o->r.launch_wait_note = o->launch_note;
 }
 
