@@ -415,6 +415,21 @@ pr_run_no_framework(const cJSON *run)
            !pr_run_on_npu(run);
 }
 
+/* The share of the run's launched kernels that a graph launch issued
+ * (runs[].launches: graph_kernels over them and kernels_with_launch,
+ * which counts the others); 0 when it has none. */
+double
+pr_run_graph_share(const cJSON *run)
+{
+    const cJSON *l = pr_sget(run, PR_K_LAUNCHES);
+    double g = pr_sget_num(l, PR_K_GRAPH_KERNELS);
+    double k = pr_sget_num(l, PR_K_KERNELS_WITH_LAUNCH);
+
+    if (!(g > 0))
+        return 0;
+    return g / (g + (k > 0 ? k : 0));
+}
+
 /* Whether a device of the run is an NPU (devices[].kind "npu"). */
 int
 pr_run_on_npu(const cJSON *run)

@@ -302,6 +302,13 @@ int pr_run_trains(const cJSON *run);
 int pr_run_is_torch(const cJSON *run);
 int pr_run_no_framework(const cJSON *run);
 int pr_run_on_npu(const cJSON *run);
+/* The share of launched kernels issued by graph launches (0 to 1). */
+double pr_run_graph_share(const cJSON *run);
+/* At or over this share of kernels from graph launches, the launches
+ * are already graphed: no launch finding and no graph advice (hunt30 #1:
+ * vLLM's and SGLang's decode iterations on MI300X issue 421 of 425 and
+ * 544 of 555 kernels from one hipGraphLaunch). */
+#define PR_GRAPHED_SHARE 0.8
 
 /* An enum pr_unit's name as tensor_cores_rule says it ("matrix" for
  * Ascend's AI_CORE Cube, "vector", "mix_matrix" ...; kernels.c). */

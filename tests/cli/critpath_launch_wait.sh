@@ -10,7 +10,8 @@
 #    back to back (20 us each): the 5 ms wait is idle with no recorded
 #    cause, no launch_bound finding, the verdict names no launches.  The
 #    same trace with the kernels starting 300 us after the launch keeps
-#    that wait as launch-to-start delay (under PR_CP_LATE_START_NS).
+#    that wait as launch-to-start delay (under PR_CP_LATE_START_NS), but
+#    offers no launch finding: all its kernels come from a graph launch.
 # 2. A launch call made with its device's launch queue full (over 1,000
 #    launched tasks not started; CUDA queues about 1,024) blocks until a
 #    task ends: a wait on the device, like a sync (review30g #1: HTA's
@@ -81,6 +82,10 @@ set -- $(facts "$T_DIR/near.s.json")
 check "300 us after its launch: still a launch-to-start delay ($1 us)" \
     test "$1" -ge 290
 check "300 us after its launch: no late-start note" test "$5" = False
+# every kernel came from a graph launch: no launch finding, no advice to
+# capture a graph (PR_GRAPHED_SHARE), and the replay's misses say why
+check "all kernels from a graph launch: no launch_bound finding" \
+    test "$3" = False
 
 # queue FILE FAST: FAST quick launches, then 300 that block on the queue
 queue() {

@@ -651,7 +651,8 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     int amd, mtia;
     size_t len;
 
-    if (has_id(recs, "launch_bound") || !(g >= PATH_MIN_PCT))
+    if (has_id(recs, "launch_bound") || !(g >= PATH_MIN_PCT) ||
+        pr_run_graph_share(run) >= PR_GRAPHED_SHARE)
         return 1;
     graphs = pr_sget_true(pr_sget(run, PR_K_LAUNCHES), PR_K_CUDA_GRAPHS);
     /* the launches outside the aclop calls, which op_compile's finding

@@ -1495,6 +1495,19 @@ rule_launch_bound(struct rctx *c)
        online operator compilation is runtime time too, but no launch
        overhead (rule_op_compile): it does not count */
     launch_misses(c, calls, small, rt - opc, opc, host_wait);
+    if (pr_run_graph_share(c->run) >= PR_GRAPHED_SHARE) {
+        if (c->f->whatif != NULL) {
+            char *buf = c->f->whatif->misses[PR_WHATIF_LAUNCH];
+            size_t len = strlen(buf);
+
+            pr_append(buf, PR_WHATIF_MISSES_CAP, len,
+                      "%s%.0f%% of the kernels already come from graph "
+                      "launches (under %.0f%% needed)",
+                      len > 0 ? ", " : "", 100.0 * pr_run_graph_share(c->run),
+                      100.0 * PR_GRAPHED_SHARE);
+        }
+        return;
+    }
     if (opc >= 0.5 * rt)
         return;
     rt -= opc;
