@@ -163,4 +163,44 @@ set -- $(qfacts "$T_DIR/half.s.json")
 check "500 pending: the long launches stay launch calls ($1 us)" \
     test "$1" -ge 25000
 
+# 3. A thread whose last call precedes another thread's waited for that
+#    thread up to the window's end, as a call after such a wait does (the
+#    main thread inside loss.backward() while autograd's thread launches:
+#    ns_resolution's device-time steps end 50.6 ms into its "## backward
+#    ##" range, which the replays held as fixed host work).  Hand-made:
+#    the main thread's last call at 2 us, then "## backward ##" to the
+#    step's end at 1 ms; the autograd thread launches 10 kernels from 100
+#    to 825 us.  Only the range's 175 us after that last call is the main
+#    thread's on the path (990 us before).
+python3 - "$T_DIR/bwd.json" << 'PY'
+import json, sys
+def x(cat, name, pid, tid, ts, dur, **a):
+    return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
+            "ts": ts, "dur": dur, "args": a}
+ev = [x("user_annotation", "ProfilerStep#1", 1, 1, 0, 1000),
+      x("cpu_op", "aten::zeros", 1, 1, 1, 5, **{"External id": 1}),
+      x("cuda_runtime", "cudaLaunchKernel", 1, 1, 2, 2, correlation=1,
+        **{"External id": 1}),
+      x("kernel", "fill_kernel", 0, 7, 5, 10, device=0, stream=7,
+        correlation=1, **{"External id": 1}),
+      x("user_annotation", "## backward ##", 1, 1, 10, 990)]
+for i in range(10):
+    t, c = 100 + 80 * i, 2 + i
+    ev += [x("cpu_op", "MmBackward0", 1, 2, t - 2, 10, **{"External id": c}),
+           x("cuda_runtime", "cudaLaunchKernel", 1, 2, t, 5, correlation=c,
+             **{"External id": c}),
+           x("kernel", "grad_kernel", 0, 7, t + 6, 70, device=0, stream=7,
+             correlation=c, **{"External id": c})]
+json.dump({"schemaVersion": 1, "traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+"$PR_BIN" -q --input "$T_DIR/bwd.json" --json "$T_DIR/bwd.s.json"
+bwd=$(python3 - "$T_DIR/bwd.s.json" << 'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["runs"][0]["critical_path"]["steps"][0]
+print(round({t["name"]: t["us"] for t in s["top"]}.get("## backward ##", 0)))
+PY
+)
+check "main thread waiting in backward: 175 us of its range on the path ($bwd)" \
+    test "$bwd" = 175
+
 echo "1..$T_N"
