@@ -112,7 +112,8 @@ test_device_extends_step(void **state)
  * busy, so step 1 starts at 90, not 0 (the plugin would give it the
  * backlog, 190 us against 100 for the others).  Every step is then 100
  * on the device basis; the last is trimmed (6.4 keeps steps 1-4 here:
- * same counts). */
+ * same counts).  That earlier work is the kernel at [0,90): with the
+ * device idle in the wait there is no backlog (test_idle_wait_no_backlog). */
 static void
 test_first_step_backlog(void **state)
 {
@@ -120,6 +121,7 @@ test_first_step_backlog(void **state)
     int i;
 
     (void)state;
+    tt_kernel(f.t, "earlier", 0, 90, 99);
     for (i = 0; i < 4; i++) {
         char name[32];
 
@@ -135,6 +137,31 @@ test_first_step_backlog(void **state)
     expect_step(&f.steps.v[3], 390, 490);
     assert_int_equal(f.steps.backlog_ns, 90000);
     assert_int_equal(f.steps.v[0].host_start_ns, 0);
+    release(&f);
+}
+
+/* Review 30g #2: the same launches on an idle device (no work before
+ * the first kernel): the wait was no backlog, the first step keeps its
+ * host start and holds its kernel, [0,190). */
+static void
+test_idle_wait_no_backlog(void **state)
+{
+    struct fixture f = {.t = pr_trace_new()};
+    int i;
+
+    (void)state;
+    for (i = 0; i < 4; i++) {
+        char name[32];
+
+        snprintf(name, sizeof(name), "ProfilerStep#%d", i + 1);
+        tt_op(f.t, name, 100 * i, 100, i + 1);
+        launch(f.t, 100 * i, 11 + i, i + 1, 90 + 100 * i, 100);
+    }
+    compute(&f);
+    assert_int_equal(f.steps.n, 4);
+    expect_step(&f.steps.v[0], 0, 190);
+    expect_step(&f.steps.v[1], 190, 290);
+    assert_int_equal(f.steps.backlog_ns, 0);
     release(&f);
 }
 
@@ -341,6 +368,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_device_extends_step),
         cmocka_unit_test(test_first_step_backlog),
+        cmocka_unit_test(test_idle_wait_no_backlog),
         cmocka_unit_test(test_one_step_no_backlog_rule),
         cmocka_unit_test(test_step_clipped_to_capture),
         cmocka_unit_test(test_step_clipped_to_window_end),

@@ -6047,6 +6047,38 @@ step_trace_compute(const cJSON *run, double *fpbp, double *tail)
     return *fpbp > 0;
 }
 
+/* 1 when the run holds fewer than VERDICT_SPARSE_TASKS kernel calls
+ * (*tasks) and its mean device step is under half its steps' mean host
+ * interval (*host_mean, us): too few tasks to say what bounds a step. */
+static int
+sparse_tasks(const cJSON *run, double *tasks, double *host_mean)
+{
+    const cJSON *k, *s;
+    double host = 0, n = 0,
+           mean = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
+
+    *tasks = 0;
+    cJSON_ArrayForEach(k, pr_sget(run, PR_K_KERNELS))
+    {
+        double c = pr_sget_num(k, PR_K_CALLS);
+
+        *tasks += c > 0 ? c : 0;
+    }
+    if (!(*tasks > 0 && *tasks < VERDICT_SPARSE_TASKS))
+        return 0;
+    cJSON_ArrayForEach(s, pr_sget(run, PR_K_STEPS))
+    {
+        double h = pr_sget_num(s, PR_K_HOST_DURATION_US);
+
+        if (h > 0) {
+            host += h;
+            n++;
+        }
+    }
+    *host_mean = n > 0 ? host / n : NAN;
+    return n > 0 && mean >= 0 && mean < 0.5 * *host_mean;
+}
+
 struct pr_verdict *
 pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
 {
@@ -6060,7 +6092,8 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
     size_t n = 0, same = 0, n_idle = 0, n_miss = 0;
     int ok = v != NULL, rank = 0, stage = 0,
         capture = pr_sget_run_is_capture(run);
-    double idle, miss = 0, cold, fpbp = NAN, tail = NAN;
+    double idle, miss = 0, cold, fpbp = NAN, tail = NAN, tasks = 0,
+                 host_mean = NAN;
     char text[2000], split[240], mean[160], pipe[600], coldtxt[300],
         busytxt[300];
     cJSON *steady;
@@ -6182,15 +6215,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
                !isnan(idle = idle_dominant_pct(pr_sget(cp, PR_K_BY_KIND_US)))) {
         /* the device mostly waits and the trace says for nothing: no
            resource to name */
-        const cJSON *k;
-        double tasks = 0;
-
-        cJSON_ArrayForEach(k, pr_sget(run, PR_K_KERNELS))
-        {
-            double c = pr_sget_num(k, PR_K_CALLS);
-
-            tasks += c > 0 ? c : 0;
-        }
+        (void)sparse_tasks(run, &tasks, &host_mean);
         vb = "idle";
         vsteps = (double)n_idle;
         if (tasks > 0 && tasks < VERDICT_SPARSE_TASKS)
@@ -6224,6 +6249,24 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
                 "trace, so no resource is named as the bound.",
                 idle, mean, n_idle, n, n == 1 ? "" : "s",
                 split[0] ? split : "nothing");
+    } else if (bound != NULL && n > 0 &&
+               sparse_tasks(run, &tasks, &host_mean)) {
+        /* a sparse capture whatever the path's bound: a few tasks whose
+           device step is a sliver of its host step (review 30g #2: HTA's
+           trace_compare test fragment read "Bound by device compute ...
+           mean step 4 us" for a 100 ms ProfilerStep) */
+        char hm[48];
+
+        fmt_us(host_mean, hm, sizeof(hm));
+        vb = "unexplained";
+        vsteps = (double)n;
+        snprintf(text, sizeof(text),
+                 "The capture holds only %.0f device task%s, and its steps' "
+                 "device work (mean step %s) fills under half of their host "
+                 "interval (mean %s), so it shows no step's work (on the "
+                 "path: %s). Too few tasks to name what bounds a step.",
+                 tasks, tasks == 1 ? "" : "s", mean, hm,
+                 split[0] ? split : "nothing");
     } else if (bound != NULL && n > 0 &&
                (stage = pr_producer_pipeline_note(run, pipe, sizeof(pipe)))) {
         /* a pipeline stage's own table says what the path cannot
