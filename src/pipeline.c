@@ -1673,7 +1673,9 @@ brief_gain(const cJSON *fd, int capture, char *buf, size_t cap)
         pr_whatif_fmt_us(us, t, sizeof(t));
         pr_whatif_fmt_us(b, u, sizeof(u));
         snprintf(buf, cap, "saves %s %s (%.1f%%; at most %s)", t, per, pct, u);
-    } else if (pr_sget_is(pr_sget_str(fd, PR_K_ID), "cold_step")) {
+    } else if (pr_sget_is(pr_sget_str(fd, PR_K_ID), "cold_step") &&
+               !pr_sget_is(pr_sget_str(fd, PR_K_GAIN_BASIS),
+                           PR_GAIN_PER_STEP)) {
         /* first-use costs: paid once, not saved on every step */
         pr_whatif_fmt_us(us, t, sizeof(t));
         snprintf(buf, cap, "a one-time cost of %s (%.1f%% of the %s)", t, pct,

@@ -526,6 +526,7 @@
 #define PR_K_FSDP_PATH_PCT "fsdp_path_pct"
 #define PR_K_FSDP_CALLS "fsdp_calls"
 #define PR_K_FSDP_RANGES "fsdp_ranges"
+#define PR_K_RECURRING_CALLS "recurring_calls"
 /* runs[].data_quality */
 #define PR_K_SKIPPED_NO_DUR "skipped_no_dur"
 #define PR_K_SKIPPED_BAD_TS "skipped_bad_ts"

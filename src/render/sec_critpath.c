@@ -693,6 +693,20 @@ whatif_cold_note(struct pr_figs *f, const cJSON *run)
                    "twice the samples, which is no saving of the batch.");
         return;
     }
+    if (pr_sget(w, PR_K_RECURRING_CALLS) != NULL) {
+        /* allocator churn (whatif.c churn_of): no cold start, but a larger
+           batch adds to the memory pressure that makes it */
+        snprintf(text, sizeof(text),
+                 "No twice-the-batch or gradient accumulation row: memory "
+                 "is freed and allocated again every iteration (allocator "
+                 "churn, %.0f%% of the %s; see Recommendations), and a "
+                 "larger batch adds to the memory pressure that causes it, "
+                 "so a replay that keeps those calls as they are would not "
+                 "be what a larger batch does.",
+                 pct, capture ? "capture" : "steps");
+        pr_figs_note(f, text);
+        return;
+    }
     snprintf(text, sizeof(text),
              "No twice-the-batch or gradient accumulation row: the %s cold "
              "(warm, %s would be %.0f%% shorter), and its one-time work, "

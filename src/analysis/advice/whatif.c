@@ -262,7 +262,13 @@ struct pr_whatif_acc {
     uint32_t sub_name[PR_WHATIF_COUNT];
     struct opt_span *opt; /* the trace's optimizer steps, in time order */
     size_t n_opt;
-    int opt_done;   /* opt built */
+    int opt_done; /* opt built */
+    /* allocator churn (churn_of): the allocation or release call whose
+       runtime calls of PR_WHATIF_COLD_CALL_NS or more recur in every
+       iteration after the first, and those calls per iteration */
+    int churn_done;
+    uint32_t churn_name;
+    double churn_per_iter;
     uint32_t *next; /* scratch of apply_picks: a task's next on its stream */
     size_t cap_next;
 };
@@ -1094,6 +1100,100 @@ cold_call(const struct pr_cp_node *c, int64_t median)
            median >= 0 && median < PR_WHATIF_COLD_CALL_NS;
 }
 
+/* Allocator churn (hunt30 #3): the release or allocation call (cudaFree,
+ * hipFree, cudaMalloc, hipMalloc) with the most runtime calls of
+ * PR_WHATIF_COLD_CALL_NS or more, when such calls fall in every
+ * iteration after the first of three or more: the caching allocator
+ * returns memory and takes it again every iteration
+ * (PYTORCH_NO_CUDA_MEMORY_CACHING, empty_cache(), memory pressure;
+ * c10/cuda/CUDACachingAllocator.cpp), not a first use.  Iterations end
+ * where ProfilerStep ranges do, else torch.optim's Optimizer.step ranges.
+ * a->churn_per_iter: those calls per iteration.  PR_STR_NONE: none. */
+static uint32_t
+churn_of(const struct pr_trace *t, struct pr_whatif_acc *a)
+{
+    static const char *const stepp[] = {"ProfilerStep#", NULL};
+    struct opt_span *sp = NULL;
+    size_t n_sp = 0, i, k, it, n_names = 0, calls = 0;
+    uint32_t names[8];
+    size_t counts[8] = {0};
+    unsigned char *hit = NULL;
+    int64_t max = 0;
+    const struct opt_span *b;
+    size_t nb;
+
+    if (a->churn_done)
+        return a->churn_name;
+    a->churn_done = 1;
+    a->churn_name = PR_STR_NONE;
+    if (!range_spans(t, stepp, a, &sp, &n_sp, &max))
+        return PR_STR_NONE;
+    if (n_sp >= 3) {
+        b = sp;
+        nb = n_sp;
+    } else if (optimizer_spans(t, a) && a->n_opt >= 3) {
+        b = a->opt;
+        nb = a->n_opt;
+    } else {
+        free(sp);
+        return PR_STR_NONE;
+    }
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const char *name = pr_trace_str(t, e->name);
+
+        if (e->kind != PR_KIND_RUNTIME_CALL ||
+            e->dur_ns < PR_WHATIF_COLD_CALL_NS ||
+            (strstr(name, "Free") == NULL && strstr(name, "Malloc") == NULL))
+            continue;
+        for (k = 0; k < n_names && names[k] != e->name; k++)
+            ;
+        if (k == n_names && n_names < 8)
+            names[n_names++] = e->name;
+        if (k < n_names)
+            counts[k]++;
+    }
+    for (i = k = 0; i < n_names; i++)
+        if (counts[i] > counts[k])
+            k = i;
+    hit = n_names > 0 ? calloc(nb, 1) : NULL;
+    for (i = 0; hit != NULL && i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind != PR_KIND_RUNTIME_CALL || e->name != names[k] ||
+            e->dur_ns < PR_WHATIF_COLD_CALL_NS)
+            continue;
+        for (it = 0; it < nb && e->ts_ns >= b[it].e; it++)
+            ;
+        if (it < nb) { /* not after the last iteration's end */
+            hit[it] = 1;
+            calls++;
+        }
+    }
+    for (it = 1; hit != NULL && it < nb && hit[it]; it++)
+        ;
+    if (hit != NULL && it == nb) {
+        a->churn_name = names[k];
+        a->churn_per_iter = (double)calls / (double)nb;
+    }
+    free(hit);
+    free(sp);
+    return a->churn_name;
+}
+
+/* 1 when the churn call is the cold_step replay's largest evidence. */
+static int
+churn_in_evidence(const struct pr_whatif_acc *a)
+{
+    size_t i, best = 0;
+
+    for (i = 1; i < PR_WHATIF_EV; i++)
+        if (a->ev[PR_WHATIF_COLD][i].ns > a->ev[PR_WHATIF_COLD][best].ns)
+            best = i;
+    return a->ev[PR_WHATIF_COLD][best].ns > 0 &&
+           a->ev[PR_WHATIF_COLD][best].name == a->churn_name;
+}
+
 /* The steady state (cold_step): the cold calls take the step's median
  * runtime call time (their first-use cost gone), and the task such a
  * call launched waits that much less (at most its wait).  Evidence (ev
@@ -1116,6 +1216,11 @@ apply_cold(const struct pr_trace *t, struct pr_cp_graph *g,
            whose opCompile step is a 14 us lookup is no first-use cost */
         if (!cold_call(c, median) || c->kind == PR_CP_COMPILE ||
             c->dur_compile > 0 || pr_cp_is_aclop(node_str(t, c)))
+            continue;
+        /* allocator churn is no first use, but the steady state a caching
+           allocator restores: the replay takes it off all the same, and
+           the row says it recurs (recurring_calls) */
+        if (!ev && churn_of(t, a) != PR_STR_NONE && c->name == a->churn_name)
             continue;
         /* as the base of a batch change (ev 0), a call that issued a copy
            is the copy's bytes (pageable staging), which grow with the
@@ -2044,6 +2149,14 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
         pr_rows_omit(ro, &o, PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_CALLS);
         pr_rows_omit(ro, &o, PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_RANGES);
     }
+    /* allocator churn among the cold calls: per step, not one-time */
+    if (s == PR_WHATIF_COLD && churn_of(t, a) != PR_STR_NONE &&
+        churn_in_evidence(a)) {
+        o.recurring_calls = a->churn_per_iter;
+        o.gain_basis = "step";
+    } else
+        pr_rows_omit(ro, &o,
+                     PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_RECURRING_CALLS);
     qsort(a->ev[s], PR_WHATIF_EV, sizeof(a->ev[s][0]), cmp_ev);
     o.evidence = ev = cJSON_CreateArray();
     for (i = 0; ev != NULL && i < PR_WHATIF_EV && *ok; i++) {
@@ -3659,10 +3772,49 @@ no_replay(const cJSON *run, const cJSON *cp, char *buf, size_t cap)
 static double
 cold_pct(const cJSON *whatif)
 {
-    double p =
-        pr_sget_num(pr_sget_find(whatif, PR_K_ID, "cold_step"), PR_K_GAIN_PCT);
+    const cJSON *w = pr_sget_find(whatif, PR_K_ID, "cold_step");
+    double p = pr_sget_num(w, PR_K_GAIN_PCT);
 
+    /* allocator churn recurs: the capture is not cold */
+    if (pr_sget(w, PR_K_RECURRING_CALLS) != NULL)
+        return 0;
     return p >= PR_WHATIF_COLD_PCT ? p : 0;
+}
+
+/* The cold_step advice where its calls are allocator churn (hunt30 #3:
+ * 1,360 hipFree through a 5-iteration ResNet-18 capture read as "a cold
+ * start ... profile after warm-up"): the calls recur every iteration, so
+ * warm-up does not remove them; a caching allocator does
+ * (c10/cuda/CUDACachingAllocator.cpp: PYTORCH_NO_CUDA_MEMORY_CACHING turns
+ * caching off, torch.cuda.empty_cache() returns the cached blocks). */
+static int
+churn_text(const cJSON *w, int capture, char *buf, size_t cap)
+{
+    const cJSON *e = pr_sget(w, PR_K_EVIDENCE);
+    char t[32];
+    int k;
+
+    e = e != NULL ? e->child : NULL;
+    fmt_us(pr_sget_num(e, PR_K_US), t, sizeof(t));
+    k = snprintf(
+        buf, cap,
+        "Memory freed and allocated again every iteration (allocator "
+        "churn): %.80s calls of 1 ms or more recur through the whole %s, "
+        "%.1f an iteration, not only at its start (%.80s %s on the path); "
+        "each waits for the device, and warm-up does not remove them. "
+        "Without them %s would be %.0f%% shorter. PyTorch's caching "
+        "allocator keeps freed blocks for reuse: check that it is on "
+        "(PYTORCH_NO_CUDA_MEMORY_CACHING unset; ROCm builds use the same "
+        "torch.cuda allocator), take "
+        "torch.cuda.empty_cache() out of the loop, and lower the memory "
+        "pressure that makes it return blocks (a smaller batch, "
+        "expandable_segments:True in PYTORCH_CUDA_ALLOC_CONF; "
+        "torch.cuda.memory_stats() counts num_alloc_retries).",
+        pr_sget_str_or(e, PR_K_NAME, "?"), capture ? "capture" : "steps",
+        pr_sget_num(w, PR_K_RECURRING_CALLS), pr_sget_str_or(e, PR_K_NAME, "?"),
+        t, capture ? "the capture" : "its steps",
+        pr_sget_num(w, PR_K_GAIN_PCT));
+    return k >= 0 && (size_t)k < cap;
 }
 
 const char *
@@ -3765,8 +3917,10 @@ cold_advice(cJSON *run, cJSON *recs, const cJSON *whatif, double cold)
         (r == NULL && !(cold > 0) &&
          !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_PATH_PCT)))
         return 1;
-    if (!cold_text(run, w, npu, pr_sget_run_is_capture(run), text,
-                   sizeof(text)))
+    if (pr_sget(w, PR_K_RECURRING_CALLS) != NULL
+            ? !churn_text(w, pr_sget_run_is_capture(run), text, sizeof(text))
+            : !cold_text(run, w, npu, pr_sget_run_is_capture(run), text,
+                         sizeof(text)))
         return 1; /* (cannot happen: the buffer holds 4 names of 80) */
     if (r == NULL) {
         return pr_emit_rec(recs, "cold_step", "warning", text, NULL, 0) != NULL;
@@ -4517,7 +4671,10 @@ put_replay(cJSON *r, const cJSON *w)
     s.what_if = wid;
     s.gain_us = pr_sget_num(w, PR_K_GAIN_US);
     s.gain_pct = pr_sget_num(w, PR_K_GAIN_PCT);
-    s.gain_basis = gain_basis_of(wid);
+    /* the row's own (allocator churn: per step, not one-time) */
+    s.gain_basis = pr_sget_str(w, PR_K_GAIN_BASIS) != NULL
+                       ? pr_sget_str(w, PR_K_GAIN_BASIS)
+                       : gain_basis_of(wid);
     s.gain_source = PR_GAIN_REPLAY;
     s.bound_us = s.gain_us;
     s.evidence = pr_sget(w, PR_K_EVIDENCE);
@@ -5176,10 +5333,26 @@ split_text(const cJSON *kinds, double delay, int cold, int ms, int aclop,
 #define VERDICT_COLD_PCT 25.0
 
 /* The verdict's sentence on a cold capture (cold: the cold_step what-if's
- * gain, NaN when under VERDICT_COLD_PCT), in buf; "" otherwise. */
+ * gain, NaN when under VERDICT_COLD_PCT), in buf; "" otherwise.  churn:
+ * the cold_step row where its calls are allocator churn (recurring_calls),
+ * else NULL. */
 static const char *
-cold_words(double cold, int capture, char *buf, size_t cap)
+cold_words(double cold, const cJSON *churn, int capture, char *buf, size_t cap)
 {
+    const cJSON *e = pr_sget(churn, PR_K_EVIDENCE);
+
+    if (churn != NULL && !isnan(cold)) {
+        /* hunt30 #3: calls that recur every iteration are no cold start */
+        snprintf(buf, cap,
+                 " Allocator churn, not a cold start: %.80s calls of 1 ms "
+                 "or more recur every iteration (%.1f an iteration) and "
+                 "take %.0f%% of the %s; memory is freed and allocated "
+                 "again each iteration.",
+                 pr_sget_str_or(e != NULL ? e->child : NULL, PR_K_NAME, "?"),
+                 pr_sget_num(churn, PR_K_RECURRING_CALLS), cold,
+                 capture ? "capture" : "step");
+        return buf;
+    }
     if (isnan(cold))
         return "";
     snprintf(buf, cap,
@@ -5496,6 +5669,12 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
            (review 20 #8) */
         if (pr_sget_run_is_capture(run) && pr_sget_is(o.id, "cold_step"))
             o.title = "A cold capture: first-use costs";
+        if (pr_sget_is(o.id, "cold_step") &&
+            pr_sget(pr_sget_find(
+                        pr_sget(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_WHAT_IF),
+                        PR_K_ID, "cold_step"),
+                    PR_K_RECURRING_CALLS) != NULL)
+            o.title = "Allocator churn: memory freed every iteration";
         if (pr_sget_is(o.id, "launch_bound"))
             o.title = launch_title(run);
         o.gain_us = pr_sget_num(r, PR_K_GAIN_US);
@@ -6094,6 +6273,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
         capture = pr_sget_run_is_capture(run);
     double idle, miss = 0, cold, fpbp = NAN, tail = NAN, tasks = 0,
                  host_mean = NAN;
+    const cJSON *churn;
     char text[2000], split[240], mean[160], pipe[600], coldtxt[300],
         busytxt[300];
     cJSON *steady;
@@ -6115,10 +6295,12 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
                                        pr_sget_num(s, PR_K_MEASURED_US));
         }
     }
-    cold = pr_sget_num(
-        pr_sget_find(pr_sget(cp, PR_K_WHAT_IF), PR_K_ID, "cold_step"),
-        PR_K_GAIN_PCT);
+    churn = pr_sget_find(pr_sget(cp, PR_K_WHAT_IF), PR_K_ID, "cold_step");
+    cold = pr_sget_num(churn, PR_K_GAIN_PCT);
     cold = cold >= VERDICT_COLD_PCT ? cold : NAN;
+    /* allocator churn recurs: no cold start (cold_words says which) */
+    if (pr_sget(churn, PR_K_RECURRING_CALLS) == NULL)
+        churn = NULL;
     /* after a warm-up first step, the shares of the steps after it */
     steady = steady_kinds(run);
     verdict_split(run, steady, cold, 0, split, sizeof(split));
@@ -6305,7 +6487,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
                          : "",
                      mean, split[0] ? split : "nothing",
                      busy_words(run, bound, 1, busytxt, sizeof(busytxt)),
-                     cold_words(cold, 1, coldtxt, sizeof(coldtxt)));
+                     cold_words(cold, churn, 1, coldtxt, sizeof(coldtxt)));
         else
             snprintf(
                 text, sizeof(text),
@@ -6319,7 +6501,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
                 part ? " whose tasks the trace holds" : "", of, mean,
                 split[0] ? split : "nothing",
                 busy_words(run, bound, 0, busytxt, sizeof(busytxt)),
-                cold_words(cold, 0, coldtxt, sizeof(coldtxt)));
+                cold_words(cold, churn, 0, coldtxt, sizeof(coldtxt)));
     } else if (pr_sget_is(pr_sget_str(cp, PR_K_NO_PATH_REASON),
                           "kernel_replay")) {
         snprintf(text, sizeof(text),
