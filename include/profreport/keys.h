@@ -387,6 +387,7 @@
 #define PR_K_GRAPH_LAUNCHES "graph_launches"
 #define PR_K_GRAPH_KERNELS "graph_kernels"
 #define PR_K_CUDA_GRAPHS "cuda_graphs"
+#define PR_K_GRAPH_CAPTURES "graph_captures"
 #define PR_K_GPU_IDLE_HOST_WAIT_PCT "gpu_idle_host_wait_pct"
 
 /* ---- runs[].host_cpu (host_cpu.h, issue #13) */

@@ -681,6 +681,21 @@ whatif_cold_note(struct pr_figs *f, const cJSON *run)
     int capture = pr_sget_run_is_capture(run);
     char text[600];
 
+    double captures =
+        pr_sget_num(pr_sget(run, PR_K_LAUNCHES), PR_K_GRAPH_CAPTURES);
+
+    if (captures > 0) {
+        /* a graph capture (whatif.c captures_graphs): one-time work */
+        snprintf(text, sizeof(text),
+                 "No twice-the-batch or gradient accumulation row: the "
+                 "trace records %.0f graph capture%s, a one-time warm-up "
+                 "(see Recommendations), and a larger batch would spread "
+                 "that one-time work over twice the samples, which is no "
+                 "saving of the batch.",
+                 captures, captures == 1 ? "" : "s");
+        pr_figs_note(f, text);
+        return;
+    }
     if (!(pct >= PR_COLD_CAPTURE_PCT)) {
         /* nor on a capture held up at start-up by one collective
            (whatif.c pr_whatif_rows: kernel_details_910B_v1's 45.4%) */

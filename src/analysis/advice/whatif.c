@@ -1181,6 +1181,23 @@ churn_of(const struct pr_trace *t, struct pr_whatif_acc *a)
     return a->churn_name;
 }
 
+/* 1 when the trace records a CUDA/HIP stream capture (hunt30 #6): a
+ * graph capture, one-time warm-up, whose batch replays would spread its
+ * one-time work over twice the samples (hostdev.c's graph_captures). */
+static int
+captures_graphs(const struct pr_trace *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++)
+        if ((t->events[i].kind == PR_KIND_RUNTIME_CALL ||
+             t->events[i].kind == PR_KIND_DRIVER_CALL) &&
+            strstr(pr_trace_str(t, t->events[i].name), "StreamBeginCapture") !=
+                NULL)
+            return 1;
+    return 0;
+}
+
 /* 1 when the churn call is the cold_step replay's largest evidence. */
 static int
 churn_in_evidence(const struct pr_whatif_acc *a)
@@ -2208,13 +2225,13 @@ pr_whatif_rows(const struct pr_trace *t, struct pr_whatif_acc *a, double *steps,
        2x batch 45.4%, still 35.0% with the 309 ms broadcast's own time
        off, mostly a stream's 325 ms before its first task spread over
        twice the samples) */
-    cold =
-        a->startup || (a->gain_ns[PR_WHATIF_COLD] > 0 &&
-                       100.0 * mean_us(a->gain_ns[PR_WHATIF_COLD], a->steps) /
-                               (mean_us(a->base_ns, a->steps) +
-                                mean_us(a->lead_ns, a->steps) +
-                                mean_us(a->tail_ns, a->steps)) >=
-                           PR_WHATIF_COLD_PCT);
+    cold = a->startup || captures_graphs(t) ||
+           (a->gain_ns[PR_WHATIF_COLD] > 0 &&
+            100.0 * mean_us(a->gain_ns[PR_WHATIF_COLD], a->steps) /
+                    (mean_us(a->base_ns, a->steps) +
+                     mean_us(a->lead_ns, a->steps) +
+                     mean_us(a->tail_ns, a->steps)) >=
+                PR_WHATIF_COLD_PCT);
     arr = *ok ? cJSON_CreateArray() : NULL;
     *ok = *ok && arr != NULL;
     for (k = 0; k < PR_WHATIF_COUNT && *ok; k++)
@@ -4681,6 +4698,84 @@ put_replay(cJSON *r, const cJSON *w)
     return s.evidence != NULL && rec_put(r, &s);
 }
 
+/* The stream captures the trace records (launches.graph_captures:
+ * cudaStreamBeginCapture / hipStreamBeginCapture calls), 0 without. */
+static double
+graph_captures(const cJSON *run)
+{
+    double n = pr_sget_num(pr_sget(run, PR_K_LAUNCHES), PR_K_GRAPH_CAPTURES);
+
+    return n > 0 ? n : 0;
+}
+
+/* The advice on a graph-capture trace (hunt30 #6: vLLM's piecewise
+ * capture, 25 hipStreamBeginCapture ... hipStreamEndCapture and
+ * hipGraphInstantiateWithFlags with 26 hipDeviceSynchronize, read "twice
+ * the batch saves 50%"): recording CUDA/HIP graphs is a one-time warm-up
+ * (torch.cuda.graph, vLLM's and SGLang's capture at start-up, inductor's
+ * cudagraph trees); the kernels issued while capturing are recorded, not
+ * run, and its syncs, allocations and instantiations are paid once.  As
+ * the cold_step finding, no gain claimed. */
+static int
+graph_advice(cJSON *run, cJSON *recs, double captures)
+{
+    const cJSON *x, *sy = pr_sget(run, PR_K_SYNCHRONIZATION);
+    cJSON *r = NULL, *next;
+    char text[1200], syncs[300] = "";
+    size_t len = 0;
+    int n = 0, k;
+
+    cJSON_ArrayForEach(x, pr_sget(sy, PR_K_CALLS))
+    {
+        char t[32];
+
+        if (n == 3 || !(pr_sget_num(x, PR_K_COUNT) > 0))
+            continue;
+        fmt_us(pr_sget_num(x, PR_K_HOST_US), t, sizeof(t));
+        k = snprintf(syncs + len, sizeof(syncs) - len, "%s%.60s x%.0f, %s",
+                     n++ ? "; " : "", pr_sget_str_or(x, PR_K_NAME, "?"),
+                     pr_sget_num(x, PR_K_COUNT), t);
+        if (k < 0 || (size_t)k >= sizeof(syncs) - len)
+            break;
+        len += (size_t)k;
+    }
+    snprintf(
+        text, sizeof(text),
+        "A graph capture, a one-time warm-up, not a steady iteration: the "
+        "trace records %.0f stream capture%s (cudaStreamBeginCapture or "
+        "hipStreamBeginCapture ... EndCapture, then GraphInstantiate), as "
+        "torch.cuda.graph, vLLM's and SGLang's start-up capture and "
+        "torch.compile's CUDA-graph trees do once. Kernels issued while "
+        "capturing are recorded into the graphs, not run, and the host's "
+        "syncs%s%s%s, allocations and graph instantiations around them are "
+        "paid once, so this capture's batch, sync and launch figures do "
+        "not say what an iteration costs, and no batch or sync advice is "
+        "given. Profile the graph replays (cudaGraphLaunch / "
+        "hipGraphLaunch) after start-up for the steady state.",
+        captures, captures == 1 ? "" : "s", n ? " (" : "", syncs, n ? ")" : "");
+    cJSON_ArrayForEach(next, recs)
+    {
+        if (pr_sget_is(pr_sget_str(next, PR_K_ID), "cold_step"))
+            r = next;
+    }
+    if (r != NULL) /* recommend.c's slow-launch rule: this one instead */
+        cJSON_Delete(cJSON_DetachItemViaPointer(recs, r));
+    for (r = recs->child; r != NULL; r = next) {
+        next = r->next;
+        /* no batch or sync advice on a one-time capture */
+        if (pr_sget_is(pr_sget_str(r, PR_K_ID), "low_gpu_utilization") ||
+            pr_sget_is(pr_sget_str(r, PR_K_ID), "host_sync"))
+            cJSON_Delete(cJSON_DetachItemViaPointer(recs, r));
+    }
+    r = pr_emit_rec(recs, "cold_step", "warning", text,
+                    "not claimed: a graph capture is paid once at start-up, "
+                    "not per iteration",
+                    1);
+    /* first among the findings without a gain (rank keeps ties' order) */
+    return r != NULL && cJSON_InsertItemInArray(
+                            recs, 0, cJSON_DetachItemViaPointer(recs, r));
+}
+
 enum pr_status
 pr_whatif_recommend(cJSON *run, struct pr_error *err)
 {
@@ -4688,7 +4783,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
     const cJSON *whatif = pr_sget(cp, PR_K_WHAT_IF);
     cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS);
     cJSON *r, *next;
-    double cold = cold_pct(whatif);
+    double cold = cold_pct(whatif), captures = graph_captures(run);
     int host_only = cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY));
     char cold_note[320];
 
@@ -4700,7 +4795,18 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
              "what-if cold_step), so a change's gain replayed on it would "
              "not be the steady state's; profile after warm-up",
              cold);
-    if (!cold_advice(run, recs, whatif, cold) ||
+    if (captures > 0) {
+        /* a graph capture is one-time work whatever its share: read as
+           a cold capture (its other gains not claimed) */
+        snprintf(cold_note, sizeof(cold_note),
+                 "not claimed: the trace records %.0f graph capture%s, a "
+                 "one-time warm-up (see the cold_step finding), so a "
+                 "change's gain replayed on it would not be an iteration's",
+                 captures, captures == 1 ? "" : "s");
+        cold = cold > 0 ? cold : 100.0;
+    }
+    if (!(captures > 0 ? graph_advice(run, recs, captures)
+                       : cold_advice(run, recs, whatif, cold)) ||
         (!(cold > 0) && !pr_path_findings(run, recs)))
         return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
     for (r = recs->child; r != NULL; r = next) {
@@ -5675,6 +5781,8 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
                         PR_K_ID, "cold_step"),
                     PR_K_RECURRING_CALLS) != NULL)
             o.title = "Allocator churn: memory freed every iteration";
+        if (pr_sget_is(o.id, "cold_step") && graph_captures(run) > 0)
+            o.title = "Graph capture: a one-time warm-up";
         if (pr_sget_is(o.id, "launch_bound"))
             o.title = launch_title(run);
         o.gain_us = pr_sget_num(r, PR_K_GAIN_US);
@@ -6301,6 +6409,11 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
     /* allocator churn recurs: no cold start (cold_words says which) */
     if (pr_sget(churn, PR_K_RECURRING_CALLS) == NULL)
         churn = NULL;
+    /* a graph capture says so itself (below), not as a cold start */
+    if (graph_captures(run) > 0) {
+        cold = NAN;
+        churn = NULL;
+    }
     /* after a warm-up first step, the shares of the steps after it */
     steady = steady_kinds(run);
     verdict_split(run, steady, cold, 0, split, sizeof(split));
@@ -6516,6 +6629,16 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
                  "What bounds the step is not known: the trace has no step "
                  "with a critical path.");
     cJSON_Delete(steady);
+    if (graph_captures(run) > 0 && bound != NULL && n > 0) {
+        /* hunt30 #6: recording CUDA/HIP graphs is no steady iteration */
+        size_t l = strlen(text);
+
+        snprintf(text + l, sizeof(text) - l,
+                 " A graph capture (%.0f stream capture%s, then graph "
+                 "instantiation): a one-time warm-up, not a steady "
+                 "iteration, so no batch or sync advice.",
+                 graph_captures(run), graph_captures(run) == 1 ? "" : "s");
+    }
     unclaimed_replay(run, cp, text, sizeof(text));
     peer_words(run, cp, vb, text, sizeof(text));
     unrecorded_host(run, vb, text, sizeof(text));

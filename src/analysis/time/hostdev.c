@@ -139,6 +139,7 @@ struct hd {
     size_t tb_steps;              /* the steps in that window */
     const struct pr_steps *steps; /* borrowed: the kept steps */
     size_t graph_launches;        /* cudaGraphLaunch / hipGraphLaunch calls */
+    size_t graph_captures;        /* cudaStreamBeginCapture / hip... calls */
     size_t n_calls;               /* runtime and driver calls */
     int64_t host_wait_ns, idle_ns, span_ns; /* over all devices */
     int64_t other_ns, sync_ns;              /* likewise */
@@ -276,6 +277,8 @@ index_calls(struct hd *h, struct pr_error *err)
             continue;
         h->n_calls++;
         h->graph_launches += (size_t)is_graph_launch(t, e);
+        h->graph_captures +=
+            strstr(pr_trace_str(t, e->name), "StreamBeginCapture") != NULL;
         if (pr_event_correlation(t, e) != PR_NO_ID &&
             pr_idmap_put(&h->calls, pr_event_correlation(t, e), i, err) !=
                 PR_OK)
@@ -1789,6 +1792,7 @@ graphs_of(struct pr_row_launches *r, const struct hd *h)
     r->graph_launches = (int64_t)h->graph_launches;
     r->graph_kernels = (int64_t)k;
     r->cuda_graphs = h->graph_launches > 0;
+    r->graph_captures = (int64_t)h->graph_captures;
 }
 
 /* The kernel launch call that held the host longest, and the step (by
