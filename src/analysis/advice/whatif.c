@@ -1157,6 +1157,8 @@ churn_of(const struct pr_trace *t, struct pr_whatif_acc *a)
         if (counts[i] > counts[k])
             k = i;
     hit = n_names > 0 ? calloc(nb, 1) : NULL;
+    if (n_names > 0 && hit == NULL)
+        a->failed = 1;
     for (i = 0; hit != NULL && i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
@@ -4712,10 +4714,13 @@ graph_captures(const cJSON *run)
  * capture, 25 hipStreamBeginCapture ... hipStreamEndCapture and
  * hipGraphInstantiateWithFlags with 26 hipDeviceSynchronize, read "twice
  * the batch saves 50%"): recording CUDA/HIP graphs is a one-time warm-up
- * (torch.cuda.graph, vLLM's and SGLang's capture at start-up, inductor's
- * cudagraph trees); the kernels issued while capturing are recorded, not
- * run, and its syncs, allocations and instantiations are paid once.  As
- * the cold_step finding, no gain claimed. */
+ * (torch/cuda/graphs.py's torch.cuda.graph: capture_begin/capture_end
+ * around cudaStreamBeginCapture/EndCapture; vLLM's capture_model and
+ * SGLang's cuda_graph_runner.py at start-up; torch/_inductor/
+ * cudagraph_trees.py's recording); the kernels issued while capturing are
+ * recorded, not run (CUDA's stream-capture mode), and its syncs,
+ * allocations and instantiations are paid once.  As the cold_step
+ * finding, no gain claimed. */
 static int
 graph_advice(cJSON *run, cJSON *recs, double captures)
 {
