@@ -66,7 +66,8 @@ trace(d + "/cold.json", [0], 100)
 PY
 
 for f in churn cold; do
-    "$PR_BIN" -q --input "$T_DIR/$f.json" --json "$T_DIR/$f.s.json" 2> "$T_DIR/err" ||
+    "$PR_BIN" -q --input "$T_DIR/$f.json" --json "$T_DIR/$f.s.json" \
+        --html "$T_DIR/$f.html" 2> "$T_DIR/err" ||
         sed 's/^/# /' "$T_DIR/err"
     "$PR_BIN" --input "$T_DIR/$f.json" > "$T_DIR/$f.term" 2> /dev/null
 done
@@ -79,6 +80,8 @@ check "churn: the advice names the caching allocator, not warm-up" \
     test "$(field "$T_DIR/churn.s.json" "('caching allocator' in rec['cold_step']['text'], 'Profile after warm-up' in rec['cold_step']['text'], 'one-time' in rec['cold_step']['text'])")" = "(True, False, False)"
 check "churn: the terminal says no one-time cost" \
     sh -c "grep -q 'Allocator churn' '$T_DIR/churn.term' && ! grep -q 'one-time' '$T_DIR/churn.term'"
+check "churn: the report titles it allocator churn, not first-use costs" \
+    sh -c "grep -q 'Allocator churn: memory freed every iteration' '$T_DIR/churn.html' && ! grep -q 'first-use costs' '$T_DIR/churn.html'"
 check "first iteration only: still a cold start, no recurring_calls" \
     test "$(field "$T_DIR/cold.s.json" "('recurring_calls' in w['cold_step'], 'A cold start' in r['verdict']['text'])")" = "(False, True)"
 echo "1..$T_N"

@@ -74,7 +74,8 @@ trace(d + "/eager.json", False)
 PY
 
 for f in capture eager; do
-    "$PR_BIN" -q --input "$T_DIR/$f.json" --json "$T_DIR/$f.s.json" 2> "$T_DIR/err" ||
+    "$PR_BIN" -q --input "$T_DIR/$f.json" --json "$T_DIR/$f.s.json" \
+        --html "$T_DIR/$f.html" 2> "$T_DIR/err" ||
         sed 's/^/# /' "$T_DIR/err"
 done
 
@@ -86,6 +87,8 @@ check "capture: the cold_step finding says so, no gain claimed" \
     test "$(field "$T_DIR/capture.s.json" "('graph capture, a one-time warm-up' in rec['cold_step']['text'], rec['cold_step']['gain_us'])")" = "(True, None)"
 check "capture: no batch or sync advice, no twice-the-batch row" \
     test "$(field "$T_DIR/capture.s.json" "sorted(set(rec) & {'low_gpu_utilization', 'host_sync'}) + sorted(set(w) & {'low_gpu_utilization', 'gradient_accumulation'})")" = "[]"
+check "capture: the report titles it a graph capture, not first-use costs" \
+    sh -c "grep -q 'Graph capture: a one-time warm-up' '$T_DIR/capture.html' && ! grep -q 'first-use costs' '$T_DIR/capture.html'"
 check "eager: the same calls without the capture get batch or sync advice" \
     test "$(field "$T_DIR/eager.s.json" "(r['launches']['graph_captures'], bool(set(rec) & {'low_gpu_utilization', 'host_sync'}), 'graph capture' in r['verdict']['text'])")" = "(0, True, False)"
 echo "1..$T_N"

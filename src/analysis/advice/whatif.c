@@ -5081,6 +5081,14 @@ pr_whatif_title(const cJSON *r)
         strstr(pr_sget_str_or(r, PR_K_TEXT, ""),
                " Most of it is waiting for other ranks, not transfer") != NULL)
         return "Waiting for a late rank (HCCL Wait)";
+    /* cold_step's other readings (hunt30 #3, #6): graph_advice's and
+       churn_text's */
+    if (pr_sget_is(id, "cold_step") &&
+        strncmp(pr_sget_str_or(r, PR_K_TEXT, ""), "A graph capture", 15) == 0)
+        return "Graph capture: a one-time warm-up";
+    if (pr_sget_is(id, "cold_step") &&
+        strncmp(pr_sget_str_or(r, PR_K_TEXT, ""), "Memory freed and", 16) == 0)
+        return "Allocator churn: memory freed every iteration";
     /* unsized all-reduces: many, how small not known (review 7 #6) */
     if (pr_sget_is(id, "small_allreduce") &&
         strncmp(pr_sget_str_or(r, PR_K_TEXT, ""), "Many all-reduces", 16) == 0)
