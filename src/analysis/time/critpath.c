@@ -1371,10 +1371,14 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
     uint32_t idx, other, enq;
     int64_t corr = pr_event_correlation(t, e);
 
-    if (e->dur_ns == 0 && t->device_steps &&
-        (t->drawn_launches || !c->timed_calls))
+    if (e->dur_ns == 0 &&
+        (t->drawn_launches || (t->device_steps && !c->timed_calls)))
         return PR_OK; /* a producer's device timeline with launches drawn
-                         at its tasks' starts (MindSpore): no host time.
+                         at its tasks' starts (MindSpore, msprof): no host
+                         time, with steps or without (hunt30 #8: an
+                         op_summary alone chained its drawn launches as
+                         host work, "host work 68%" of three MIX_AIC
+                         tasks and the Task Wait between them).
                          torch_npu's torch_to_npu launches are host
                          instants (the flow's start on the launching
                          thread), its tasks link to them where the trace
