@@ -143,6 +143,9 @@
    arrive as one group, and the wait gone with both on time */
 #define PR_K_GROUP_RANK "group_rank"
 #define PR_K_GROUP_US "group_us"
+/* runs[].late_peer: the share of its Notify Wait in a warm-up first step
+   the per-step figures leave out (hunt30 #2) */
+#define PR_K_FIRST_STEP_PCT "first_step_pct"
 #define PR_K_PEER_ENTRY_NOTE "peer_entry_note"
 #define PR_K_PEER_ENTRY_SLACK_US "peer_entry_slack_us"
 #define PR_K_PEER_CHAIN_COMM_US "peer_chain_comm_us"

@@ -688,13 +688,24 @@ late_rank(struct job *jb, const cJSON *runs)
                          "step (late_peer.alone_us), its waits for other "
                          "ranks as measured",
                          who[best], a / 1e3);
-            snprintf(part, sizeof(part),
-                     "%s %s waited %.2f ms for it in %s (%.2f ms a step in "
-                     "Notify Wait in all)%s%s",
-                     text[len - 1] == ':' ? "" : ";",
-                     pr_sget_str_or(r, PR_K_WORKER, "?"), w / 1e3,
-                     pr_sget_str_or(pr_sget(r, PR_K_LATE_PEER), PR_K_NAME, "?"),
-                     wait[i] / 1e3, next, alone);
+            if (pr_sget_num(lp, PR_K_FIRST_STEP_PCT) >= 80.0)
+                /* hunt30 #2: a warm-up's wait is no wait a step */
+                snprintf(part, sizeof(part),
+                         "%s %s waited %.2f ms for it in %s in the first "
+                         "step only (a warm-up; %.0f%% of its Notify Wait "
+                         "for late ranks on the path)%s",
+                         text[len - 1] == ':' ? "" : ";",
+                         pr_sget_str_or(r, PR_K_WORKER, "?"), w / 1e3,
+                         pr_sget_str_or(lp, PR_K_NAME, "?"),
+                         pr_sget_num(lp, PR_K_FIRST_STEP_PCT), next);
+            else
+                snprintf(part, sizeof(part),
+                         "%s %s waited %.2f ms for it in %s (%.2f ms a step "
+                         "in Notify Wait in all)%s%s",
+                         text[len - 1] == ':' ? "" : ";",
+                         pr_sget_str_or(r, PR_K_WORKER, "?"), w / 1e3,
+                         pr_sget_str_or(lp, PR_K_NAME, "?"), wait[i] / 1e3,
+                         next, alone);
             len += (size_t)snprintf(text + len, cap - len, "%s", part);
             /* said once, for the first rank communication.json splits */
             if (split[0] == '\0')

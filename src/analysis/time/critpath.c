@@ -4930,11 +4930,67 @@ late_group(struct pr_cp_ctx *c, const struct lwait *lw, int32_t *partner,
 /* The same in a run member a lite run keeps (runs[].late_peer), for the
  * job's late rank (job.c late_rank): the rank, the wait, the longest
  * collective and each peer's wait in it; null where no peer is named. */
+static int
+cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Whether the first of the steps is a warm-up, by the verdict's rule
+ * (whatif.c warmup_first): 3 steps or more, the first over twice the
+ * median step. */
+static int
+warmup_step(const struct pr_steps *s)
+{
+    int64_t *d, med;
+    size_t i;
+    int w;
+
+    if (s->n < 3 || (d = malloc(s->n * sizeof(*d))) == NULL)
+        return 0;
+    for (i = 0; i < s->n; i++)
+        d[i] = s->v[i].end_ns - s->v[i].start_ns;
+    qsort(d, s->n, sizeof(*d), cmp_i64);
+    med = s->n % 2 ? d[s->n / 2] : (d[s->n / 2 - 1] + d[s->n / 2]) / 2;
+    w = med > 0 && s->v[0].end_ns - s->v[0].start_ns > 2 * med;
+    free(d);
+    return w;
+}
+
+/* lw less what its first step (w0, lw as it stood after it) added: the
+ * late-peer sums of the steps after a warm-up first step (hunt30 #2:
+ * mindinsight's 10-iteration CANN 6 job, rank0's 32.75 ms wait for rank
+ * 2 in iteration 1 alone, spread as 3.3 ms a step over all ten). */
 static void
-emit_late_peer(struct pr_cp_ctx *c, const struct lwait *lw, size_t n_steps,
-               cJSON *run, int *ok)
+lw_less(struct lwait *lw, const struct lwait *w0)
+{
+    size_t k, j;
+
+    lw->peer_ns -= w0->peer_ns;
+    for (k = 0; k < lw->n_alone; k++)
+        for (j = 0; j < w0->n_alone; j++)
+            if (w0->alone_rank[j] == lw->alone_rank[k])
+                lw->alone_ns[k] -= w0->alone_ns[j];
+    for (k = 0; k < lw->n_pair; k++)
+        for (j = 0; j < w0->n_pair; j++)
+            if (w0->pair[j].a == lw->pair[k].a &&
+                w0->pair[j].b == lw->pair[k].b) {
+                lw->pair[k].both_ns -= w0->pair[j].both_ns;
+                lw->pair[k].first_ns -= w0->pair[j].first_ns;
+            }
+}
+
+/* w0: the sums after a warm-up first step (warmup_step), whose wait the
+ * per-step figures leave out as the verdict's shares do; NULL: none. */
+static void
+emit_late_peer(struct pr_cp_ctx *c, const struct lwait *lw_all,
+               const struct lwait *w0, size_t n_steps, cJSON *run, int *ok)
 {
     struct pr_row_late_peer r = {0};
+    struct lwait steady;
+    const struct lwait *lw = lw_all;
     cJSON *waits;
     size_t k;
     int32_t p;
@@ -4943,6 +4999,16 @@ emit_late_peer(struct pr_cp_ctx *c, const struct lwait *lw, size_t n_steps,
     if (lw->peer_n == 0 || n_steps == 0 || lw->peer_rank < 0) {
         pr_emit_null(run, PR_K_LATE_PEER, ok);
         return;
+    }
+    r.first_step_pct = NAN;
+    if (w0 != NULL && n_steps > 1) {
+        r.first_step_pct = lw_all->peer_ns > 0 ? 100.0 * (double)w0->peer_ns /
+                                                     (double)lw_all->peer_ns
+                                               : 0.0;
+        steady = *lw_all;
+        lw_less(&steady, w0);
+        lw = &steady;
+        n_steps--;
     }
     waits = cJSON_CreateArray();
     *ok = *ok && waits != NULL;
@@ -4990,8 +5056,9 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     double worst = 0.0, worst_rec = 0.0, worst_lead = 0.0, gate, gap;
     double worst_gap = 0.0;
     size_t worst_step = 0;
-    struct lwait lw;
+    struct lwait lw, lw0;
     struct pentry pe;
+    int warm = warmup_step(s);
     int ok = o != NULL && wa != NULL, partial, unrec;
     char pipe[600];
     enum pr_status st = PR_OK;
@@ -5000,6 +5067,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     memset(&u, 0, sizeof(u));
     u.t = t;
     memset(&lw, 0, sizeof(lw));
+    memset(&lw0, 0, sizeof(lw0));
     memset(&pe, 0, sizeof(pe));
     lw.peer_rank = -1;
     c.t = t;
@@ -5037,6 +5105,8 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         note_waits(t, &c.g, &lw);
         note_idle(t, &c.g, &lw);
         note_split(&c, &lw);
+        if (i == 0 && warm)
+            lw0 = lw; /* its sums; the maps it points to are not read */
         emit_step(t, &s->v[i], &c.g, &u, unrec, arr, &e, &r, &ok);
         name_entry(&c, &u, arr, &ok);
         /* what-ifs only where the replay reproduces the step (e leaves a
@@ -5058,8 +5128,10 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
             pr_whatif_skip(wa);
         if (st != PR_OK)
             break;
-        if (isnan(e))
-            continue; /* no path */
+        if (isnan(e)) {
+            warm = warm && i > 0; /* a warm-up without a path: none */
+            continue;             /* no path */
+        }
         n_paths++;
         note_entry(&c.g, &u, &pe);
         worst = e > worst || n_paths == 1 ? e : worst;
@@ -5094,7 +5166,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         emit_idle(t, &lw, n_paths, run, o);
         emit_peer(&c, &lw, n_paths, o, &parts, &ok);
         emit_entry(&c, &pe, n_paths, o);
-        emit_late_peer(&c, &lw, n_paths, run, &ok);
+        emit_late_peer(&c, &lw, warm ? &lw0 : NULL, n_paths, run, &ok);
         what_if = pr_whatif_rows(t, wa, &o->r.what_if_steps, &ok);
         /* gradient accumulation needs gradients: a run with operators and
            no backward pass (an inference server, review 28h #6) has none;
