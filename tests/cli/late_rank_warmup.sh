@@ -23,12 +23,14 @@ cat > "$T_DIR/mk.py" << 'PY'
 import json, sys, os
 from hccl_trace import A, proc, task, thread  # tests/cli/lib
 out = sys.argv[1]
+# the Notify Wait of steps 1, 2 and 3 (us)
+waits = [int(x) for x in sys.argv[2:]] or [3000, 5, 5]
 ev = [proc(100, "Python"), proc(800, "CANN"), proc(900, "Ascend Hardware"), proc(950, "HCCL"),
       thread(950, 0, "Group 0 Communication"), thread(950, 1, "Plane 0"),
       {"ph": "M", "name": "process_labels", "pid": 900, "tid": 0,
        "args": {"labels": "NPU 0"}}]
 t0, tid = 0, 10
-for step, wait in ((1, 3000), (2, 5), (3, 5)):
+for step, wait in enumerate(waits, 1):
     comm = wait + 400
     ln = 200 + comm
     ev.append(A("ProfilerStep#%d" % step, 100, 100, t0, ln, "cpu_op"))
@@ -55,7 +57,7 @@ os.makedirs(d + "/ASCEND_PROFILER_OUTPUT", exist_ok=True)
 json.dump(ev, open(d + "/ASCEND_PROFILER_OUTPUT/trace_view.json", "w"))
 json.dump({"rank_id": 0}, open(d + "/profiler_info_0.json", "w"))
 PY
-python3 "$T_DIR/mk.py" "$T_DIR/w"
+python3 "$T_DIR/mk.py" "$T_DIR/w" 3000 5 5
 "$PR_BIN" -q --input "$T_DIR/w" --json "$T_DIR/w.json" 2> "$T_DIR/w.err"
 check "the three-step trace is read" [ $? -eq 0 ]
 "$PR_BIN" --input "$T_DIR/w" > "$T_DIR/w.term" 2> /dev/null
@@ -82,4 +84,32 @@ check "the verdict leaves the warm-up out and says the wait is the first step's"
     sh -c "grep -q 'warm-up first step, left out' '$T_DIR/w.term' &&
            grep -q 'in the first step only' '$T_DIR/w.term' &&
            ! grep -q 'set by another rank' '$T_DIR/w.term'"
+
+# r: the wait recurs, 10 ms in the warm-up step, 3 ms in each after it:
+# the figures a step are the steady steps' (3 ms), not the mean with the
+# warm-up's (5.3 ms), and no "first step only"
+python3 "$T_DIR/mk.py" "$T_DIR/r" 10000 3000 3000
+"$PR_BIN" -q --input "$T_DIR/r" --json "$T_DIR/r.json" 2> "$T_DIR/r.err"
+"$PR_BIN" --input "$T_DIR/r" > "$T_DIR/r.term" 2> /dev/null
+check "r: a recurring wait is counted over the steps after the warm-up" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+lp = r['late_peer']
+assert lp is not None and lp['rank'] == 5, lp
+assert 50 < lp['first_step_pct'] < 80, lp
+assert 2900 < lp['alone_us'] < 3100, lp
+assert 2900 < lp['peer_wait_us'] < 3100, lp
+" "$T_DIR/r.json"
+check "r: the finding's gain is the steady steps' 3 ms, of their 3.6 ms step" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+f = [x for x in r['recommendations'] if x['id'] == 'communication']
+assert len(f) == 1, r['recommendations']
+assert 2900 < f[0]['gain_us'] < 3100, f
+assert 80 < f[0]['gain_pct'] < 86, f
+" "$T_DIR/r.json"
+check "r: the wait is not called the first step's" \
+    sh -c "! grep -q 'in the first step only' '$T_DIR/r.term'"
 echo "1..$T_N"

@@ -3167,11 +3167,47 @@ alone_us(const cJSON *run)
  * per-step figures, as the verdict's shares do): hunt30 #2, mindinsight's
  * 10-iteration CANN 6 job, rank0's 32.75 ms wait for rank 2 in iteration
  * 1, no wait over 2.24 ms after it. */
+static int warmup_first(const cJSON *run);
+
 static int
 peer_first_only(const cJSON *run)
 {
+    /* the verdict's shares leave that step out too (warmup_first) */
     return pr_sget_num(pr_sget(run, PR_K_LATE_PEER), PR_K_FIRST_STEP_PCT) >=
-           80.0;
+               80.0 &&
+           warmup_first(run);
+}
+
+/* The Notify Wait a step on the path that bounds the finding: late_peer's
+ * figure over the steps after a warm-up first step where critpath.c left
+ * that step out (first_step_pct), as the verdict's shares do; else the
+ * path's mean over every step. */
+static double
+peer_bound_us(const cJSON *run, const cJSON *cp)
+{
+    const cJSON *lp = pr_sget(run, PR_K_LATE_PEER);
+
+    if (!isnan(pr_sget_num(lp, PR_K_FIRST_STEP_PCT)) && warmup_first(run))
+        return pr_sget_num(lp, PR_K_PEER_WAIT_US);
+    return pr_sget_num(cp, PR_K_PEER_WAIT_US);
+}
+
+/* The mean step the finding's share is of: the steps after a warm-up
+ * first step where peer_bound_us leaves it out, else every step's. */
+static double
+peer_step_us(const cJSON *run, const cJSON *cp)
+{
+    const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
+    double mean = pr_sget_num(ss, PR_K_MEAN_US),
+           n = pr_sget_num(ss, PR_K_COUNT),
+           f = pr_sget_num(cJSON_GetArrayItem(pr_sget(cp, PR_K_STEPS), 0),
+                           PR_K_MEASURED_US);
+
+    if (!isnan(
+            pr_sget_num(pr_sget(run, PR_K_LATE_PEER), PR_K_FIRST_STEP_PCT)) &&
+        warmup_first(run) && n > 1 && !isnan(f) && mean * n > f)
+        return (mean * n - f) / (n - 1);
+    return mean;
 }
 
 /* The finding's estimate: alone_us, or where the next-latest rank came
@@ -3292,8 +3328,7 @@ peer_evidence(const cJSON *cp)
 static void
 peer_note(const cJSON *run, const cJSON *cp, char *note, size_t cap)
 {
-    double gr, a = late_gain_us(run, &gr),
-               bound = pr_sget_num(cp, PR_K_PEER_WAIT_US);
+    double gr, a = late_gain_us(run, &gr), bound = peer_bound_us(run, cp);
     double late = pr_sget_num(pr_sget(run, PR_K_LATE_PEER), PR_K_RANK);
     char x[32], b[32], y[32];
 
@@ -3372,7 +3407,7 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
     int ok;
     double wait = pr_sget_num(cp, PR_K_PEER_WAIT_US);
     double rest = comm_outside_wait(cp), gr, a = late_gain_us(run, &gr);
-    double step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
+    double step = peer_step_us(run, cp), bound = peer_bound_us(run, cp);
     char text[3200], base[1600], x[32], c[32], h[32], note[900];
     size_t len;
 
@@ -3416,10 +3451,10 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
                   " That wait is in the first step only, a warm-up: in the "
                   "steps after it no collective on the path waits for a "
                   "late rank.");
-        wait = 0;
+        bound = 0;
     }
     s.cols = RS_TEXT | RS_NO_GAIN | RS_NOTE | RS_EVIDENCE |
-             (wait > 0 ? RS_BOUND : 0u);
+             (bound > 0 ? RS_BOUND : 0u);
     if (!isnan(a) && step > 0) {
         /* a stated model's estimate under the bound (issue #31) */
         s.cols |= RS_GAIN | RS_BASIS | RS_SOURCE;
@@ -3430,7 +3465,7 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
     }
     s.text = text;
     s.gain_note = note;
-    s.bound_us = wait;
+    s.bound_us = bound;
     s.evidence = ev = peer_evidence(cp);
     ok = ev != NULL && rec_put(r, &s);
     cJSON_Delete(ev);
