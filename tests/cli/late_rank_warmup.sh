@@ -23,6 +23,7 @@ cat > "$T_DIR/mk.py" << 'PY'
 import json, sys, os
 from hccl_trace import A, proc, task, thread  # tests/cli/lib
 out = sys.argv[1]
+rank = int(os.environ.get("RANK", "0"))  # the folder rankN_ascend_pt
 # the Notify Wait of steps 1, 2 and 3 (us)
 waits = [int(x) for x in sys.argv[2:]] or [3000, 5, 5]
 ev = [proc(100, "Python"), proc(800, "CANN"), proc(900, "Ascend Hardware"), proc(950, "HCCL"),
@@ -43,7 +44,7 @@ for step, wait in enumerate(waits, 1):
     for tt, ts, dur in (("Notify_Wait", cs + 1, wait),
                         ("Memcpy", cs + 2 + wait, 300)):
         ev.append(A(tt, 950, 1, ts, dur,
-                    **{"task type": tt, "stream id": 4, "src rank": 0,
+                    **{"task type": tt, "stream id": 4, "src rank": rank,
                        "dst rank": 5,
                        "transport type": "LOCAL" if tt == "Notify_Wait"
                        else "SDMA",
@@ -52,25 +53,32 @@ for step, wait in enumerate(waits, 1):
             ev.append(task("Notify Wait", ts, dur, tid + 1, "Notify Wait", 4))
     t0 += ln + 10
     tid += 2
-d = os.path.join(out, "rank0_ascend_pt")
+d = os.path.join(out, "rank%d_ascend_pt" % rank)
 os.makedirs(d + "/ASCEND_PROFILER_OUTPUT", exist_ok=True)
 json.dump(ev, open(d + "/ASCEND_PROFILER_OUTPUT/trace_view.json", "w"))
-json.dump({"rank_id": 0}, open(d + "/profiler_info_0.json", "w"))
+json.dump({"rank_id": rank}, open(d + "/profiler_info_%d.json" % rank, "w"))
 PY
 python3 "$T_DIR/mk.py" "$T_DIR/w" 3000 5 5
+# a second rank, the same waits: a job, whose late-rank line speaks
+RANK=1 python3 "$T_DIR/mk.py" "$T_DIR/w" 3000 5 5
 "$PR_BIN" -q --input "$T_DIR/w" --json "$T_DIR/w.json" 2> "$T_DIR/w.err"
 check "the three-step trace is read" [ $? -eq 0 ]
 "$PR_BIN" --input "$T_DIR/w" > "$T_DIR/w.term" 2> /dev/null
 check "late_peer: rank 5, all its wait in the first step, none a step after" \
     python3 -c "
 import json, sys
+for r in json.load(open(sys.argv[1]))['runs']:
+    lp = r['late_peer']
+    assert lp is not None and lp['rank'] == 5, lp
+    assert lp['first_step_pct'] >= 80, lp
+    assert lp['alone_us'] < 100 and lp['peer_wait_us'] < 100, lp
 r = json.load(open(sys.argv[1]))['runs'][0]
 lp = r['late_peer']
-assert lp is not None and lp['rank'] == 5, lp
-assert lp['first_step_pct'] >= 80, lp
 assert lp['alone_us'] < 100 and lp['peer_wait_us'] < 100, lp
 assert lp['group_us'] is None, lp
 " "$T_DIR/w.json"
+check "the job line says the late rank's wait is the first step's" \
+    grep -q "waits least has the longer computation in that first step" "$T_DIR/w.term"
 check "no per-step late-rank gain is claimed" \
     python3 -c "
 import json, sys

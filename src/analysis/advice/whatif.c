@@ -3339,8 +3339,9 @@ peer_note(const cJSON *run, const cJSON *cp, char *note, size_t cap)
         snprintf(note, cap,
                  "no estimate: rank %.0f's lateness is in the first step "
                  "only (%.0f%% of the Notify Wait for it on the path), a "
-                 "warm-up left out of the steps' shares; the steps after it "
-                 "wait for no late rank on their path. %s, the collectives' "
+                 "warm-up left out of the steps' shares; in the steps after "
+                 "it no collective on the path spends half its time or more "
+                 "in Notify Wait. %s, the collectives' "
                  "Notify Wait on the path, is its mean over every step, the "
                  "first included",
                  late,
