@@ -4927,9 +4927,6 @@ late_group(struct pr_cp_ctx *c, const struct lwait *lw, int32_t *partner,
     return 1;
 }
 
-/* The same in a run member a lite run keeps (runs[].late_peer), for the
- * job's late rank (job.c late_rank): the rank, the wait, the longest
- * collective and each peer's wait in it; null where no peer is named. */
 static int
 cmp_i64(const void *a, const void *b)
 {
@@ -4982,8 +4979,11 @@ lw_less(struct lwait *lw, const struct lwait *w0)
             }
 }
 
-/* w0: the sums after a warm-up first step (warmup_step), whose wait the
- * per-step figures leave out as the verdict's shares do; NULL: none. */
+/* The same in a run member a lite run keeps (runs[].late_peer), for the
+ * job's late rank (job.c late_rank): the rank, the wait, the longest
+ * collective and each peer's wait in it; null where no peer is named. w0: the
+ * sums after a warm-up first step (warmup_step), whose wait the per-step
+ * figures leave out as the verdict's shares do; NULL: none. */
 static void
 emit_late_peer(struct pr_cp_ctx *c, const struct lwait *lw_all,
                const struct lwait *w0, size_t n_steps, cJSON *run, int *ok)
