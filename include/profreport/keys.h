@@ -584,6 +584,10 @@
 #define PR_K_PER_STEP "per_step"
 #define PR_K_LINKS "links"
 #define PR_K_LINK_TYPES "link_types"
+#define PR_K_KERNEL_TIMES "kernel_times"
+#define PR_K_CLOCK_US "clock_us"
+#define PR_K_GROUPS "groups"
+#define PR_K_END_US "end_us"
 /* runs[].communication.ops[] */
 #define PR_K_BACKEND "backend"
 #define PR_K_TIMED_CALLS "timed_calls"

@@ -262,6 +262,12 @@ struct call_iv {
 
 #define MAX_OPS 64
 
+/* One NCCL/RCCL kernel: its collective (a static string) and times. */
+struct ktime {
+    const char *coll;
+    int64_t s, e;
+};
+
 struct collect {
     const struct pr_trace *t;
     struct hop *hops; /* owned, sorted by (tid, start) */
@@ -277,6 +283,10 @@ struct collect {
                             a kernel: NCCL launches none when nranks = 1 */
     struct call_iv *ivs; /* owned */
     size_t n_ivs, cap_ivs;
+    /* NCCL/RCCL kernels' times on the trace's clock, for the job's
+       pairing of a collective's kernels across ranks (kernel_times) */
+    struct ktime *kts; /* owned */
+    size_t n_kts, cap_kts;
     int oom;
 };
 
@@ -766,6 +776,41 @@ take_stats(struct collect *c)
     }
 }
 
+/* A kernel of NCCL or RCCL (the kernel table's rule, or none: known by
+ * its collective metadata), kept with its collective for kernel_times;
+ * HCCL's tasks have their own peer reading (critpath.c peer_waits). */
+static void
+keep_time(struct collect *c, struct pr_names *nc, const struct pr_event *e)
+{
+    const struct pr_trace *t = c->t;
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *g = pr_trace_gpu(t, e, &gb);
+    struct pr_kclass k;
+    char backend[24];
+
+    pr_names_rule(nc, e->name, &k);
+    kernel_backend(&k, g, backend, sizeof(backend));
+    if ((strcmp(backend, "nccl") != 0 && strcmp(backend, "rccl") != 0) ||
+        e->dur_ns <= 0)
+        return;
+    if (c->n_kts == c->cap_kts) {
+        size_t cap = c->cap_kts ? 2 * c->cap_kts : 64;
+        struct ktime *v = realloc(c->kts, cap * sizeof(*v));
+
+        if (v == NULL) {
+            c->oom = 1;
+            return;
+        }
+        c->kts = v;
+        c->cap_kts = cap;
+    }
+    c->kts[c->n_kts].coll =
+        kernel_collective(t, &k, g, pr_trace_str(t, e->name));
+    c->kts[c->n_kts].s = e->ts_ns;
+    c->kts[c->n_kts].e = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+    c->n_kts++;
+}
+
 static enum pr_status
 collect_calls(struct collect *c, struct pr_error *err)
 {
@@ -777,8 +822,10 @@ collect_calls(struct collect *c, struct pr_error *err)
         return st;
     pr_names_init(&nc, c->t);
     for (i = 0; i < c->t->n_events; i++)
-        if (pr_comm_kernel_cached(&nc, &c->t->events[i]))
+        if (pr_comm_kernel_cached(&nc, &c->t->events[i])) {
+            keep_time(c, &nc, &c->t->events[i]);
             take_kernel(c, &nc, &c->t->events[i]);
+        }
     pr_names_free(&nc);
     for (i = 0; i < c->n_hops; i++)
         take_hop(c, &c->hops[i]);
@@ -1406,6 +1453,78 @@ note(const struct collect *c, char *text, size_t cap)
     return text;
 }
 
+/* The most calls of one collective kernel_times keeps: the pairing
+ * reads them in order, so the first ones. */
+#define KT_MAX 8192
+#define KT_NAMES 32 /* collectives kept */
+
+/* kernel_times: every NCCL/RCCL kernel's start and end, by collective,
+ * in order, relative to clock_us (the trace's clock, its base time
+ * added: two ranks of one Nsight file, or Kineto ranks of one job, can
+ * be laid side by side); NULL where the run has none. */
+static cJSON *
+kernel_times(const struct collect *c, int *ok)
+{
+    const struct pr_trace *t = c->t;
+    double base = t->has_base_time ? (double)t->base_time_ns : 0.0; /* ns */
+    int64_t t0;
+    cJSON *o, *groups;
+    const char *names[KT_NAMES];
+    size_t i, j, k, n_names = 0;
+
+    if (c->n_kts == 0 || c->oom)
+        return NULL;
+    t0 = c->kts[0].s;
+    o = cJSON_CreateObject();
+    if (o == NULL) {
+        *ok = 0;
+        return NULL;
+    }
+    pr_emit_num(o, PR_K_CLOCK_US, ((double)t0 + base) / 1e3, ok);
+    groups = cJSON_AddArrayToObject(o, PR_K_GROUPS);
+    if (groups == NULL) {
+        cJSON_Delete(o);
+        *ok = 0;
+        return NULL;
+    }
+    /* the collectives, in the order first seen (static strings: a
+       handful; one scan of the kernels each) */
+    for (i = 0; i < c->n_kts && n_names < KT_NAMES; i++) {
+        for (j = 0; j < n_names && strcmp(names[j], c->kts[i].coll) != 0; j++)
+            ;
+        if (j == n_names)
+            names[n_names++] = c->kts[i].coll;
+    }
+    for (k = 0; k < n_names && *ok; k++) {
+        cJSON *g = cJSON_CreateObject(), *s, *e;
+        size_t n = 0;
+
+        if (g == NULL || !cJSON_AddItemToArray(groups, g)) {
+            cJSON_Delete(g);
+            *ok = 0;
+            break;
+        }
+        pr_emit_str(g, PR_K_NAME, names[k], ok);
+        s = cJSON_AddArrayToObject(g, PR_K_START_US);
+        e = cJSON_AddArrayToObject(g, PR_K_END_US);
+        if (s == NULL || e == NULL) {
+            *ok = 0;
+            break;
+        }
+        for (j = 0; j < c->n_kts && n < KT_MAX && *ok; j++) {
+            if (strcmp(c->kts[j].coll, names[k]) != 0)
+                continue;
+            *ok =
+                cJSON_AddItemToArray(
+                    s, cJSON_CreateNumber((double)(c->kts[j].s - t0) / 1e3)) &&
+                cJSON_AddItemToArray(
+                    e, cJSON_CreateNumber((double)(c->kts[j].e - t0) / 1e3));
+            n++;
+        }
+    }
+    return o;
+}
+
 static enum pr_status
 emit_comm(struct collect *c, const struct pr_steps *steps, cJSON *run,
           struct pr_error *err)
@@ -1416,6 +1535,7 @@ emit_comm(struct collect *c, const struct pr_steps *steps, cJSON *run,
     char text[1200], proto[900];
     cJSON *per_step = cJSON_CreateArray(), *links = cJSON_CreateObject(), *ops;
     int ok = per_step != NULL && links != NULL;
+    cJSON *kt = kernel_times(c, &ok);
 
     r.per_step = per_step;
     emit_steps(steps, &r, per_step, &ok);
@@ -1435,7 +1555,12 @@ emit_comm(struct collect *c, const struct pr_steps *steps, cJSON *run,
     if (r.link_types == NULL)
         pr_rows_omit(PR_RO_RUNS_COMMUNICATION, &r,
                      PR_SR_RUNS_COMMUNICATION_PR_K_LINK_TYPES);
+    r.kernel_times = kt;
+    if (kt == NULL)
+        pr_rows_omit(PR_RO_RUNS_COMMUNICATION, &r,
+                     PR_SR_RUNS_COMMUNICATION_PR_K_KERNEL_TIMES);
     pr_emit_one(run, PR_K_COMMUNICATION, PR_RO_RUNS_COMMUNICATION, &r, &ok);
+    cJSON_Delete(kt);
     cJSON_Delete(per_step);
     cJSON_Delete(ops);
     cJSON_Delete(links);
@@ -1462,6 +1587,7 @@ pr_comm_fill(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
     free(c->hops);
     free(c->gathers);
     free(c->ivs);
+    free(c->kts);
     pr_idmap_free(&c->launch);
     free(c);
     return st;
