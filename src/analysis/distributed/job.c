@@ -776,6 +776,203 @@ late_rank(struct job *jb, const cJSON *runs)
     jb->row.late_rank_with = gp >= 0 ? (double)gp : NAN;
 }
 
+/* ---- NCCL's late rank: its kernels paired across ranks of one clock */
+
+/* Ranks of one clock: where their paired kernels' ends agree within
+ * this (us) in NCLK_AGREE of the calls (nsys_before: 4-27 us; two
+ * Kineto ranks of unsynchronised hosts: up to 134 ms). */
+#define NCLK_END_US 50.0
+#define NCLK_AGREE 0.9
+#define NCLK_MIN_CALLS 5
+/* a late rank named where the others' wait for it is this much (us) and
+   half again the next rank's */
+#define NCLK_MIN_WAIT_US 500.0
+
+/* One run's pairing figures (us, summed over the paired calls). */
+struct nrank {
+    const cJSON *kt; /* communication.kernel_times */
+    double clock;
+    double own;    /* its kernels' time */
+    double wait;   /* its start to the last rank's start */
+    double caused; /* the others' wait in the calls it started last */
+    size_t last;   /* calls it started last in */
+};
+
+/* The group named name in kernel_times kt (NULL: none). */
+static const cJSON *
+kt_group(const cJSON *kt, const char *name)
+{
+    const cJSON *g;
+
+    cJSON_ArrayForEach(g, pr_sget(kt, PR_K_GROUPS))
+    {
+        if (pr_sget_is(pr_sget_str(g, PR_K_NAME), name))
+            return g;
+    }
+    return NULL;
+}
+
+/* Pair one collective's kernels of the n runs by order (its calls as
+ * many on every run, else none paired): into v, and *calls, *agree
+ * (calls whose ends agree), *names; 0 when not paired. */
+static int
+pair_group(struct nrank *v, size_t n, const char *name, size_t *calls,
+           size_t *agree)
+{
+    const cJSON *ps[LATE_MAX], *pe[LATE_MAX]; /* each run's next call */
+    size_t k, i, m = 0;
+
+    for (k = 0; k < n; k++) {
+        const cJSON *g = kt_group(v[k].kt, name);
+
+        if (g == NULL)
+            return 0;
+        if (k == 0)
+            m = pr_sget_len(pr_sget(g, PR_K_START_US));
+        if (pr_sget_len(pr_sget(g, PR_K_START_US)) != m ||
+            pr_sget_len(pr_sget(g, PR_K_END_US)) != m)
+            return 0;
+        ps[k] = pr_sget(g, PR_K_START_US)->child;
+        pe[k] = pr_sget(g, PR_K_END_US)->child;
+    }
+    for (i = 0; i < m; i++) {
+        double last = -INFINITY, elo = INFINITY, ehi = -INFINITY, s[LATE_MAX];
+        size_t who = 0;
+
+        for (k = 0; k < n; k++) {
+            double e;
+
+            if (!cJSON_IsNumber(ps[k]) || !cJSON_IsNumber(pe[k]))
+                return 0;
+            s[k] = v[k].clock + ps[k]->valuedouble;
+            e = v[k].clock + pe[k]->valuedouble;
+            ps[k] = ps[k]->next;
+            pe[k] = pe[k]->next;
+            if (s[k] > last) {
+                last = s[k];
+                who = k;
+            }
+            elo = e < elo ? e : elo;
+            ehi = e > ehi ? e : ehi;
+            v[k].own += e - s[k];
+        }
+        for (k = 0; k < n; k++) {
+            v[k].wait += last - s[k];
+            v[who].caused += last - s[k];
+        }
+        v[who].last++;
+        *agree += ehi - elo <= NCLK_END_US;
+        (*calls)++;
+    }
+    return m > 0;
+}
+
+/* The rank a run is, in words: its worker. */
+static const char *
+nrank_name(const cJSON *const *rv, size_t k)
+{
+    return pr_sget_str_or(rv[k], PR_K_WORKER, "?");
+}
+
+/* Issue #29, review 30g #4: NCCL records no wait inside its kernels, so
+ * a rank that enters a collective early spends the time until the last
+ * rank enters inside its kernel, and its communication time is the
+ * larger one though it is the rank on time.  Where the runs' NCCL/RCCL
+ * kernels (communication.kernel_times) pair by order within each
+ * collective and their ends agree (one clock: the ranks of one Nsight
+ * file, or Kineto ranks of synchronised hosts; nothing is said where
+ * they do not), each rank's time splits into its wait (its kernel's
+ * start to the last rank's start) and its transfer (from there to its
+ * end), as msprof-analyze splits a collective into Wait Time and Transit
+ * Time; the rank that starts last where the others wait longest is the
+ * late rank. */
+static void
+nccl_late(struct job *jb, const cJSON *runs)
+{
+    struct nrank v[LATE_MAX];
+    const cJSON *rv[LATE_MAX], *r, *g;
+    size_t n = 0, k, best = 0, next = LATE_MAX, calls = 0, agree = 0, len;
+    char *text = jb->late, names[200] = "";
+    const size_t cap = sizeof(jb->late);
+    size_t nlen = 0;
+
+    if (jb->row.late_rank_note != NULL)
+        return;
+    cJSON_ArrayForEach(r, runs)
+    {
+        const cJSON *kt =
+            pr_sget(pr_sget(r, PR_K_COMMUNICATION), PR_K_KERNEL_TIMES);
+
+        if (n >= LATE_MAX || !cJSON_IsObject(kt) ||
+            isnan(pr_sget_num(kt, PR_K_CLOCK_US)))
+            return; /* every run, or none */
+        memset(&v[n], 0, sizeof(v[n]));
+        v[n].kt = kt;
+        v[n].clock = pr_sget_num(kt, PR_K_CLOCK_US);
+        rv[n++] = r;
+    }
+    if (n < 2)
+        return;
+    cJSON_ArrayForEach(g, pr_sget(v[0].kt, PR_K_GROUPS))
+    {
+        const char *name = pr_sget_str(g, PR_K_NAME);
+
+        if (name != NULL && pair_group(v, n, name, &calls, &agree))
+            nlen = pr_append(names, sizeof(names), nlen, "%s%s",
+                             nlen ? ", " : "", name);
+    }
+    if (calls < NCLK_MIN_CALLS || (double)agree < NCLK_AGREE * (double)calls)
+        return; /* too few, or clocks that do not agree: nothing said */
+    for (k = 1; k < n; k++)
+        if (v[k].caused > v[best].caused)
+            best = k;
+    for (k = 0; k < n; k++)
+        if (k != best && (next == LATE_MAX || v[k].caused > v[next].caused))
+            next = k;
+    if (v[best].caused < NCLK_MIN_WAIT_US ||
+        (next != LATE_MAX && v[best].caused < 1.5 * v[next].caused))
+        return;
+    len = (size_t)snprintf(
+        text, cap,
+        "%s, the rank the others wait for: its collective kernels start last "
+        "in "
+        "%zu of %zu calls (%s) the %zu ranks here ran together (paired by "
+        "order within each collective; their ends agree within %.0f us in "
+        "%zu of them, so the ranks share a clock). NCCL records no wait "
+        "inside its kernels: a rank that starts early spends the time until "
+        "the last rank starts inside its kernel, so its communication time "
+        "is the longer one though it is on time. Split as msprof-analyze "
+        "splits a collective into Wait Time and Transit Time (wait: its "
+        "kernel's start to the last rank's start; transit: from there to "
+        "its end):",
+        nrank_name(rv, best), v[best].last, calls, names, n, NCLK_END_US,
+        agree);
+    for (k = 0; k < n && len < cap; k++)
+        len = pr_append(text, cap, len,
+                        "%s %s waits %.2f ms of its %.2f ms in these kernels "
+                        "(transit %.2f ms)",
+                        k ? ";" : "", nrank_name(rv, k), v[k].wait / 1e3,
+                        v[k].own / 1e3, (v[k].own - v[k].wait) / 1e3);
+    for (k = 0; k < n && len < cap; k++) {
+        if (k == best || v[k].wait < NCLK_MIN_WAIT_US)
+            continue;
+        len =
+            pr_append(text, cap, len,
+                      ". %s's communication time falls by at most %.2f ms, "
+                      "once %s%s is on time",
+                      nrank_name(rv, k), v[k].wait / 1e3, nrank_name(rv, best),
+                      n > 2 ? " (and every rank it waits for)" : "");
+    }
+    pr_append(text, cap, len,
+              ". Look first at what %s runs before its collectives (its "
+              "host work, the kernels before them), not at the links or "
+              "NCCL settings of the rank with the most communication time.",
+              nrank_name(rv, best));
+    jb->row.late_rank = pr_sget_num(rv[best], PR_K_RANK);
+    jb->row.late_rank_in_report = 1;
+    jb->row.late_rank_note = text;
+}
+
 /* "rank 3" or the worker's name, for a heatmap row. */
 static void
 rank_label(const cJSON *run, char *buf, size_t n)
@@ -1366,6 +1563,7 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
         coverage(j, summary);
         late_rank(j, runs);
         sync_alike(j, runs);
+        nccl_late(j, runs);
         device_kinds(j, runs, &ok);
         ok = ok && new_arr(&j->per_rank);
         if (ok)

@@ -41,13 +41,22 @@ def export(path, names, process="app"):
     return db
 
 
-def runtime(db, start, end, corr, name_id):
+def process(db, pid, name="app"):
+    """One more process (a second rank of the capture): its globalPid,
+    for runtime() and kernel()."""
+    gpid = (1 << 48) | (pid << 24)
+    db.execute("INSERT INTO PROCESSES VALUES (?, ?, ?)", (gpid, pid, name))
+    return gpid
+
+
+def runtime(db, start, end, corr, name_id, gpid=GPID):
     """A runtime call on the process's main thread."""
-    db.execute(RUNTIME, (start, end, GPID | 100, corr, name_id))
+    db.execute(RUNTIME, (start, end, gpid | ((gpid >> 24) & 0xFFFFFF), corr,
+                         name_id))
 
 
-def kernel(db, start, end, corr, name_id, stream=7):
-    """A kernel on device 0 launched by the runtime call corr."""
-    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, 0, 1, ?, "
+def kernel(db, start, end, corr, name_id, stream=7, device=0, gpid=GPID):
+    """A kernel on the device launched by the runtime call corr."""
+    db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, ?, 1, ?, "
                "?, ?, ?, ?, 32, 1, 1, 1, 128, 1, 1, 0, 0, NULL, NULL)",
-               (start, end, stream, corr, GPID, name_id, name_id))
+               (start, end, device, stream, corr, gpid, name_id, name_id))

@@ -1,0 +1,121 @@
+#!/bin/sh
+# nccl_late.sh - NCCL's late rank (issue #29, review 30g #4): NCCL records
+# no wait inside its kernels, so the rank that enters a collective first
+# spends the time until the last rank enters inside its kernel and has
+# the most communication time though it is on time.  Where the ranks
+# share a clock (their paired kernels' ends agree), the job names the
+# rank the others wait for and splits each rank's time into its wait and
+# its transit, as msprof-analyze splits a collective.  Hand-made: one
+# Nsight export of two processes (gpu0, gpu1) whose rank 1 runs 300 us
+# more work before each of its 10 all-to-alls, so it enters each 300 us
+# late and both end together; and the same as two Kineto ranks, once on
+# one clock and once with rank 1's clock 100 ms off (nothing named).
+. "$PR_SRCDIR/tests/lib.sh"
+PYTHONPATH="$PR_SRCDIR/tests/cli/lib${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
+
+if ! command -v python3 > /dev/null 2>&1 ||
+   ! python3 -c 'import sqlite3' 2>/dev/null; then
+    skip "NCCL late rank" "python3 with its sqlite3 module is needed"
+    echo "1..$T_N"
+    exit 0
+fi
+cat > "$T_DIR/mk.py" << 'PY'
+import sys
+from nsys_db import GPID, export, kernel, process, runtime  # tests/cli/lib
+db = export(sys.argv[1], ['cudaLaunchKernel_v7000', 'gemm_kernel',
+                          'ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)'],
+            'python3')
+us = 1000
+gp1 = process(db, 101, 'python3')
+for rank, gp in ((0, GPID), (1, gp1)):
+    t = 0
+    for i in range(10):
+        c = 1 + 10 * i
+        work = 1000 + 300 * rank  # rank 1: 300 us more before each
+        runtime(db, t + 10 * us, t + 15 * us, c, 1, gp)
+        kernel(db, t + 20 * us, t + 20 * us + work * us, c, 2, 7, rank, gp)
+        runtime(db, t + 16 * us, t + 21 * us, c + 1, 1, gp)
+        s = t + 20 * us + work * us
+        kernel(db, s, t + 1520 * us + 200 * us, c + 1, 3, 8, rank, gp)
+        t += 2000 * us
+db.commit()
+PY
+python3 "$T_DIR/mk.py" "$T_DIR/two.sqlite"
+"$PR_BIN" -q --input "$T_DIR/two.sqlite" --json "$T_DIR/two.json"
+check "one Nsight file, two ranks: rank 1 named late, rank 0's wait 3.00 ms" \
+    python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = [r['worker'] for r in d['runs']]
+assert len(w) == 2 and w[0].startswith('gpu0') and w[1].startswith('gpu1'), w
+kt = d['runs'][0]['communication']['kernel_times']
+assert [len(g['start_us']) for g in kt['groups']] == [10], kt
+t = d['job']['late_rank_note']
+assert t.startswith(w[1] + ', the rank the others wait for'), t
+assert 'start last in 10 of 10 calls' in t, t
+assert w[0] + ' waits 3.00 ms of its 7.00 ms in these kernels (transit 4.00 ms)' in t, t
+assert w[1] + ' waits 0.00 ms of its 4.00 ms' in t, t
+assert w[0] + \"'s communication time falls by at most 3.00 ms, once \" + w[1] + ' is on time' in t, t
+assert d['job']['late_rank'] is None  # Nsight names no rank
+" "$T_DIR/two.json"
+
+# the same two ranks as Kineto traces (rank 0, rank 1 of 2)
+cat > "$T_DIR/kin.py" << 'PY'
+import json, sys
+out, rank, off = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1",
+       "pid": 1, "tid": 1, "ts": off, "dur": 20000, "args": {}}]
+t = off
+for i in range(10):
+    work = 1000 + 300 * rank
+    ev.append({"ph": "X", "cat": "kernel", "name": "gemm_kernel", "pid": 0,
+               "tid": 7, "ts": t + 20, "dur": work, "args": {"device": 0}})
+    ev.append({"ph": "X", "cat": "kernel",
+               "name": "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)",
+               "pid": 0, "tid": 8, "ts": t + 20 + work,
+               "dur": 1720 - 20 - work, "args": {"device": 0}})
+    t += 2000
+json.dump({"distributedInfo": {"backend": "nccl", "rank": rank,
+                               "world_size": 2},
+           "traceEvents": ev}, open(out, "w"))
+PY
+mkdir -p "$T_DIR/one" "$T_DIR/off"
+python3 "$T_DIR/kin.py" "$T_DIR/one/r0.json" 0 1000000
+python3 "$T_DIR/kin.py" "$T_DIR/one/r1.json" 1 1000000
+python3 "$T_DIR/kin.py" "$T_DIR/off/r0.json" 0 1000000
+python3 "$T_DIR/kin.py" "$T_DIR/off/r1.json" 1 1100000
+"$PR_BIN" -q --input "$T_DIR/one" --json "$T_DIR/one.json"
+"$PR_BIN" -q --input "$T_DIR/off" --json "$T_DIR/off.json"
+check "two Kineto ranks on one clock: rank 1 late, rank 0 waits 3.00 ms" \
+    python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1]))['job']
+assert j['late_rank'] == 1, j['late_rank']
+t = j['late_rank_note']
+assert 'r0 waits 3.00 ms of its 7.00 ms' in t, t
+" "$T_DIR/one.json"
+check "two Kineto ranks whose clocks disagree (100 ms): no late rank" \
+    python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1]))['job']
+assert j['late_rank'] is None and j['late_rank_note'] is None, j['late_rank_note']
+" "$T_DIR/off.json"
+
+# the shared pair (review 30g #4: gpu1 enters last in 22 of 33
+# all-to-alls of mfu_2gpu_before, gpu0 waits 10.90 ms; after: the reverse)
+if shared_summary before nsys/mfu_2gpu_before.sqlite &&
+   shared_summary after nsys/mfu_2gpu_after.sqlite; then
+    check "nsys_before: gpu1 late, gpu0 waits 10.90 ms; nsys_after: gpu0 late, gpu1 waits 18.22 ms" \
+        python3 -c "
+import json, sys
+b = json.load(open(sys.argv[1]))['job']['late_rank_note']
+a = json.load(open(sys.argv[2]))['job']['late_rank_note']
+assert b.startswith('gpu1 pid 145, the rank') and 'start last in 22 of 33' in b, b
+assert 'gpu0 pid 144 waits 10.90 ms of its 17.17 ms' in b, b
+assert a.startswith('gpu0 pid 148, the rank') and 'gpu1 pid 149 waits 18.22 ms' in a, a
+" "$T_DIR/before.json" "$T_DIR/after.json"
+else
+    skip "nsys_before/after late rank" "../shared traces absent"
+fi
+echo "1..$T_N"
