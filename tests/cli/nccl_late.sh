@@ -60,6 +60,19 @@ assert w[0] + \"'s communication time falls by at most 3.00 ms, once \" + w[1] +
 assert d['job']['late_rank'] is None  # Nsight names no rank
 " "$T_DIR/two.json"
 
+# the spread table's collective row: its Max is the rank that waits
+"$PR_BIN" -q --input "$T_DIR/two.sqlite" --html "$T_DIR/two.html"
+check "Kernels across ranks: the all-to-all's Max on gpu0 labelled as wait, the gemm's not" \
+    python3 -c "
+import html, re, sys
+s = html.unescape(open(sys.argv[1]).read())
+t = re.sub(r'\s+', ' ', re.sub('<[^>]+>', ' ', s))
+k = t[t.index('Kernels across ranks'):]
+assert re.search(r'SendRecv.{0,200}?gpu0 pid 100 \(time incl. wait for peers\)', k), k[:800]
+assert t.count('(time incl. wait for peers)') == 1, t.count('(time incl. wait for peers)')
+assert 'includes its wait for the other ranks to enter it' in t
+" "$T_DIR/two.html"
+
 # the same two ranks as Kineto traces (rank 0, rank 1 of 2)
 cat > "$T_DIR/kin.py" << 'PY'
 import json, sys
