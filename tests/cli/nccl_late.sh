@@ -108,6 +108,18 @@ assert j['late_rank'] == 1, j['late_rank']
 t = j['late_rank_note']
 assert 'r0 waits 3.00 ms of its 7.00 ms' in t, t
 " "$T_DIR/one.json"
+# each rank's saved summary, read together: the same reading (the job is
+# built from the summaries' kernel_times, not from the traces)
+"$PR_BIN" -q --input "$T_DIR/one/r0.json" --json "$T_DIR/s0.json"
+"$PR_BIN" -q --input "$T_DIR/one/r1.json" --json "$T_DIR/s1.json"
+"$PR_BIN" -q --input "$T_DIR/s0.json" --input "$T_DIR/s1.json" \
+    --json "$T_DIR/saved.json"
+check "the two ranks' saved summaries together: rank 1 late" \
+    python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1]))['job']
+assert j['late_rank'] == 1 and 'r0 waits 3.00 ms' in j['late_rank_note'], j
+" "$T_DIR/saved.json"
 check "two Kineto ranks whose clocks disagree (100 ms): no late rank" \
     python3 -c "
 import json, sys
