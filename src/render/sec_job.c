@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profreport/comm.h"
 #include "profreport/detail.h"
 #include "profreport/figures.h"
 #include "profreport/keys.h"
@@ -859,20 +858,43 @@ agg_note(const cJSON *job, char *text, size_t cap)
     return 1;
 }
 
-/* A collective's row of the across-ranks tables: a host collective
- * (nccl:all_to_all, gloo:all_reduce) or an NCCL/RCCL kernel. */
+/* The runs a row's kind is looked up in: enough to meet every name of
+ * a job's tables without a scan of 1,024 runs per row. */
+#define LABEL_RUNS 64
+
+/* A collective's row of the across-ranks tables, as the runs' own rows
+ * say: an NCCL operator of communication.ops (nccl:all_to_all), a
+ * kernel of family "collective" of NCCL/RCCL (HCCL's wait has its own
+ * reading: Late rank from its Notify Wait tasks). */
 static int
-collective_row(const char *name, int ops)
+collective_row(const cJSON *runs, const char *name, int ops)
 {
+    const cJSON *r, *x;
+    size_t n = 0;
+
     if (name == NULL)
         return 0;
-    if (ops)
-        return pr_comm_host_collective(name);
-    if (strncmp(name, "void ", 5) == 0)
-        name += 5;
-    return (strncasecmp(name, "nccl", 4) == 0 ||
-            strncasecmp(name, "rccl", 4) == 0) &&
-           pr_comm_collective(name) != NULL;
+    cJSON_ArrayForEach(r, runs)
+    {
+        if (n++ >= LABEL_RUNS)
+            break;
+        if (ops) {
+            cJSON_ArrayForEach(
+                x, pr_sget(pr_sget(r, PR_K_COMMUNICATION), PR_K_OPS))
+            {
+                if (pr_sget_is(pr_sget_str(x, PR_K_NAME), name))
+                    return pr_sget_is(pr_sget_str(x, PR_K_BACKEND), "nccl");
+            }
+            continue;
+        }
+        cJSON_ArrayForEach(x, pr_sget(r, PR_K_KERNELS))
+        {
+            if (pr_sget_is(pr_sget_str(x, PR_K_NAME), name))
+                return pr_sget_is(pr_sget_str(x, PR_K_KFAMILY), "collective") &&
+                       pr_sget_is(pr_sget_str(x, PR_K_KLIBRARY), "NCCL/RCCL");
+        }
+    }
+    return 0;
 }
 
 /* The across-ranks rows with each collective's "Max on" labelled (review
@@ -881,7 +903,7 @@ collective_row(const char *name, int ops)
  * collective includes its wait for the others to enter, NCCL's inside
  * its kernel.  A copy (NULL out of memory); *n the rows labelled. */
 static cJSON *
-label_waits(const cJSON *rows, int ops, size_t *n)
+label_waits(const cJSON *runs, const cJSON *rows, int ops, size_t *n)
 {
     cJSON *v = cJSON_Duplicate(rows, 1), *r;
 
@@ -892,7 +914,7 @@ label_waits(const cJSON *rows, int ops, size_t *n)
         char cell[200];
 
         if (w == NULL || !(pr_sget_num(r, PR_K_RANKS) > 1) ||
-            !collective_row(pr_sget_str(r, PR_K_NAME), ops))
+            !collective_row(runs, pr_sget_str(r, PR_K_NAME), ops))
             continue;
         snprintf(cell, sizeof(cell), "%s (time incl. wait for peers)", w);
         if (!pr_sput(r, PR_K_MAX_WORKER, cJSON_CreateString(cell))) {
@@ -907,7 +929,7 @@ label_waits(const cJSON *rows, int ops, size_t *n)
 /* An across-ranks table, its collectives labelled (label_waits): the
  * rows labelled. */
 static size_t
-labelled_table(struct pr_figs *f, const char *heading,
+labelled_table(struct pr_figs *f, const cJSON *runs, const char *heading,
                const struct pr_fig_table *t, int ops, const char *empty)
 {
     size_t n = 0;
@@ -917,7 +939,7 @@ labelled_table(struct pr_figs *f, const char *heading,
         pr_figs_table(f, heading, t, empty);
         return 0;
     }
-    rows = label_waits(t->rows, ops, &n);
+    rows = label_waits(runs, t->rows, ops, &n);
     pr_figs_heading(f, heading);
     pr_figs_table_own(f, t, rows, empty); /* NULL: f->failed */
     return n;
@@ -1046,14 +1068,16 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                         "by it here; each rank's Operators section has "
                         "their device total.");
     } else
-        n_ops = labelled_table(f, "Operators across ranks", &t, 1,
+        n_ops = labelled_table(f, pr_sget(summary, PR_K_RUNS),
+                               "Operators across ranks", &t, 1,
                                "No operators in any rank.");
     t = (struct pr_fig_table){.cols = agg_kernel_cols,
                               .rows = pr_sget(job, PR_K_KERNELS),
                               .what = "kernels",
                               .order = "mean total time over ranks"};
-    n_kernels = labelled_table(f, "Kernels across ranks", &t, 0,
-                               "No kernels in any rank.");
+    n_kernels =
+        labelled_table(f, pr_sget(summary, PR_K_RUNS), "Kernels across ranks",
+                       &t, 0, "No kernels in any rank.");
     if (n_ops + n_kernels > 0)
         pr_figs_note(
             f, "A collective's time on a rank includes its wait for the other "
