@@ -864,8 +864,8 @@ agg_note(const cJSON *job, char *text, size_t cap)
 
 /* A collective's row of the across-ranks tables, as the runs' own rows
  * say: an NCCL operator of communication.ops (nccl:all_to_all), a
- * kernel of family "collective" of NCCL/RCCL (HCCL's wait has its own
- * reading: Late rank from its Notify Wait tasks). */
+ * kernel of the NCCL/RCCL library (kernels[].library; HCCL's wait has
+ * its own reading: Late rank from its Notify Wait tasks). */
 static int
 collective_row(const cJSON *runs, const char *name, int ops)
 {
@@ -890,8 +890,7 @@ collective_row(const cJSON *runs, const char *name, int ops)
         cJSON_ArrayForEach(x, pr_sget(r, PR_K_KERNELS))
         {
             if (pr_sget_is(pr_sget_str(x, PR_K_NAME), name))
-                return pr_sget_is(pr_sget_str(x, PR_K_KFAMILY), "collective") &&
-                       pr_sget_is(pr_sget_str(x, PR_K_KLIBRARY), "NCCL/RCCL");
+                return pr_sget_is(pr_sget_str(x, PR_K_KLIBRARY), "NCCL/RCCL");
         }
     }
     return 0;
