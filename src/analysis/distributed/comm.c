@@ -1514,11 +1514,12 @@ kernel_times(const struct collect *c, int *ok)
         for (j = 0; j < c->n_kts && n < KT_MAX && *ok; j++) {
             if (strcmp(c->kts[j].coll, names[k]) != 0)
                 continue;
-            *ok =
-                cJSON_AddItemToArray(
-                    s, cJSON_CreateNumber((double)(c->kts[j].s - t0) / 1e3)) &&
-                cJSON_AddItemToArray(
-                    e, cJSON_CreateNumber((double)(c->kts[j].e - t0) / 1e3));
+            *ok = cJSON_AddItemToArray(
+                      s, cJSON_CreateNumber(
+                             (double)pr_sat_sub_i64(c->kts[j].s, t0) / 1e3)) &&
+                  cJSON_AddItemToArray(
+                      e, cJSON_CreateNumber(
+                             (double)pr_sat_sub_i64(c->kts[j].e, t0) / 1e3));
             n++;
         }
     }
