@@ -13,6 +13,10 @@
 #include "profreport/error.h"
 #include "profreport/schema.h"
 
+/* A PR_RT_US field's null (a time not measured), where its schema row
+ * allows null. */
+#define PR_ROWS_US_NULL INT64_MIN
+
 /* How a field holds its value. */
 enum pr_rows_type {
     PR_RT_STR,       /* const char *: the writer copies it; read, it points
@@ -21,7 +25,9 @@ enum pr_rows_type {
     PR_RT_NUM_NULL,  /* double; NAN is null */
     PR_RT_I64,       /* int64_t, written as a JSON number */
     PR_RT_US,        /* int64_t nanoseconds, written as microseconds (ns /
-                        1000, as pr_emit_us); read back rounded to the ns */
+                        1000, as pr_emit_us); read back rounded to the ns;
+                        PR_ROWS_US_NULL is null where the schema row
+                        allows null */
     PR_RT_BOOL_NULL, /* int: 1 true, 0 false, -1 null */
     PR_RT_BOOL,      /* int: nonzero true, 0 false; never null */
     PR_RT_SUB,       /* a sub-object of fixed keys, itself typed: the

@@ -100,4 +100,18 @@ assert mm['device_self_us'] == 600, mm
 assert r['attribution']['kernel_time_us'] == 900, r['attribution']
 assert '300 \u00b5s' in open(sys.argv[2]).read(), open(sys.argv[2]).read()
 " "$T_DIR/timed.out.json" "$T_DIR/timed.calls"
+# its saved summary reads back (review 31 #1: "attribution.kernel_time_us:
+# expected a number, got null" refused the file for table, diff and trend)
+for k in kernels operators findings steps; do
+    "$PR_BIN" table --kind "$k" --input "$T_DIR/replay.out.json" > /dev/null \
+        2> "$T_DIR/rt.err"
+    check "the replay's saved summary: table --kind $k reads it" [ $? -eq 0 ]
+done
+"$PR_BIN" -q --input "$T_DIR/replay.out.json" --json "$T_DIR/again.json" \
+    --html "$T_DIR/again.html" 2> "$T_DIR/rt.err"
+check "the replay's saved summary re-renders, its nulls kept" python3 -c "
+import json, sys
+a = json.load(open(sys.argv[1]))['runs'][0]['attribution']
+assert a['kernel_time_us'] is None and a['operator_time_us'] is None, a
+" "$T_DIR/again.json"
 echo "1..$T_N"
