@@ -48,5 +48,5 @@ check "in the capture's words, never 'a step'" \
     sh -c "grep -q 'in the capture' '$T_DIR/t.txt' && ! grep -q 'a step' '$T_DIR/t.txt'"
 check "no operator named, said so" grep -q "no operator named" "$T_DIR/t.txt"
 check "a C program: nsys/perf sampling, no with_stack or py-spy" \
-    sh -c "grep -q 'nsys profile --sample=cpu' '$T_DIR/t.txt' && ! grep -q 'with_stack\|py-spy' '$T_DIR/t.txt'"
+    sh -c "grep -q 'nsys profile --sample=process-tree' '$T_DIR/t.txt' && ! grep -q 'with_stack\|py-spy' '$T_DIR/t.txt'"
 echo "1..$T_N"

@@ -1144,8 +1144,9 @@ host_ops_caveat(const cJSON *run, cJSON *recs, char *text, size_t len,
                   pr_sget_run_is_capture(run) ? "run" : "step");
     else
         pr_append(text, PATH_TEXT, len,
-                  " Sample the host (nsys profile --sample=cpu with "
-                  "--backtrace, or perf) before changing the code for it.");
+                  " Sample the host (nsys profile --sample=process-tree "
+                  "--backtrace=dwarf, or perf record -g) before changing the "
+                  "code for it.");
     fmt_ms(named_us, cap_t, sizeof(cap_t));
     /* a bound on what is recorded (review 8 #4: hta trace_filter's
        aten::_foreach_mul_ 120.5 + _foreach_add_ 19.8 ms a step): the
