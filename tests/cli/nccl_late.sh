@@ -53,7 +53,7 @@ kt = d['runs'][0]['communication']['kernel_times']
 assert [len(g['start_us']) for g in kt['groups']] == [10], kt
 t = d['job']['late_rank_note']
 assert t.startswith(w[1] + ', the rank the others wait for'), t
-assert 'start last in 10 of 10 calls' in t, t
+assert 'more than 50 us (the clocks\' agreement) after the other rank\'s in 10 of the 10 calls' in t, t
 assert w[0] + ' waits 3.00 ms of its 7.00 ms in these kernels (transit 4.00 ms)' in t, t
 assert w[1] + ' waits 0.00 ms of its 4.00 ms' in t, t
 assert w[0] + \"'s communication time falls by at most 3.00 ms, once \" + w[1] + ' is on time' in t, t
@@ -127,18 +127,62 @@ j = json.load(open(sys.argv[1]))['job']
 assert j['late_rank'] is None and j['late_rank_note'] is None, j['late_rank_note']
 " "$T_DIR/off.json"
 
+# review31 #7: sporadic lateness.  Two Kineto ranks on one clock, 10
+# all-to-alls; rank 1 starts 2 ms late in calls 2 and 6 and 20 us late
+# (inside the clocks' 50 us agreement) in 6 more; rank 0 20 us late in
+# the other 2.  Before: "r1, the rank the others wait for ... start
+# last in 8 of 10 calls"; now 2 of 10, sporadic, and 2 of 10 calls hold
+# r0's wait.
+cat > "$T_DIR/spo.py" << 'PY'
+import json, sys
+out, rank = sys.argv[1], int(sys.argv[2])
+late = [20, 20, 2000, 20, 20, 20, 2000, 20, -20, -20]
+ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1",
+       "pid": 1, "tid": 1, "ts": 1000000, "dur": 60000, "args": {}}]
+t = 1000000
+for i in range(10):
+    d = late[i]
+    s = t + 100 + (max(d, 0) if rank == 1 else max(-d, 0))
+    ev.append({"ph": "X", "cat": "kernel",
+               "name": "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)",
+               "pid": 0, "tid": 8, "ts": s, "dur": t + 2600 - s,
+               "args": {"device": 0}})
+    t += 5000
+json.dump({"distributedInfo": {"backend": "nccl", "rank": rank,
+                               "world_size": 2},
+           "traceEvents": ev}, open(out, "w"))
+PY
+mkdir -p "$T_DIR/spo"
+python3 "$T_DIR/spo.py" "$T_DIR/spo/r0.json" 0
+python3 "$T_DIR/spo.py" "$T_DIR/spo/r1.json" 1
+"$PR_BIN" -q --input "$T_DIR/spo" --json "$T_DIR/spo.json"
+check "sporadic: rank 1 late beyond 50 us in 2 of 10 calls, no rank named, 2 calls hold r0's wait" \
+    python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1]))['job']
+t = j['late_rank_note']
+assert t is not None and t.startswith('r1 starts its collective kernels more than 50 us'), t
+assert 'in only 2 of the 10 calls' in t and 'sporadic delays on that rank' in t, t
+assert 'the rank the others wait for' not in t, t
+assert '2 of the 10 calls hold 9' in t and \"of r0's wait\" in t, t
+assert j['late_rank'] is None, j['late_rank']
+" "$T_DIR/spo.json"
+
 # the shared pair (review 30g #4: gpu1 enters last in 22 of 33
 # all-to-alls of mfu_2gpu_before, gpu0 waits 10.90 ms; after: the reverse)
 if shared_summary before nsys/mfu_2gpu_before.sqlite &&
    shared_summary after nsys/mfu_2gpu_after.sqlite; then
-    check "nsys_before: gpu1 late, gpu0 waits 10.90 ms; nsys_after: gpu0 late, gpu1 waits 18.22 ms" \
+    check "nsys_before: gpu1 late in 16 of 33, gpu0 waits 10.90 ms; nsys_after: gpu0 late in 10 of 31, sporadic, 4 calls hold 84% of gpu1's 18.22 ms" \
         python3 -c "
 import json, sys
 b = json.load(open(sys.argv[1]))['job']['late_rank_note']
 a = json.load(open(sys.argv[2]))['job']['late_rank_note']
-assert b.startswith('gpu1 pid 145, the rank') and 'start last in 22 of 33' in b, b
+# review31 #7: late beyond the clocks' 50 us in under half the calls
+assert b.startswith('gpu1 pid 145 starts its') and 'in only 16 of the 33 calls' in b, b
 assert 'gpu0 pid 144 waits 10.90 ms of its 17.17 ms' in b, b
-assert a.startswith('gpu0 pid 148, the rank') and 'gpu1 pid 149 waits 18.22 ms' in a, a
+assert a.startswith('gpu0 pid 148 starts its') and 'in only 10 of the 31 calls' in a, a
+assert '; gpu1 pid 149 starts that late in 4 (paired' in a and 'sporadic delays on that rank' in a, a
+assert 'gpu1 pid 149 waits 18.22 ms' in a and \"4 of the 31 calls hold 84% of gpu1 pid 149's wait\" in a, a
 " "$T_DIR/before.json" "$T_DIR/after.json"
 else
     skip "nsys_before/after late rank" "../shared traces absent"
