@@ -65,9 +65,11 @@ PR_NODISCARD enum pr_status pr_kernels_build(const struct pr_trace *t,
  * convolution operators launched (cuDNN's implicit-GEMM convolutions) is
  * conv's, the kernel counted where most of its time went (conv_gemm says
  * how much moved); cuDNN's NCHW/NHWC layout transforms are summed apart
- * (layout_transforms).  PR_E_NOMEM on failure. */
+ * (layout_transforms).  untimed (kernel replay: data_quality's
+ * replayed_kernels): the family and math rows keep their kernel counts,
+ * their total_us and time_pct null.  PR_E_NOMEM on failure. */
 PR_NODISCARD enum pr_status
-pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
+pr_kernels_classes(const struct pr_kernel_refs *refs, int untimed, cJSON **out,
                    struct pr_error *err);
 
 /* How the kernel table classified one kernel of a run (`table --why NAME

@@ -439,7 +439,8 @@ fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
         if (!ok)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
-    if (st == PR_OK && pr_kernels_classes(&tb->kernels, &k, err) == PR_OK)
+    if (st == PR_OK && pr_kernels_classes(&tb->kernels, t->replayed_kernels > 0,
+                                          &k, err) == PR_OK)
         st = put(run, PR_K_KERNEL_CLASSES, k, err);
     else if (st == PR_OK)
         st = PR_E_NOMEM;

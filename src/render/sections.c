@@ -1852,9 +1852,23 @@ kernel_classes(struct pr_figs *f, const cJSON *run)
     t.rows = kc.by_family;
     if (pr_sget_len(t.rows) == 0)
         return;
-    pr_figs_table(f, "Kernel time by family (the kernel table's rules)", &t,
-                  NULL);
-    conv_family_notes(f, run, &kc);
+    if (pr_sget_num(pr_sget(run, PR_K_DATA_QUALITY), PR_K_REPLAYED_KERNELS) >
+        0) {
+        /* kernel replay: the rows' times are null (kernels.c emit_sums,
+           review31 #5), the order by kernels */
+        t.order = "kernels";
+        pr_figs_table(f, "Kernels by family (the kernel table's rules)", &t,
+                      NULL);
+        pr_figs_note(f, "Kernel time by family: time not known (kernel "
+                        "replay): CUPTI's range profiler gives every "
+                        "kernel's range one made-up length, so a family's "
+                        "total would be its launches times that length; "
+                        "the kernel counts stand.");
+    } else {
+        pr_figs_table(f, "Kernel time by family (the kernel table's rules)", &t,
+                      NULL);
+        conv_family_notes(f, run, &kc);
+    }
     if (!(u->kernels > 0))
         return;
     len = (size_t)snprintf(

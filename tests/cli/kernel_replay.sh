@@ -90,6 +90,69 @@ for r in rows:
 e = open(sys.argv[2]).read()
 assert 'range profiler' in e and 'not known' in e, e
 " "$T_DIR/replay.calls" "$T_DIR/replay.calls.err"
+check "replay: kernel_classes keep counts, their times and shares null" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+kc = r['kernel_classes']
+for part in ('by_family', 'by_math'):
+    assert kc[part], kc
+    for row in kc[part]:
+        assert row['total_us'] is None and row['time_pct'] is None, row
+        assert row['kernels'] > 0, row
+assert sum(x['kernels'] for x in kc['by_math']) == 2, kc
+for f in r['verdict'].get('findings') or []:
+    assert 'first-use' not in f['title'], f
+" "$T_DIR/replay.out.json"
+check "  the HTML says the family time is not known" python3 -c "
+import html, re, sys
+t = re.sub(r'\s+', ' ', html.unescape(re.sub(r'<[^>]+>', ' ',
+    open(sys.argv[1]).read().replace('<wbr>', ''))))
+assert 'time not known (kernel replay)' in t, t
+assert 'Kernel time by family' not in t.replace('Kernel time by family: time not known', ''), t
+" "$T_DIR/replay.html"
+# a replayed launch that holds the host 150 ms: the replay's stall, not
+# a cold start (review31 #5: cupti_range's only finding read "A cold
+# capture: first-use costs")
+python3 - "$T_DIR" << 'PY'
+import json, sys
+d = json.load(open(sys.argv[1] + "/replay.json"))
+for e in d["traceEvents"]:
+    if e["name"] == "cudaLaunchKernel" and e["args"]["correlation"] == 78:
+        e["dur"] = 150000
+    if e["name"] == "aten::add_":
+        e["dur"] = 150100
+for e in d["traceEvents"]:
+    if e.get("pid") == 9 and e["ts"] >= 410:
+        e["ts"] += 150000
+json.dump(d, open(sys.argv[1] + "/stall.json", "w"))
+PY
+"$PR_BIN" -q --input "$T_DIR/stall.json" --json "$T_DIR/stall.out.json" \
+    --html "$T_DIR/stall.html" 2> "$T_DIR/stall.err"
+check "replay: a 150 ms launch is the replay's stall, not first use" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+t = [f['title'] for f in r['verdict']['findings']]
+assert 'Kernel replay: host stalls while CUPTI replays kernels' in t, t
+assert not [x for x in t if 'cold' in x or 'first-use' in x], t
+o = [x['text'] for x in r['observations'] if x['id'] == 'cold_step']
+assert o and o[0].startswith('The capture stalls under kernel replay'), o
+assert 'loads its code' not in o[0], o
+h = open(sys.argv[2]).read()
+assert 'first-use' not in h and 'is cold' not in h, 'html'
+" "$T_DIR/stall.out.json" "$T_DIR/stall.html"
+# review31 #1: a summary written with --json is an input too
+"$PR_BIN" table --kind kernels --input "$T_DIR/replay.out.json" \
+    > "$T_DIR/rt.kernels" 2> "$T_DIR/rt.kernels.err"
+rc=$?
+check "replay summary read back: table --kind kernels" test "$rc" -eq 0
+"$PR_BIN" -q --input "$T_DIR/replay.out.json" --html "$T_DIR/rt.html" \
+    2> "$T_DIR/rt.err"
+rc=$?
+check "  and --input s.json --html" test "$rc" -eq 0
+check "  the re-rendered HTML says the same" grep -q \
+    "time not known (kernel replay)" "$T_DIR/rt.html"
 check "timed kernels keep their times" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
@@ -98,6 +161,7 @@ assert r['temporal_breakdown'][0]['compute_us'] == 900, r['temporal_breakdown']
 mm = [o for o in r['operators'] if o['name'] == 'aten::mm'][0]
 assert mm['device_self_us'] == 600, mm
 assert r['attribution']['kernel_time_us'] == 900, r['attribution']
+assert all(x['total_us'] > 0 for x in r['kernel_classes']['by_family']), r
 assert '300 \u00b5s' in open(sys.argv[2]).read(), open(sys.argv[2]).read()
 " "$T_DIR/timed.out.json" "$T_DIR/timed.calls"
 # its saved summary reads back (review 31 #1: "attribution.kernel_time_us:

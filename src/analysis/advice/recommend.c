@@ -1551,6 +1551,7 @@ rule_cold_step(struct rctx *c)
     const struct pr_hostdev_out *hd = c->hd;
     int capture = strcmp(hd->slow_launch_step, PR_STEPS_CAPTURE_NAME) == 0;
     char text[REC_TEXT], where[96];
+    int replay;
 
     if (!(hd->slow_launch_us >= COLD_LAUNCH_US) ||
         !(hd->slow_launch_step_pct >= COLD_STEP_PCT ||
@@ -1561,20 +1562,35 @@ rule_cold_step(struct rctx *c)
         snprintf(where, sizeof(where), "The capture");
     else
         snprintf(where, sizeof(where), "Step %s", hd->slow_launch_step);
-    snprintf(text, sizeof(text),
-             "%s is cold: one %s call held the host %.1f ms", where,
+    /* kernel replay (the attribution's times nulled, its kernels
+       counted: analysis.c replay_attribution): the long call is CUPTI
+       replaying the kernel, not first use (review31 #5: cupti_range) */
+    replay = cJSON_IsNull(pr_sget(pr_sget(c->run, PR_K_ATTRIBUTION),
+                                  PR_K_KERNEL_TIME_US)) &&
+             pr_sget_num(pr_sget(c->run, PR_K_ATTRIBUTION), PR_K_KERNELS) > 0;
+    snprintf(text, sizeof(text), "%s %s: one %s call held the host %.1f ms",
+             where, replay ? "stalls under kernel replay" : "is cold",
              hd->slow_launch_name[0] ? hd->slow_launch_name : "launch",
              hd->slow_launch_us / 1000.0);
     if (isfinite(hd->slow_launch_step_pct))
         snprintf(text + strlen(text), sizeof(text) - strlen(text),
                  ", %.0f%% of the %s host time", hd->slow_launch_step_pct,
                  capture ? "capture's" : "step's");
-    snprintf(text + strlen(text), sizeof(text) - strlen(text),
-             ", where a launch takes microseconds. The first launch of a "
-             "kernel loads its code (lazy module loading, code objects, "
-             "JIT compilation), a one-time cost, so these figures are not "
-             "the steady state's. %s",
-             pr_whatif_warmup_advice(c->run, capture));
+    if (replay)
+        snprintf(text + strlen(text), sizeof(text) - strlen(text),
+                 ", where a launch takes microseconds. Under kernel replay "
+                 "(CUPTI's range profiler) the host stalls in its launches "
+                 "while each kernel is replayed for its counters, so this "
+                 "is the replay's cost, not first use, and no figure of "
+                 "this capture is the program's steady state; profile "
+                 "without the range profiler for times.");
+    else
+        snprintf(text + strlen(text), sizeof(text) - strlen(text),
+                 ", where a launch takes microseconds. The first launch of a "
+                 "kernel loads its code (lazy module loading, code objects, "
+                 "JIT compilation), a one-time cost, so these figures are "
+                 "not the steady state's. %s",
+                 pr_whatif_warmup_advice(c->run, capture));
     add_rec(c, "cold_step", "warning", text);
 }
 

@@ -5189,6 +5189,11 @@ pr_whatif_title(const cJSON *r)
         strstr(pr_sget_str_or(r, PR_K_TEXT, ""),
                " Most of it is waiting for other ranks, not transfer") != NULL)
         return "Waiting for a late rank (HCCL Wait)";
+    /* kernel replay's (recommend.c rule_cold_step, review31 #5) */
+    if (pr_sget_is(id, "cold_step") &&
+        strstr(pr_sget_str_or(r, PR_K_TEXT, ""),
+               " stalls under kernel replay: ") != NULL)
+        return "Kernel replay: host stalls while CUPTI replays kernels";
     /* cold_step's other readings (hunt30 #3, #6): graph_advice's and
        churn_text's */
     if (pr_sget_is(id, "cold_step") &&
@@ -5878,6 +5883,20 @@ steady_kinds(const cJSON *run)
     return out;
 }
 
+/* 1 on a kernel-replay capture: data_quality's replayed_kernels, or,
+ * before data_quality is written, the attribution's times nulled with its
+ * kernels counted (analysis.c replay_attribution). */
+static int
+kernel_replay(const cJSON *run)
+{
+    const cJSON *a = pr_sget(run, PR_K_ATTRIBUTION);
+
+    return pr_sget_num(pr_sget(run, PR_K_DATA_QUALITY), PR_K_REPLAYED_KERNELS) >
+               0 ||
+           (cJSON_IsNull(pr_sget(a, PR_K_KERNEL_TIME_US)) &&
+            pr_sget_num(a, PR_K_KERNELS) > 0);
+}
+
 /* The verdict's rows (arr): the run's recommendations in their order,
  * at most VERDICT_FINDINGS, each read from its recommendation alone
  * (its figures, Saves cell and evidence), so that a gain set after the
@@ -5917,6 +5936,10 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
             o.title = "Allocator churn: memory freed every iteration";
         if (pr_sget_is(o.id, "cold_step") && graph_captures(run) > 0)
             o.title = "Graph capture: a one-time warm-up";
+        /* under kernel replay the long runtime calls are the replay's
+           stalls, not first use (review31 #5: cupti_range) */
+        if (pr_sget_is(o.id, "cold_step") && kernel_replay(run))
+            o.title = "Kernel replay: host stalls while CUPTI replays kernels";
         if (pr_sget_is(o.id, "launch_bound"))
             o.title = launch_title(run);
         o.gain_us = pr_sget_num(r, PR_K_GAIN_US);

@@ -1357,10 +1357,14 @@ ref_math(const struct pr_kernel_ref *k)
     return (enum pr_kmath)k->math;
 }
 
-/* One row per class value (index into sums), by time, then name. */
+/* One row per class value (index into sums), by time, then name; under
+ * kernel replay (untimed) by kernels, the time and share null: each
+ * range's length is one made-up constant, so a class's "time" is its
+ * launches times it (review31 #5: cupti_range's "elementwise 4.25 s,
+ * 45.5%" was 35 x 121,431 us). */
 static void
 emit_sums(cJSON *arr, int math, const char *const *names, const int64_t *ns,
-          const size_t *n, size_t count, double all, int *ok)
+          const size_t *n, size_t count, double all, int untimed, int *ok)
 {
     size_t order[(int)PR_KF_COUNT + (int)PR_KM_COUNT]; /* count <= either */
     size_t i, j, m = 0;
@@ -1368,7 +1372,9 @@ emit_sums(cJSON *arr, int math, const char *const *names, const int64_t *ns,
     for (i = 0; i < count; i++) {
         if (n[i] == 0 && ns[i] == 0)
             continue; /* a family keeps a row for time moved from it */
-        for (j = m; j > 0 && ns[order[j - 1]] < ns[i]; j--)
+        for (j = m; j > 0 && (untimed ? n[order[j - 1]] < n[i]
+                                      : ns[order[j - 1]] < ns[i]);
+             j--)
             order[j] = order[j - 1];
         order[j] = i;
         m++;
@@ -1378,8 +1384,8 @@ emit_sums(cJSON *arr, int math, const char *const *names, const int64_t *ns,
         struct pr_row_kernel_family f = {
             .family = names[order[i]],
             .kernels = (int64_t)n[order[i]],
-            .total_ns = ns[order[i]],
-            .time_pct = 100.0 * (double)ns[order[i]] / all,
+            .total_ns = untimed ? PR_ROWS_US_NULL : ns[order[i]],
+            .time_pct = untimed ? NAN : 100.0 * (double)ns[order[i]] / all,
         };
         struct pr_row_kernel_math h = {f.family, f.kernels, f.total_ns,
                                        f.time_pct};
@@ -1492,7 +1498,7 @@ fill_conv_parts(cJSON **cg, cJSON **lay, const struct pr_kernel_refs *refs,
 }
 
 enum pr_status
-pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
+pr_kernels_classes(const struct pr_kernel_refs *refs, int untimed, cJSON **out,
                    struct pr_error *err)
 {
     const char *fam[PR_KF_COUNT], *math[PR_KM_COUNT + 3];
@@ -1536,9 +1542,10 @@ pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
     by_math = cJSON_CreateArray();
     top = cJSON_CreateArray();
     ok = by_family != NULL && by_math != NULL && top != NULL;
-    emit_sums(by_family, 0, fam, fam_ns, fam_n, PR_KF_COUNT, (double)all, &ok);
+    emit_sums(by_family, 0, fam, fam_ns, fam_n, PR_KF_COUNT, (double)all,
+              untimed, &ok);
     emit_sums(by_math, 1, math, math_ns, math_n, PR_KM_COUNT + 3, (double)all,
-              &ok);
+              untimed, &ok);
     kc.by_family = by_family;
     kc.by_math = by_math;
     fill_unknown(&kc.unknown, top, refs, (double)all, &ok);
