@@ -6,7 +6,9 @@
 # .py's "the unit of sdma_communication_size is k_byte").  The
 # collectives table showed bytes, algbw and busbw "–".  Now each op's
 # task of the step gets the bytes it moved over its links, and the run's
-# hccl rows split transit from wait.
+# hccl rows split transit from wait.  review31 #4: the op's algbw and
+# busbw are over the transfer time (communication_cost) the parser pairs
+# with those bytes, not its task time, which is mostly Notify Wait.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -41,7 +43,14 @@ ops = {o['name']: o for o in r['communication']['ops']}
 o = ops['mindspore:recv']
 assert o['calls'] == 2 and o['sized_calls'] == 2, o
 assert o['total_bytes'] == 20000000, o
-assert abs(o['algbw_gbps'] - 2.0) < 1e-9, o
+# review31 #4: over the transfer time hccl_raw pairs with the bytes
+# (2 x 0.5 ms), not the 2 x 5 ms task that is mostly Notify Wait
+assert abs(o['algbw_gbps'] - 20.0) < 1e-9, o
+assert abs(o['busbw_gbps'] - 20.0) < 1e-9, o
+assert o['bw_us'] == 1000 and o['total_us'] == 10000, o
+assert o['wall_gbps'] is None and o['wall_us'] is None, o
+n = r['communication']['note']
+assert 'over the transfer time the parser pairs with those bytes' in n, n
 " "$T_DIR/s.json"
 check "hccl rows: transit and wait from communication_cost and wait_cost" python3 -c "
 import json, sys
@@ -78,6 +87,10 @@ d = json.load(open(sys.argv[1]))
 r = {x['worker']: x for x in d['runs']}
 o = [x for x in r['rank0']['communication']['ops'] if x['name'] == 'mindspore:recv'][0]
 assert o['sized_calls'] == 20 and o['total_bytes'] == 256911360, o
+# review31 #4: 22.7 GB/s over the transit time, not 0.3 over the wait
+assert abs(o['algbw_gbps'] - 22.694) < 0.01 and abs(o['busbw_gbps'] - 22.694) < 0.01, o
+a = [x for x in r['rank0']['communication']['ops'] if x['name'] == 'mindspore:all_reduce'][0]
+assert abs(a['busbw_gbps'] - 5.93) < 0.01, a
 h = [x for x in r['rank2']['hccl']['ops'] if x['name'] == 'Receive'][0]
 assert h['calls'] == 6 and h['bytes'] == 77073408, h
 assert abs(h['transit_us'] - 3383.38) < 0.01 and abs(h['wait_us'] - 1994860.61) < 0.1, h

@@ -7,7 +7,9 @@
 # split (split_source "step_trace_raw": computation = fp_and_bp,
 # communication = the collectives in the tail, other = the interval and
 # the rest of the tail), and a finding's "not replayed" reason names the
-# missing compute tasks, not the lesser unrecorded tail.
+# missing compute tasks, not the lesser unrecorded tail.  review31 #8:
+# the run's communication.overlap_us is null too, and its observation
+# says the overlap is not known instead of "computation overlaps 0%".
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -60,4 +62,28 @@ for n in notes:
     assert 'no compute tasks (FP+BP 16.0 ms of the step trace' in n, n
     assert 'last 2%' not in n, n
 " "$T_DIR/s.json"
+# review31 #8: the run's own communication split said overlap 0 and the
+# observation "computation overlaps 0% of the step's collectives"
+check "communication.overlap_us null, the observation says it is not known" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+assert r['communication']['overlap_us'] is None, r['communication']
+o = [x for x in r['observations'] if x['id'] == 'communication']
+assert o, r['observations']
+t = o[0]['text']
+assert 'computation overlaps 0%' not in t, t
+assert 'the export records no compute tasks, so how much of the collectives' in t, t
+assert 'overlaps computation is not known' in t, t
+assert 'they run in the 4.0 ms tail after FP+BP' in t, t
+assert 'If profiling the compute tasks shows' in t, t
+" "$T_DIR/s.json"
+for k in table diff; do
+    if [ $k = table ]; then
+        "$PR_BIN" table --kind findings --input "$T_DIR/s.json" > /dev/null 2>&1
+    else
+        "$PR_BIN" diff "$T_DIR/s.json" "$T_DIR/s.json" > /dev/null 2>&1
+    fi
+    check "the summary with overlap_us null reads back ($k)" [ $? -eq 0 ]
+done
 echo "1..$T_N"

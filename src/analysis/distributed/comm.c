@@ -225,6 +225,10 @@ struct op {
     double link_bytes;
     double bw_bytes; /* over calls both sized and timed */
     int64_t bw_ns, bw_calls;
+    /* of them, calls whose bandwidth time is not their task's but the
+       transfer time MindSpore's hccl_raw pairs with their bytes
+       (communication_cost, review31 #4): no interval of their own */
+    int64_t transit_calls;
     /* calls that are a kernel without the host collective that launched
        it in the trace, and no size of their own (HTA's trace_diff test:
        3 of 21 all-reduce kernels start before its first host call) */
@@ -342,22 +346,25 @@ op_for(struct collect *c, const char *backend, const char *coll)
 }
 
 /* One call: ns < 0 when its time is not in the trace, bytes < 0 when its
- * size is not; it starts at start_ns (-1: no one interval holds it). */
+ * size is not; it starts at start_ns (-1: no one interval holds it).
+ * bw_ns: the time its bytes are rated over, ns but where the producer
+ * pairs the bytes with a transfer time of their own (-1: none). */
 static void
 add_call(struct collect *c, const char *backend, const char *coll, int64_t ns,
-         double bytes, double link, int group, int64_t start_ns, int proto,
-         const char *kernel)
+         int64_t bw_ns, double bytes, double link, int group, int64_t start_ns,
+         int proto, const char *kernel)
 {
     struct op *o = op_for(c, backend, coll);
 
     if (o == NULL)
         return; /* more kinds of collectives than rows: left out */
     o->calls++;
-    if (link >= 0 && ns >= 0) {
+    o->transit_calls += bw_ns >= 0 && bw_ns != ns && (link >= 0 || bytes >= 0);
+    if (link >= 0 && bw_ns >= 0) {
         o->link_calls++;
         o->link_open += bytes < 0;
         o->link_bytes += link;
-        o->link_ns = pr_sat_add_i64(o->link_ns, ns);
+        o->link_ns = pr_sat_add_i64(o->link_ns, bw_ns);
     }
     fold_proto(o, proto, kernel);
     if (bytes > o->max_bytes)
@@ -370,10 +377,12 @@ add_call(struct collect *c, const char *backend, const char *coll, int64_t ns,
         o->sized_calls++;
         o->bytes += bytes;
     }
-    if (ns >= 0 && bytes >= 0) {
+    if (bw_ns >= 0 && bytes >= 0) {
         o->bw_calls++;
         o->bw_bytes += bytes;
-        o->bw_ns = pr_sat_add_i64(o->bw_ns, ns);
+        o->bw_ns = pr_sat_add_i64(o->bw_ns, bw_ns);
+        if (bw_ns != ns) /* a transfer time: no interval on the clock */
+            start_ns = -1;
         if (start_ns >= 0 && ns > 0 &&
             pr_grow((void **)&c->ivs, &c->cap_ivs, c->n_ivs + 1,
                     sizeof(*c->ivs)) == PR_OK)
@@ -665,6 +674,39 @@ kernel_collective(const struct pr_trace *t, const struct pr_kclass *k,
     return coll != NULL ? coll : "other";
 }
 
+/* The time a task sized by its link bytes is rated over: where the bytes
+ * are MindSpore's hccl_raw (mindspore_ascend.c's hccl_op), the transfer
+ * time its parser pairs with them, the op's communication_cost in the
+ * step holding the task (review31 #4: ms_cluster4's Receive, 98.7% of its
+ * task time Notify Wait, read 0.3 GB/s against 22.7 over the link), -1
+ * where that step has no such time; else the task's own time. */
+static int64_t
+transit_of(const struct pr_trace *t, const struct pr_event *e)
+{
+    const struct pr_phases *p = t->phases;
+    int64_t step = -1;
+    size_t i;
+
+    if (p == NULL || p->comm_source == NULL ||
+        strcmp(p->comm_source, "hccl_raw") != 0 || p->n_split == 0)
+        return e->dur_ns;
+    /* the step as HcclParser gives it a time: the one holding it, the
+       first before the first, the last after the last */
+    if (e->ts_ns < p->split[0].start_ns)
+        step = p->split[0].number;
+    else if (e->ts_ns >= p->split[p->n_split - 1].end_ns)
+        step = p->split[p->n_split - 1].number;
+    for (i = 0; step < 0 && i < p->n_split; i++)
+        if (e->ts_ns >= p->split[i].start_ns && e->ts_ns < p->split[i].end_ns)
+            step = p->split[i].number;
+    for (i = 0; step >= 0 && i < p->n_comm; i++)
+        if (p->comm[i].step == step && p->comm[i].name == e->name)
+            return p->comm[i].transit_ns != PR_PHASE_UNKNOWN
+                       ? p->comm[i].transit_ns
+                       : -1;
+    return -1;
+}
+
 /* A communication kernel: part of the host collective that launched it,
  * or a call of its own when none did. */
 static void
@@ -696,8 +738,10 @@ take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e)
     pr_names_rule(nc, e->name, &k);
     kernel_backend(&k, g, backend, sizeof(backend));
     coll = kernel_collective(t, &k, g, pr_trace_str(t, e->name));
-    add_call(c, backend, coll, e->dur_ns, meta_bytes(t, g, coll),
-             meta_link(t, g), g != NULL ? g->group_size : -1, e->ts_ns,
+    add_call(c, backend, coll, e->dur_ns,
+             meta_link(t, g) >= 0 ? transit_of(t, e) : e->dur_ns,
+             meta_bytes(t, g, coll), meta_link(t, g),
+             g != NULL ? g->group_size : -1, e->ts_ns,
              name_proto(pr_trace_str(t, e->name)), pr_trace_str(t, e->name));
     if (meta_bytes(t, g, coll) < 0 && op_for(c, backend, coll) != NULL)
         op_for(c, backend, coll)->bare_unsized++;
@@ -745,8 +789,8 @@ take_hop(struct collect *c, const struct hop *h)
         ns = 0;
         c->single_rank++;
     }
-    add_call(c, h->backend, h->coll, ns, bytes, meta_link(c->t, meta), group,
-             start, h->n_kernels > 0 ? h->proto : PROTO_NONE,
+    add_call(c, h->backend, h->coll, ns, ns, bytes, meta_link(c->t, meta),
+             group, start, h->n_kernels > 0 ? h->proto : PROTO_NONE,
              h->n_kernels > 0
                  ? pr_trace_str(c->t, c->t->events[h->meta_ev].name)
                  : NULL);
@@ -770,6 +814,7 @@ take_stats(struct collect *c)
 
         /* what the rank sent over its links, not the message */
         add_call(c, "hccl", coll ? coll : "other",
+                 s->elapse_ns != PR_PHASE_UNKNOWN ? s->elapse_ns : -1,
                  s->elapse_ns != PR_PHASE_UNKNOWN ? s->elapse_ns : -1,
                  link_message(link, coll, s->group_size), link, s->group_size,
                  -1, PROTO_NONE, NULL);
@@ -1024,7 +1069,8 @@ emit_op(const struct pr_trace *t, const struct op *o, cJSON *arr)
        where the table gave no count of the sized calls beside it).
        Sizes from link bytes alone keep every call or none (link_note) */
     if (o->bw_ns > 0 &&
-        ((o->sized_calls == o->calls && o->timed_calls == o->calls) ||
+        ((o->sized_calls == o->calls && o->timed_calls == o->calls &&
+          o->bw_calls == o->calls) ||
          o->link_calls == 0))
         algbw = o->bw_bytes / (double)o->bw_ns; /* bytes/ns = GB/s */
     r.algbw_gbps = algbw;
@@ -1234,7 +1280,7 @@ emit_ops(const struct pr_trace *t, struct op *ops, size_t n)
  * splits. */
 static void
 emit_steps(const struct pr_steps *steps, struct pr_row_communication *c,
-           cJSON *arr, int *ok)
+           int compute, cJSON *arr, int *ok)
 {
     int64_t sum[4] = {0, 0, 0, 0};
     size_t i;
@@ -1261,7 +1307,10 @@ emit_steps(const struct pr_steps *steps, struct pr_row_communication *c,
     if (steps->n > 0) {
         double n = (double)steps->n * 1000.0;
         c->computation_us = (double)sum[0] / n;
-        c->overlap_us = (double)sum[1] / n;
+        /* no compute task (a MindSpore export of its HCCL tasks only,
+           review31 #8): what computes beside the collectives is not
+           known, so neither is their overlap (0 would be a claim) */
+        c->overlap_us = compute ? (double)sum[1] / n : NAN;
         c->communication_us = (double)sum[2] / n;
         c->other_us = (double)sum[3] / n;
     } else { /* no step: no mean split */
@@ -1388,6 +1437,18 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
         w = snprintf(text + at, cap - at, ")");
         at = w < 0 ? cap : at + (size_t)w;
     }
+    for (i = 0; ms && at < cap && i < c->n_ops; i++)
+        if (c->ops[i].transit_calls > 0) {
+            w = snprintf(text + at, cap - at,
+                         "; their algbw and busbw are over the transfer "
+                         "time the parser pairs with those bytes (each "
+                         "op's communication_cost, the hccl rows' "
+                         "transit_us), not the task's time, which also "
+                         "holds the wait for the peer (Notify Wait, the "
+                         "hccl rows' wait_us)");
+            at = w < 0 ? cap : at + (size_t)w;
+            break;
+        }
     /* a ring's rank names its neighbours' links only: n may be short,
        its factor too small and the message derived too large */
     if (!first && at < cap && c->t->group_floor)
@@ -1526,6 +1587,29 @@ kernel_times(const struct collect *c, int *ok)
     return o;
 }
 
+/* Whether what computes beside the collectives is known: 0 for a run
+ * with MindSpore's step trace and no compute task (no device task but
+ * HCCL's, no copy or set: step_trace.compute_tasks false, producer.c's
+ * has_tasks), whose computation the export does not record. */
+static int
+compute_known(const struct pr_trace *t)
+{
+    struct pr_names nc;
+    size_t i;
+    int any = 0;
+
+    if (t->phases == NULL || t->phases->n_split == 0)
+        return 1;
+    pr_names_init(&nc, t);
+    for (i = 0; i < t->n_events && !any; i++)
+        any = (t->events[i].kind == PR_KIND_DEVICE_TASK &&
+               !pr_comm_kernel_cached(&nc, &t->events[i])) ||
+              t->events[i].kind == PR_KIND_COPY ||
+              t->events[i].kind == PR_KIND_SET;
+    pr_names_free(&nc);
+    return any;
+}
+
 static enum pr_status
 emit_comm(struct collect *c, const struct pr_steps *steps, cJSON *run,
           struct pr_error *err)
@@ -1539,7 +1623,7 @@ emit_comm(struct collect *c, const struct pr_steps *steps, cJSON *run,
     cJSON *kt = kernel_times(c, &ok);
 
     r.per_step = per_step;
-    emit_steps(steps, &r, per_step, &ok);
+    emit_steps(steps, &r, compute_known(c->t), per_step, &ok);
     r.note = note(c, text, sizeof(text));
     walls(c);
     r.protocol_note = proto_note(c, proto, sizeof(proto));

@@ -857,6 +857,40 @@ largest_op(const cJSON *comm)
     return top;
 }
 
+/* How much of the collectives computation overlaps, as words into
+ * text ("computation overlaps 40% of the step's collectives"); where the
+ * run has no compute task (communication.overlap_us null, review31 #8:
+ * ms_ut) that it is not known, and where the step trace gives it, the
+ * tail they run in.  1 when the overlap is known. */
+static int
+overlap_text(const cJSON *run, double comm_ms, char *text, size_t cap)
+{
+    const cJSON *comm = pr_sget(run, PR_K_COMMUNICATION);
+    double cu = pr_sget_num(comm, PR_K_COMMUNICATION_US);
+    double ov = pr_sget_num(comm, PR_K_OVERLAP_US);
+    const cJSON *st = pr_sget(run, PR_K_STEP_TRACE);
+    double tail = pr_sget_num(pr_sget(st, PR_K_MEDIAN), PR_K_TAIL_US);
+    int n;
+
+    if (!isnan(ov)) {
+        snprintf(text, cap,
+                 "computation overlaps %.0f%% of the %s's "
+                 "collectives",
+                 cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0, pr_run_window(run));
+        return 1;
+    }
+    n = snprintf(text, cap,
+                 "the export records no compute tasks, so how much of the "
+                 "collectives' %.1f ms overlaps computation is not known",
+                 comm_ms);
+    if (n >= 0 && (size_t)n < cap && tail > 0)
+        snprintf(text + n, cap - (size_t)n,
+                 "; by the step trace they run in the %.1f ms tail after "
+                 "FP+BP",
+                 tail / 1000.0);
+    return 0;
+}
+
 /* Without the producer's split: the step's largest collective as the
  * communication view measured it. */
 static int
@@ -865,8 +899,9 @@ comm_fallback(const cJSON *run, double share, char *text, size_t cap)
     const cJSON *comm = pr_sget(run, PR_K_COMMUNICATION), *top;
     double steps = (double)pr_sget_len(pr_sget(comm, PR_K_PER_STEP));
     double cu = pr_sget_num(comm, PR_K_COMMUNICATION_US);
-    double ov = pr_sget_num(comm, PR_K_OVERLAP_US), calls, mb, bw;
-    char bws[160] = "";
+    double calls, mb, bw;
+    char bws[160] = "", ovs[300], adv[700];
+    int known;
 
     top = largest_op(comm);
     if (top == NULL || !(steps > 0) || !(pr_sget_num(top, PR_K_TOTAL_US) > 0))
@@ -897,30 +932,33 @@ comm_fallback(const cJSON *run, double share, char *text, size_t cap)
                  ", algorithm bandwidth %.1f GB/s (the bus bandwidth needs "
                  "the group's size, which the trace does not state)",
                  pr_sget_num(top, PR_K_ALGBW_GBPS));
+    known = overlap_text(run, cu / 1000.0, ovs, sizeof(ovs));
+    /* the fusion advice stands on the overlap: where it is not known,
+       only as what to try once the compute tasks are recorded */
+    snprintf(adv, sizeof(adv), "%s%s",
+             known ? ""
+                   : "If profiling the compute tasks shows the "
+                     "collectives alone in the tail: ",
+             overlap_words(run));
     if (mb > 0)
         snprintf(text, cap,
                  "%.1f%% of the %s is HCCL communication not overlapped "
                  "with computation. Its largest collective, %s, runs %.3g "
-                 "time%s %s for %.1f ms, moving %.0f MB%s; computation "
-                 "overlaps %.0f%% of the %s's collectives. %s",
+                 "time%s %s for %.1f ms, moving %.0f MB%s; %s. %s",
                  100.0 * share, pr_run_window(run),
                  pr_sget_str_or(top, PR_K_NAME, "?"), calls,
                  calls == 1 ? "" : "s", a_step(run),
-                 pr_sget_num(top, PR_K_TOTAL_US) / steps / 1000.0, mb, bws,
-                 cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0, pr_run_window(run),
-                 overlap_words(run));
+                 pr_sget_num(top, PR_K_TOTAL_US) / steps / 1000.0, mb, bws, ovs,
+                 adv);
     else
         snprintf(text, cap,
                  "%.1f%% of the %s is HCCL communication not overlapped "
                  "with computation. Its largest collective, %s, runs %.3g "
-                 "time%s %s for %.1f ms; computation overlaps %.0f%% of "
-                 "the %s's collectives. %s",
+                 "time%s %s for %.1f ms; %s. %s",
                  100.0 * share, pr_run_window(run),
                  pr_sget_str_or(top, PR_K_NAME, "?"), calls,
                  calls == 1 ? "" : "s", a_step(run),
-                 pr_sget_num(top, PR_K_TOTAL_US) / steps / 1000.0,
-                 cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0, pr_run_window(run),
-                 overlap_words(run));
+                 pr_sget_num(top, PR_K_TOTAL_US) / steps / 1000.0, ovs, adv);
     return 1;
 }
 
@@ -1082,7 +1120,7 @@ pr_producer_comm_peer(const cJSON *run, double wait_ms, char *text, size_t cap)
     double steps = (double)pr_sget_len(pr_sget(comm, PR_K_PER_STEP)), mb, link;
     const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
     double cu = pr_sget_num(comm, PR_K_COMMUNICATION_US);
-    double ov = pr_sget_num(comm, PR_K_OVERLAP_US);
+    char ovs[300];
     size_t len;
 
     if (isnan(share)) /* the step breakdown's share, as rule_categories */
@@ -1134,13 +1172,13 @@ pr_producer_comm_peer(const cJSON *run, double wait_ms, char *text, size_t cap)
     else if (len < cap && link > 0)
         len += (size_t)snprintf(text + len, cap - len,
                                 " and sends %.0f MB over its links", link);
+    overlap_text(run, cu / 1000.0, ovs, sizeof(ovs));
     if (len < cap)
         snprintf(text + len, cap - len,
-                 "; computation overlaps %.0f%% of the %s's collectives, "
-                 "and most of their time is the wait for another rank "
-                 "above, so their bytes over their time would measure the "
-                 "wait, not the link.",
-                 cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0, pr_run_window(run));
+                 "; %s, and most of their time is the wait for another "
+                 "rank above, so their bytes over their time would measure "
+                 "the wait, not the link.",
+                 ovs);
     return 1;
 }
 
@@ -1211,7 +1249,9 @@ task_cover(const cJSON *run, double *tasks_us, double *table_us)
     double t = pr_producer_table_only(run)
                    ? 0.0
                    : pr_sget_num(c, PR_K_COMPUTATION_US) +
-                         pr_sget_num(c, PR_K_OVERLAP_US) +
+                         (isnan(pr_sget_num(c, PR_K_OVERLAP_US))
+                              ? 0.0
+                              : pr_sget_num(c, PR_K_OVERLAP_US)) +
                          pr_sget_num(c, PR_K_COMMUNICATION_US);
 
     *tasks_us = t;
