@@ -69,6 +69,7 @@ check "communication.overlap_us null, the observation says it is not known" \
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 assert r['communication']['overlap_us'] is None, r['communication']
+assert [s['overlap_us'] for s in r['communication']['per_step']] == [None, None], r['communication']
 o = [x for x in r['observations'] if x['id'] == 'communication']
 assert o, r['observations']
 t = o[0]['text']

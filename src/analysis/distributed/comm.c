@@ -1296,7 +1296,10 @@ emit_steps(const struct pr_steps *steps, struct pr_row_communication *c,
 
         if (other < 0) /* only after saturation: span >= |comp U comm| */
             other = 0;
-        r = (struct pr_row_comm_step){(int64_t)i, cp - bo, bo, cm - bo, other};
+        /* no compute task: what overlaps is not known (review31 #8) */
+        r = (struct pr_row_comm_step){(int64_t)i, cp - bo,
+                                      compute ? (double)bo / 1000.0 : NAN,
+                                      cm - bo, other};
         *ok = arr != NULL &&
               pr_rows_write(arr, PR_RO_RUNS_COMMUNICATION_PER_STEP, &r, 1);
         sum[0] = pr_sat_add_i64(sum[0], cp - bo);
