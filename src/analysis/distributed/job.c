@@ -1008,7 +1008,8 @@ nccl_late_in(struct job *jb, const cJSON *runs, struct nrank *v)
             text, cap,
             "%s starts its collective kernels more than %.0f us (the clocks' "
             "agreement) after the other rank%s in only %zu of the %zu calls "
-            "(%s) the %zu ranks here ran together%s (paired by order within "
+            "(%s) that the %zu ranks here ran together%s (paired by order "
+            "within "
             "each collective; their ends agree within %.0f us in %zu of "
             "them, so the ranks share a clock): sporadic delays on that rank "
             "(host stalls before those calls), not a rank the others wait "
@@ -1020,7 +1021,7 @@ nccl_late_in(struct job *jb, const cJSON *runs, struct nrank *v)
             text, cap,
             "%s, the rank the others wait for: its collective kernels start "
             "more than %.0f us (the clocks' agreement) after the other "
-            "rank%s in %zu of the %zu calls (%s) the %zu ranks here ran "
+            "rank%s in %zu of the %zu calls (%s) that the %zu ranks here ran "
             "together%s (paired by order within each collective; their ends "
             "agree within %.0f us in %zu of them, so the ranks share a "
             "clock).",
