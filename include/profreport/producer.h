@@ -26,6 +26,10 @@ void pr_producer_steps(const struct pr_trace *t, struct pr_steps *s);
  * interval" in a MindSpore report). */
 void pr_producer_step_interval(const struct pr_trace *t, struct pr_steps *s);
 
+/* Whether the run has device work besides its collectives: a device
+ * task that is no collective, a copy or a fill. */
+int pr_producer_has_tasks(const struct pr_trace *t);
+
 /* The collective of an HCCL operation name or type in pr_comm's words:
  * "hcom_allReduce__586_0_1" and "hcom_allReduce_" -> "all_reduce",
  * "hcom_batchSendRecv_" -> "send_recv", "hcom_receive_" -> "recv";

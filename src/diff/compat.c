@@ -849,10 +849,10 @@ ascend_run(const cJSON *run)
            (name != NULL && strncmp(name, "Ascend", 6) == 0);
 }
 
-/* Whether a summary holds an Ascend run; with label, whether its run of
- * that name (a pair's "baseline"/"current") is one. */
+/* Whether a summary holds a run that `is`; with label, whether its run
+ * of that name (a pair's "baseline"/"current") is one. */
 static int
-has_ascend(const cJSON *sum, const char *label)
+any_run(const cJSON *sum, const char *label, int (*is)(const cJSON *))
 {
     const cJSON *runs = pr_sget(sum, PR_K_RUNS), *run;
     char name[256];
@@ -862,10 +862,17 @@ has_ascend(const cJSON *sum, const char *label)
         if (label != NULL &&
             strcmp(pr_sget_run_name(runs, run, name, sizeof(name)), label) != 0)
             continue;
-        if (ascend_run(run))
+        if (is(run))
             return 1;
     }
     return 0;
+}
+
+/* The same for an Ascend run. */
+static int
+has_ascend(const cJSON *sum, const char *label)
+{
+    return any_run(sum, label, ascend_run);
 }
 
 /* The version of the definitions that summaries wrote before they
@@ -1081,22 +1088,13 @@ check_older_side(cJSON *list, const cJSON *diff, const cJSON *sum,
     return add_warning(list, line);
 }
 
-/* Whether the run of sum labelled label is MindSpore's, whose step
- * breakdown's dataloader part is its step interval (iteration_interval:
- * the time between steps, not a DataLoader). */
+/* A MindSpore run, whose step breakdown's dataloader part is its step
+ * interval (iteration_interval: the time between steps, not a
+ * DataLoader). */
 static int
-is_mindspore(const cJSON *sum, const char *label)
+mindspore_run(const cJSON *run)
 {
-    const cJSON *runs = pr_sget(sum, PR_K_RUNS), *run;
-    char name[256];
-
-    cJSON_ArrayForEach(run, runs)
-    {
-        if (label != NULL &&
-            strcmp(pr_sget_run_name(runs, run, name, sizeof(name)), label) == 0)
-            return pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore");
-    }
-    return 0;
+    return pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore");
 }
 
 /* The device words of the diff (review 25u #4): diff["device_kind"] is
@@ -1122,8 +1120,9 @@ device_words(cJSON *diff, const cJSON *base, const cJSON *cur)
         /* MindSpore's step interval is the run's own name for the
            breakdown's dataloader part (review 30a #11: the diff said
            "breakdown.dataloader" where the report says "Step interval") */
-        int ms = npu && is_mindspore(base, pr_dj_str(pair, "baseline")) &&
-                 is_mindspore(cur, pr_dj_str(pair, "current"));
+        int ms = npu &&
+                 any_run(base, pr_dj_str(pair, "baseline"), mindspore_run) &&
+                 any_run(cur, pr_dj_str(pair, "current"), mindspore_run);
         cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
         {
             const cJSON *dev = pr_sget(row, PR_K_DEVICE);

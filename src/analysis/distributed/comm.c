@@ -1592,25 +1592,13 @@ kernel_times(const struct collect *c, int *ok)
 
 /* Whether what computes beside the collectives is known: 0 for a run
  * with MindSpore's step trace and no compute task (no device task but
- * HCCL's, no copy or set: step_trace.compute_tasks false, producer.c's
- * has_tasks), whose computation the export does not record. */
+ * HCCL's, no copy or set: step_trace.compute_tasks false,
+ * pr_producer_has_tasks), whose computation the export does not record. */
 static int
 compute_known(const struct pr_trace *t)
 {
-    struct pr_names nc;
-    size_t i;
-    int any = 0;
-
-    if (t->phases == NULL || t->phases->n_split == 0)
-        return 1;
-    pr_names_init(&nc, t);
-    for (i = 0; i < t->n_events && !any; i++)
-        any = (t->events[i].kind == PR_KIND_DEVICE_TASK &&
-               !pr_comm_kernel_cached(&nc, &t->events[i])) ||
-              t->events[i].kind == PR_KIND_COPY ||
-              t->events[i].kind == PR_KIND_SET;
-    pr_names_free(&nc);
-    return any;
+    return t->phases == NULL || t->phases->n_split == 0 ||
+           pr_producer_has_tasks(t);
 }
 
 static enum pr_status

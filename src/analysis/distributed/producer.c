@@ -29,8 +29,8 @@
  * run of only collective tasks (MindSpore's step trace gives its
  * Receive, Send and AllReduce segments, issue #30) takes its compute
  * time from the producer's phases too. */
-static int
-has_tasks(const struct pr_trace *t)
+int
+pr_producer_has_tasks(const struct pr_trace *t)
 {
     struct pr_names nc;
     size_t i;
@@ -109,7 +109,8 @@ pr_producer_steps(const struct pr_trace *t, struct pr_steps *s)
     size_t k;
     int c;
 
-    if (t->phases == NULL || t->phases->n_steps == 0 || has_tasks(t))
+    if (t->phases == NULL || t->phases->n_steps == 0 ||
+        pr_producer_has_tasks(t))
         return;
     for (k = 0; k < s->n; k++) {
         struct pr_step *st = &s->v[k];
@@ -1450,8 +1451,8 @@ pr_producer_table_note(const struct pr_trace *t, const cJSON *run, char *text,
     double alone = pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US);
     double step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEDIAN_US);
 
-    if (p == NULL || p->n_steps == 0 || has_tasks(t) || !(step > 0) ||
-        isnan(comp) ||
+    if (p == NULL || p->n_steps == 0 || pr_producer_has_tasks(t) ||
+        !(step > 0) || isnan(comp) ||
         !table_too_long((int64_t)(comp * 1000.0),
                         (int64_t)((isnan(alone) ? 0 : alone) * 1000.0),
                         (int64_t)(step * 1000.0)))
@@ -1592,7 +1593,7 @@ pr_producer_step_interval(const struct pr_trace *t, struct pr_steps *s)
        places no time: its rest is not known to lie in the interval
        (cluster_4rank_pipeline) */
     if (t->phases == NULL || t->phases->n_split == 0 ||
-        (t->phases->n_steps > 0 && !has_tasks(t)))
+        (t->phases->n_steps > 0 && !pr_producer_has_tasks(t)))
         return;
     u = busy_union(t, &n_u, &nomem);
     for (k = 0; k < s->n && !nomem; k++) {
@@ -1700,7 +1701,7 @@ pr_producer_split(const struct pr_trace *t, const struct pr_steps *s,
     tr.source = "step_trace_raw";
     tr.steps_in_file = (int64_t)p->n_split;
     tr.tasks = n_u > 0;
-    tr.compute_tasks = has_tasks(t);
+    tr.compute_tasks = pr_producer_has_tasks(t);
     for (k = 0; k < s->n; k++) {
         const struct pr_ms_split *sp = split_of(t, &s->v[k]);
         int64_t *r;
