@@ -255,7 +255,7 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const struct pr_row_cp_step *s,
     int rec_only =
         rec <= 2.0 && pr_sget_str(cp, PR_K_REPLAY_ERROR_NOTE) != NULL;
     size_t i, same = 0;
-    char text[400], e[48], of[64];
+    char text[512], e[48], of[64], lead[96];
     const char *vb;
     int idle, miss;
 
@@ -294,29 +294,44 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const struct pr_row_cp_step *s,
     miss = pr_sget_is(vb, "unexplained");
     /* a run without steps: its one window is the capture, not "1 of 1
        step" (review 20 #8) */
+    if (idle)
+        /* the table's Bound reads idle in the steps idle leads
+           (critpath.c step_bound); the resource named is the largest of
+           the rest over the path (review 31 #9) */
+        for (i = 0, same = 0; i < n; i++)
+            same += s[i].bound != NULL && strcmp(s[i].bound, PR_K_IDLE) == 0;
     if (capture)
         snprintf(of, sizeof(of), " over the capture (no steps)");
     else
         snprintf(of, sizeof(of), " in %zu of %zu step%s", same, n,
                  n == 1 ? "" : "s");
+    snprintf(lead, sizeof(lead), "%s%s", miss ? " leads" : "", of);
     snprintf(
         text, sizeof(text),
         "%s%s%s%s%s%s. Replaying the graph with the measured times gives "
         "the %s back within %s%s.",
         idle ? "Device idle with no recorded cause is the largest part "
-               "of the path (see the Verdict); of the resources, "
+               "of the path"
         : miss && capture
             ? "The path covers less than half of the capture (see the "
               "Verdict): of the resources on it, "
         : miss ? "The path covers less than half of each measured step "
                  "(see the Verdict): of the resources on it, "
                : "Bound by ",
-        strcmp(bound, "device") == 0 ? "device compute"
-        : strcmp(bound, "copy") == 0 ? "copying"
-        : strcmp(bound, "host") == 0 ? "the "
-                                     : "",
-        strcmp(bound, "device") == 0 || strcmp(bound, "copy") == 0 ? "" : bound,
-        idle || miss ? " leads" : "", of,
+        idle                           ? of
+        : strcmp(bound, "device") == 0 ? "device compute"
+        : strcmp(bound, "copy") == 0   ? "copying"
+        : strcmp(bound, "host") == 0   ? "the "
+                                       : "",
+        idle ? " (see the Verdict); of the resources, "
+        : strcmp(bound, "device") == 0 || strcmp(bound, "copy") == 0 ? ""
+                                                                     : bound,
+        idle ? (strcmp(bound, "device") == 0 ? "device compute"
+                : strcmp(bound, "copy") == 0 ? "copying"
+                : strcmp(bound, "host") == 0 ? "the host"
+                                             : bound)
+             : "",
+        idle ? " leads" : lead,
         miss ? ", but the time the trace records nothing for is larger" : "",
         rec_only
             ? (capture ? "capture's recorded work" : "steps' recorded work")

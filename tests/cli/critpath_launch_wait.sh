@@ -50,7 +50,8 @@ PY
 }
 
 # facts SUMMARY: "<launch us> <idle us> <launch_bound rec> <verdict names
-# launches> <the note says the host did not set it>"
+# launches> <the note says the host did not set it> <the path table's bound>
+# <the verdict's bound>"
 facts() {
     python3 - "$1" << 'PY'
 import json, sys
@@ -61,7 +62,8 @@ recs = [x["id"] for x in r["recommendations"]]
 n = cp.get("launch_wait_note") or ""
 print(round(k["launch"]), round(k["idle"]), "launch_bound" in recs,
       "launches" in r["verdict"]["text"],
-      "did not wait for the host" in n and "gemm_kernel_0" in n)
+      "did not wait for the host" in n and "gemm_kernel_0" in n,
+      cp["steps"][0].get("bound"), r["verdict"].get("bound"))
 PY
 }
 
@@ -75,6 +77,15 @@ check "late start: no launch_bound finding" test "$3" = False
 check "late start: the verdict names no launches" test "$4" = False
 check "late start: the note says the task did not wait for the host" \
     test "$5" = True
+# the path's table and the verdict agree: idle, no resource (review 31 #9:
+# SGLang decode read "Bound: device" beside a verdict naming no bound)
+check "late start: the path table's bound is idle, as the verdict ($6/$7)" \
+    test "$6/$7" = "idle/idle"
+"$PR_BIN" -q --input "$T_DIR/late.json" --html "$T_DIR/late.html"
+sed 's/<wbr>//g' "$T_DIR/late.html" > "$T_DIR/late.txt"
+check "late start: the section says idle leads, then the resource" \
+    grep -qF "largest part of the path over the capture (no steps) (see the \
+Verdict); of the resources, device compute leads" "$T_DIR/late.txt"
 
 graph "$T_DIR/near.json" 330
 "$PR_BIN" -q --input "$T_DIR/near.json" --json "$T_DIR/near.s.json"
