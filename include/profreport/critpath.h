@@ -158,7 +158,10 @@ struct pr_cp_node {
                            blocked until a task ended (a sync since) */
     uint8_t late;       /* tasks: started PR_CP_LATE_START_NS or more after
                            its launch returned, on a stream with nothing
-                           before it: w is idle, not launch delay */
+                           before it: w is idle, not launch delay (2: its
+                           launch call followed a stream wait on an event
+                           the step does not record); launch calls: 2
+                           where they follow such a wait */
     uint32_t pred[PR_CP_MAX_PRED];
     int64_t pw[PR_CP_MAX_PRED];      /* edge weights (host gaps, offsets) */
     uint8_t p_start[PR_CP_MAX_PRED]; /* edge leaves the pred's start */

@@ -31,7 +31,8 @@ if ! command -v python3 > /dev/null 2>&1; then
     exit 0
 fi
 
-# graph FILE START_US: one graph launch of 50 kernels starting at START_US
+# graph FILE START_US [wait]: one graph launch of 50 kernels starting at
+# START_US (wait: after a cudaStreamWaitEvent whose record is not traced)
 graph() {
     python3 - "$@" << 'PY'
 import json, sys
@@ -42,6 +43,9 @@ def x(cat, name, pid, tid, ts, dur, **a):
 ev = [x("cpu_op", "forward", 1, 1, 5, 30, **{"External id": 1}),
       x("cuda_runtime", "cudaGraphLaunch", 1, 1, 10, 20, correlation=1,
         **{"External id": 1})]
+if len(sys.argv) > 3:  # a stream wait on an event recorded before it
+    ev.append(x("cuda_runtime", "cudaStreamWaitEvent", 1, 1, 6, 2,
+                correlation=9))
 for i in range(50):
     ev.append(x("kernel", "gemm_kernel_%d" % (i % 5), 0, 7, s + 20 * i, 20,
                 device=0, stream=7, correlation=1, **{"External id": 1}))
@@ -86,6 +90,22 @@ sed 's/<wbr>//g' "$T_DIR/late.html" > "$T_DIR/late.txt"
 check "late start: the section says idle leads, then the resource" \
     grep -qF "largest part of the path over the capture (no steps) (see the \
 Verdict); of the resources, device compute leads" "$T_DIR/late.txt"
+
+# the same after a stream wait on an event the trace does not record: the
+# note names that call (review 31 #9: SGLang's overlap scheduler calls
+# hipStreamWaitEvent 21 us before the launch that then waits 463 ms)
+graph "$T_DIR/waitev.json" 5000 wait
+"$PR_BIN" -q --input "$T_DIR/waitev.json" --json "$T_DIR/waitev.s.json"
+check "late start after a stream wait: the note names the wait" python3 -c "
+import json, sys
+n = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['launch_wait_note']
+assert 'made a stream wait on an event whose record is not in the trace' in n, n
+" "$T_DIR/waitev.s.json"
+check "late start without one: the note does not" python3 -c "
+import json, sys
+n = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['launch_wait_note']
+assert 'stream wait on an event' not in n and 'waited for an event it does not record' in n, n
+" "$T_DIR/late.s.json"
 
 graph "$T_DIR/near.json" 330
 "$PR_BIN" -q --input "$T_DIR/near.json" --json "$T_DIR/near.s.json"

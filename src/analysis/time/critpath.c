@@ -279,6 +279,9 @@ struct thr {
     int64_t step_end;         /* end of its step annotation in the step */
     uint32_t last_rec_launch; /* launch before its last event record */
     uint32_t last_launch;     /* its last launch node */
+    int8_t wait_unrec;        /* a stream-wait call since its last launch
+                                 whose event's record the step does not
+                                 hold (late_starts) */
     int64_t cur;              /* host time accounted in pending up to */
     struct gpiece *pend;      /* owned: work since its last call */
     size_t n_pend, cap_pend;
@@ -1448,8 +1451,15 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
     if (!queue_calls(c, e, idx, NULL))
         return nomem(c);
     if (has(nm, "Launch") || has(nm, "Memcpy") || has(nm, "Memset") ||
-        has(nm, "memcpy"))
+        has(nm, "memcpy")) {
         h->last_launch = idx;
+        /* the launch follows a stream wait on an event recorded before
+           the window: late_starts names it (the call node's late) */
+        c->g.v[idx].late = h->wait_unrec ? 2 : 0;
+        h->wait_unrec = 0;
+    }
+    if (has(nm, "StreamWaitEvent") && h->last_rec_launch == PR_CP_NONE)
+        h->wait_unrec = 1;
     if (has(nm, "EventRecord"))
         h->last_rec_launch = h->last_launch;
     if (has(nm, "StreamWaitEvent") && h->last_rec_launch != PR_CP_NONE) {
@@ -2495,8 +2505,13 @@ late_starts(struct pr_cp_ctx *c)
             n->w >= PR_CP_LATE_START_NS &&
             !(n->kind == PR_CP_COPY && n->name != PR_STR_NONE &&
               strstr(pr_trace_str(c->t, n->name), "Pageable") != NULL)) {
+            uint8_t j, after_wait = 0;
+
+            for (j = 0; j < n->n_pred; j++)
+                after_wait |= g->v[n->pred[j]].type == PR_CP_N_HOST &&
+                              g->v[n->pred[j]].late == 2;
             n->w_kind = PR_CP_IDLE;
-            n->late = 1;
+            n->late = after_wait ? 2 : 1;
         }
     }
 }
@@ -3865,6 +3880,8 @@ struct lwait {
     int64_t late_ns, late_max_ns;
     size_t late_n;
     uint32_t late_ev;
+    int late_after_wait; /* the longest's launch followed a stream wait on
+                            an event recorded before the step */
     /* waits for the SMs another stream's kernel held (held_by): the
        wait from the task's launch, the longest and its kernel */
     int64_t held_ns, held_max_ns;
@@ -4003,6 +4020,7 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
             if (n->w > lw->late_max_ns) {
                 lw->late_max_ns = n->w;
                 lw->late_ev = n->ev;
+                lw->late_after_wait = n->late == 2;
             }
             continue;
         }
@@ -4351,9 +4369,7 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
             "call had returned, on a stream with nothing before %s (%.2f "
             "ms%s; the longest %.2f ms, %.80s on %s%s): a launch takes "
             "microseconds and the host had moved on, so %s did not wait for "
-            "the host; the device ran work the trace does not hold (issued "
-            "before the window) or waited for an event it does not record. "
-            "The "
+            "the host; %s The "
             "path keeps this as device idle with no recorded cause, which "
             "no launch change shortens.",
             len > 0 ? " " : "", lw->late_n, lw->late_n == 1 ? "" : "s",
@@ -4364,7 +4380,15 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
             lw->capture ? " in all" : " a step", (double)lw->late_max_ns / 1e6,
             pr_trace_str(t, e->name),
             strncmp(tid, "stream", 6) == 0 ? "" : "stream ", tid,
-            lw->late_n == 1 ? "it" : "they");
+            lw->late_n == 1 ? "it" : "they",
+            lw->late_after_wait
+                ? "just before the launch (no launch between) the launching "
+                  "thread made a stream wait on an event whose record is not "
+                  "in the trace: most likely the stream waited for work "
+                  "issued before the window."
+                : "the device ran work the trace does not hold (issued "
+                  "before the window) or waited for an event it does not "
+                  "record.");
     }
     o->r.launch_wait_note = o->launch_note;
 }
