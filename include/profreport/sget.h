@@ -65,6 +65,13 @@ int pr_sget_is(const char *s, const char *want);
  * window the whole capture (steps.h's PR_STEPS_CAPTURE_NAME). */
 int pr_sget_run_is_capture(const cJSON *run);
 
+/* 1 where the run's only step is the program's first iteration: MindSpore
+ * and msprof number iterations from 1 ("Step 1" of a MindSpore run),
+ * PyTorch's profiler its steps from 0 ("ProfilerStep#0"; torch_npu's
+ * "Step 0", its ProfilerStep id).  Such a step holds link setup and every
+ * first call's cost, so it cannot show what recurs (review 31 #6). */
+int pr_sget_run_first_iteration_only(const cJSON *run);
+
 /* 1 for a host-only run whose device side was not recorded (review23g
  * item 3): the trace names its GPUs (devices listed though host_only) or
  * holds NCCL collectives (communication.ops[].backend "nccl", which run

@@ -335,6 +335,19 @@ pr_sget_run_is_capture(const cJSON *run)
 }
 
 int
+pr_sget_run_first_iteration_only(const cJSON *run)
+{
+    const cJSON *steps = pr_sget(run, PR_K_STEPS);
+    const char *name = pr_sget_str(cJSON_GetArrayItem(steps, 0), PR_K_NAME);
+
+    if (cJSON_GetArraySize(steps) != 1 || name == NULL)
+        return 0;
+    return strcmp(name, "ProfilerStep#0") == 0 || strcmp(name, "Step 0") == 0 ||
+           (strcmp(name, "Step 1") == 0 &&
+            pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore"));
+}
+
+int
 pr_sget_run_device_unrecorded(const cJSON *run)
 {
     const cJSON *o, *v = pr_sget(run, PR_K_DEVICE_NOT_RECORDED);

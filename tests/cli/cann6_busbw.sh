@@ -39,7 +39,8 @@ check "CANN 6: the advice quotes no bandwidth for a collective that waits" \
     python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-t = [x["text"] for r in d["runs"] for x in r["recommendations"]
+t = [x["text"] for r in d["runs"]
+     for x in r["recommendations"] + r.get("observations", [])
      if "largest collective" in x["text"]]
 sys.exit(0 if len(t) == 2 and all("bandwidth" not in x and
          "sends 393 MB over its links" in x and "would measure the wait, not the link" in x

@@ -183,9 +183,11 @@ for dev in sorted(glob.glob(os.path.join(prof, 'PROF_*', 'device_*'))):
     # checks both against the raw waits), under the bound, the wait
     lp = r['late_peer']
     est = lp['alone_us'] if lp.get('group_us') is None else lp['group_us']
-    if not c or c[0].get('gain_us') != est or \
-            not (0 < c[0]['gain_us'] < c[0]['bound_us']) or \
-            abs(c[0]['bound_us'] - cover) > 0.01:
+    # review 31 #6: the capture is the job's first iteration alone, so
+    # the finding claims neither figure a step; its note gives the wait
+    if not c or c[0].get('gain_us') is not None or c[0].get('bound_us') or \
+            not (0 < est < cover) or \
+            '%.1f ms' % (cover / 1e3) not in c[0].get('gain_note', ''):
         fail.append('rank%d: communication %r' % (rank, c))
     # review 8 #6: once the late rank is on time, buckets and bytes save
     # at most the all-reduce's time outside its NOTIFY_WAIT (3.1 / 5.0 ms)

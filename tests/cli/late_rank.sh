@@ -326,7 +326,15 @@ for f in files:
     if (lp.get("group_rank") == p) != grp or \
             (grp and abs(lp["group_us"] - both) > 1.0):
         fail.append("rank%s: group %r %r, late_peer %r" % (me, p, both, lp))
-    if abs(lp.get("alone_us", 0) - alone[best[0]]) > 1.0 or not c or \
+    # review 31 #6: a capture of the program's first iteration alone
+    # (CANN 6's Step 1) claims no gain a step: late_peer keeps the estimate
+    first = [x["name"] for x in r["steps"]] == ["Step 1"]
+    if first and c and (c[0].get("gain_us") is not None or
+                        abs(lp["group_us" if grp else "alone_us"] - est) > 1.0):
+        fail.append("rank%s: first iteration, finding %r" % (me, c[0]))
+    elif first:
+        pass
+    elif abs(lp.get("alone_us", 0) - alone[best[0]]) > 1.0 or not c or \
             abs(c[0].get("gain_us", 0) - est) > 1.0 or \
             not (c[0]["gain_us"] < c[0]["bound_us"]):
         fail.append("rank%s: alone %r, late_peer %r, finding %r" % (
@@ -361,20 +369,17 @@ for r in s["runs"]:
     # review 11 #3: rank 3 came 3.1 ms after rank 2, so both are named
     # and the estimate is both on time, rank 2 alone's beside it
     rest = max(v for k, v in w.items() if k not in (2, 3))
-    want = ("With ranks 2 and 3 on time, every other rank as measured, "
-            "this rank saves about %.2f ms a step" % ((w[2] - rest) / 1e3))
-    want2 = ("Rank 2 alone on time saves only %.2f ms a step, as rank 3's "
-             "%.2f ms wait in Default/AllReduce-op534_0 would then hold the "
-             "transfers" % ((w[2] - w[3]) / 1e3, w[3] / 1e3))
-    assert w[2] > w[3] > 0.9 * w[2] and want in t and want2 in t, (w, t)
+    # the estimates (late_peer): both on time, rank 2 alone; the capture
+    # is the program's first iteration alone, so the finding states no
+    # figure a step and says why (review 31 #6)
+    lp = r["late_peer"]
+    assert w[2] > w[3] > 0.9 * w[2], w
+    assert abs(lp["group_us"] - (w[2] - rest)) < 1.0, (lp, w)
+    assert abs(lp["alone_us"] - (w[2] - w[3])) < 1.0, (lp, w)
+    assert "ranks 2 and 3" in t and "3.1" in t, t
+    assert "whether the wait recurs is not known" in t, t
+    assert "ms a step, the finding's estimate" not in t, t
     assert r["late_peer"]["group_rank"] == 3, r["late_peer"]
-    # review 12 #3: what stays names its largest wait (rank1: 9.93 ms
-    # for rank 0, which is in this report)
-    o = max((v, k) for k, v in w.items() if k not in (2, 3))
-    if o[0] >= 1000:
-        want3 = ("its %.2f ms wait for rank %d in Default/AllReduce-op534_0 "
-                 "among them" % (o[0] / 1e3, o[1]))
-        assert want3 in t, (want3, t)
 j = s["job"]
 assert j["late_rank"] == 2 and j["late_rank_with"] == 3, j
 assert "rank 2 and rank 3, whose notifies came close together (neither " \

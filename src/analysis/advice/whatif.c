@@ -3348,7 +3348,17 @@ peer_note(const cJSON *run, const cJSON *cp, char *note, size_t cap)
     fmt_us(a, x, sizeof(x));
     fmt_us(bound, b, sizeof(b));
     fmt_us(alone_us(run), y, sizeof(y));
-    if (peer_first_only(run))
+    if (pr_sget_run_first_iteration_only(run))
+        snprintf(note, cap,
+                 "no estimate: the capture holds only the program's first "
+                 "iteration (%s), with HCCL's link setup and first-call "
+                 "costs, so whether rank %.0f's lateness recurs in the "
+                 "steps after it is not known. %s, the collectives' Notify "
+                 "Wait on the path, is that step's",
+                 pr_sget_str_or(cJSON_GetArrayItem(pr_sget(run, PR_K_STEPS), 0),
+                                PR_K_NAME, "?"),
+                 late, b);
+    else if (peer_first_only(run))
         snprintf(note, cap,
                  "no estimate: rank %.0f's lateness is in the first step "
                  "only (%.0f%% of the Notify Wait for it on the path), a "
@@ -3430,7 +3440,9 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
         snprintf(base, sizeof(base), "%s", pr_sget_str_or(r, PR_K_TEXT, ""));
     len = pr_append(text, sizeof(text), 0, "%s",
                     pr_sget_str(cp, PR_K_PEER_WAIT_NOTE));
-    len = alone_words(run, cp, text, sizeof(text), len);
+    if (!pr_sget_run_first_iteration_only(
+            run)) /* no per-step estimate (peer_note) */
+        len = alone_words(run, cp, text, sizeof(text), len);
     len = pr_append(text, sizeof(text), len, " %s", base);
     if (!isnan(rest)) {
         fmt_us(rest, x, sizeof(x));
@@ -3459,7 +3471,16 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
     }
     (void)len;
     peer_note(run, cp, note, sizeof(note));
-    if (peer_first_only(run)) {
+    if (pr_sget_run_first_iteration_only(run)) {
+        /* one first iteration: no per-step figure (review 31 #6) */
+        pr_append(text, sizeof(text), strlen(text),
+                  " The capture holds only the program's first iteration, "
+                  "which includes HCCL's link setup and first-call costs: "
+                  "whether the wait recurs is not known. Profile iterations "
+                  "after the first before acting on it.");
+        bound = 0;
+        a = NAN;
+    } else if (peer_first_only(run)) {
         /* no bound a step either: the wait is the warm-up's */
         pr_append(text, sizeof(text), strlen(text),
                   " That wait is in the first step only, a warm-up: in the "
@@ -5254,6 +5275,17 @@ peer_words(const cJSON *run, const cJSON *cp, const char *bound, char *text,
                  rank, gr);
     else if (!isnan(rank) && rank >= 0) /* HCCL's dst rank (critpath.c) */
         snprintf(who, sizeof(who), "rank %.0f, the one it waits for", rank);
+    if (pr_sget_run_first_iteration_only(run)) {
+        /* review 31 #6: one first iteration cannot show recurrence */
+        snprintf(text + len, cap - len,
+                 " Its collectives waited in HCCL's Notify Wait for %s in "
+                 "the program's first iteration, the only step captured, "
+                 "which includes HCCL's link setup and first-call costs: "
+                 "whether a late rank sets the steps after it is not known "
+                 "(profile iterations after the first).",
+                 who);
+        return;
+    }
     snprintf(text + len, cap - len,
              " Its collectives spend most of their time in HCCL's Notify "
              "Wait for %s: %s (%s), not this rank's work, set%s the step, so "

@@ -711,6 +711,15 @@ late_rank(struct job *jb, const cJSON *runs)
                          "step (late_peer.alone_us), its waits for other "
                          "ranks as measured",
                          who[best], a / 1e3);
+            if (pr_sget_run_first_iteration_only(r) && alone[0] != '\0')
+                /* review 31 #6: one first iteration shows no recurrence */
+                snprintf(alone, sizeof(alone),
+                         ": with %s on time that step would be %.2f ms "
+                         "shorter (late_peer.%s), but it is the program's "
+                         "first iteration, the only step captured: whether "
+                         "the wait recurs is not known",
+                         g > 0 ? "both" : "it", (g > 0 ? g : a) / 1e3,
+                         g > 0 ? "group_us" : "alone_us");
             if (pr_sget_num(lp, PR_K_FIRST_STEP_PCT) >= 80.0)
                 /* hunt30 #2: a warm-up's wait is no wait a step */
                 snprintf(part, sizeof(part),
