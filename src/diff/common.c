@@ -89,15 +89,33 @@ per_s(double v, const char *unit, char *buf, size_t n)
     return buf;
 }
 
+/* A rate under ten a second keeps two significant digits: 3 kernels in
+ * 15.9 s are 0.19/s, not "0/s" (hunt31 #8). */
+static int
+small_rate(double v, const char *unit)
+{
+    return unit != NULL && strcmp(unit, "per_s") == 0 && isfinite(v) &&
+           v != 0 && fabs(v) < 10;
+}
+
 char *
 pr_dfmt_value(double v, const char *unit, char *buf, size_t n)
 {
+    if (small_rate(v, unit)) {
+        snprintf(buf, n, "%.2g", v);
+        return per_s(v, unit, buf, n);
+    }
     return per_s(v, unit, pr_fig_format(v, unit_fmt(unit), buf, n), n);
 }
 
 void
 pr_dfmt_pair(double x, double y, const char *unit, char *bx, char *by, size_t n)
 {
+    if (small_rate(x, unit) || small_rate(y, unit)) {
+        pr_dfmt_value(x, unit, bx, n);
+        pr_dfmt_value(y, unit, by, n);
+        return;
+    }
     pr_fig_format_pair(x, y, unit_fmt(unit), bx, by, n);
     per_s(x, unit, bx, n);
     per_s(y, unit, by, n);
@@ -108,6 +126,10 @@ pr_dfmt_delta(double v, const char *unit, char *buf, size_t n)
 {
     if (unit_fmt(unit) == PR_FMT_PCT)
         return pr_fig_format_pp(v, buf, n);
+    if (small_rate(v, unit)) {
+        snprintf(buf, n, "%+.2g", v);
+        return per_s(v, unit, buf, n);
+    }
     return per_s(v, unit, pr_fig_format_change(v, unit_fmt(unit), buf, n), n);
 }
 
@@ -364,6 +386,13 @@ pr_ddevice_word(const cJSON *diff)
                                                                   : "GPU";
 }
 
+int
+pr_dnpu_hccl(const cJSON *diff)
+{
+    return strcmp(pr_ddevice_word(diff), "NPU") == 0 &&
+           cJSON_IsTrue(pr_sget(diff, "npu_hccl"));
+}
+
 void
 pr_dmethod_text(const cJSON *diff, char *before, size_t nb, char *after,
                 size_t na, char *intervals, size_t ni)
@@ -548,7 +577,7 @@ gpu_largest(const cJSON *diff, char *buf, size_t n)
     /* an Ascend device's utilization counts HCCL tasks (waits for a late
        rank included) as busy: a rank that waits longer looks busier, so
        the gate to propose is the kernels' time per call (review 25u #4) */
-    if (pr_sget_is(pr_sget_str(diff, PR_K_DEVICE_KIND), "npu")) {
+    if (pr_dnpu_hccl(diff)) {
         snprintf(buf, n,
                  "; largest NPU change %s%s %+.1f pp (%.1f%% -> %.1f%%), "
                  "but an NPU's utilization counts HCCL waits as busy: gate "
@@ -560,9 +589,9 @@ gpu_largest(const cJSON *diff, char *buf, size_t n)
     }
     /* gpu.* shares are better higher: the gate a fall trips */
     snprintf(buf, n,
-             "; largest GPU change %s%s %+.1f pp (%.1f%% -> %.1f%%): "
+             "; largest %s change %s%s %+.1f pp (%.1f%% -> %.1f%%): "
              "gate a capture with --fail-on '%s<-5pp'",
-             pr_dj_str(best, "metric"), dev, best_d,
+             pr_ddevice_word(diff), pr_dj_str(best, "metric"), dev, best_d,
              pr_dj_num(best, "baseline"), pr_dj_num(best, "current"),
              pr_dj_str(best, "metric"));
 }

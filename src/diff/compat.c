@@ -1097,6 +1097,13 @@ mindspore_run(const cJSON *run)
     return pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore");
 }
 
+/* A run that holds collectives (communication.ops). */
+static int
+comm_run(const cJSON *run)
+{
+    return pr_sget_len(pr_sget(pr_sget(run, PR_K_COMMUNICATION), PR_K_OPS)) > 0;
+}
+
 /* The device words of the diff (review 25u #4): diff["device_kind"] is
  * "npu" when either side holds an Ascend run, else "gpu", and every
  * per-device figure row gets "device_label", "NPU 0" on a pair with an
@@ -1112,6 +1119,12 @@ device_words(cJSON *diff, const cJSON *base, const cJSON *cur)
 
     if (cJSON_AddStringToObject(diff, PR_K_DEVICE_KIND, any ? "npu" : "gpu") ==
         NULL)
+        return 0;
+    /* an NPU's utilization counts HCCL tasks as busy only where there are
+       some: two HCCL-free captures get no such caveat (hunt31 #8) */
+    if (any && cJSON_AddBoolToObject(diff, "npu_hccl",
+                                     any_run(base, NULL, comm_run) ||
+                                         any_run(cur, NULL, comm_run)) == NULL)
         return 0;
     cJSON_ArrayForEach(pair, pr_sget(diff, PR_K_RUNS))
     {

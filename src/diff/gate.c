@@ -400,7 +400,7 @@ eval_rule(cJSON *gates, const cJSON *diff, const struct pr_rule *r,
     *compared = !skipped;
     st = gate_detail(gate, &g,
                      r->kind == PR_RULE_METRIC && pr_dno_steps(diff)
-                         ? (strcmp(pr_ddevice_word(diff), "NPU") == 0 ? 2 : 1)
+                         ? (pr_dnpu_hccl(diff) ? 2 : 1)
                          : 0,
                      err);
     gate_fields(gate, &g, is_default, *failed, skipped);

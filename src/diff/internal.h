@@ -280,6 +280,9 @@ void pr_dtrend_verdict(const cJSON *trend, struct pr_dverdict *v);
  * compat.c), else "GPU": the word for a device in the diff's text; the
  * metric ids (gpu.utilization, tc.share) stay device-neutral. */
 const char *pr_ddevice_word(const cJSON *diff);
+/* 1 on an NPU diff whose runs hold HCCL collectives (diff["npu_hccl"],
+ * compat.c): only then does an NPU's utilization count HCCL waits. */
+int pr_dnpu_hccl(const cJSON *diff);
 
 /* A waterfall from `start` to `end` (microseconds) through n signed
  * steps; pointers borrowed for the call. */

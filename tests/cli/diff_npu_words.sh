@@ -40,6 +40,9 @@ cap() {
 
 cap "$T_DIR/a.pt.trace.json" 400 400 400 400
 cap "$T_DIR/b.pt.trace.json" 500 500 500
+# a collective's communication object, as the analysis writes one
+printf '%s' '{"schemaVersion":1,"distributedInfo":{"backend":"nccl","rank":0,"world_size":2},"traceEvents":[{"ph":"X","cat":"cpu_op","name":"c10d::allreduce_","pid":1,"tid":1,"ts":10,"dur":100,"args":{"External id":1}},{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":20,"dur":10,"args":{"correlation":1,"External id":1}},{"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)","pid":0,"tid":7,"ts":40,"dur":50,"args":{"correlation":1,"device":0,"stream":7,"External id":1}}]}' > "$T_DIR/c.pt.trace.json"
+"$PR_BIN" -q -i "$T_DIR/c.pt.trace.json" --json "$T_DIR/c.json"
 for x in a b; do
     "$PR_BIN" -q -i "$T_DIR/$x.pt.trace.json" --json "$T_DIR/$x.json"
     python3 -c "
@@ -47,6 +50,12 @@ import json
 s = json.load(open('$T_DIR/$x.json'))
 for r in s['runs']:
     r['device_kind'] = 'npu'
+json.dump(s, open('$T_DIR/${x}q.json', 'w'))
+# with a collective: an NPU's utilization then counts HCCL tasks
+c = json.load(open('$T_DIR/c.json'))['runs'][0]['communication']
+assert c['ops'], c
+for r in s['runs']:
+    r['communication'] = c
 json.dump(s, open('$T_DIR/${x}n.json', 'w'))
 "
 done
@@ -79,6 +88,13 @@ check "  the remedy is a kernel: rule per call, not gpu.utilization" \
 check "  the headline: largest NPU change, gate on kernel:" \
     grep -q "^profreport diff: INCONCLUSIVE (.*largest NPU change gpu.utilization NPU 0 +7.9 pp (34.6% -> 42.5%), but an NPU's utilization counts HCCL waits as busy: gate a capture with --fail-on 'kernel:\*>+10%' (per call))" \
     "$T_DIR/n.txt"
+# hunt31 #8: NPU runs without an HCCL task get no HCCL caveat, and the
+# capture remedy names the utilization gate like a GPU's
+COLUMNS=200 "$PR_BIN" diff "$T_DIR/aq.json" "$T_DIR/bq.json" \
+    > "$T_DIR/q.txt" 2> /dev/null
+check "  NPU runs without HCCL tasks: no HCCL caveat, the utilization hint" \
+    sh -c "! grep -q HCCL '$T_DIR/q.txt' &&
+        grep -q \"largest NPU change gpu.utilization NPU 0 +7.9 pp (34.6% -> 42.5%): gate a capture with --fail-on 'gpu.utilization<-5pp'\" '$T_DIR/q.txt'"
 "$PR_BIN" diff -q "$T_DIR/an.json" "$T_DIR/bn.json" \
     --fail-on 'gpu.utilization<-5pp' > /dev/null 2>&1
 check "  gpu.utilization stays the id an NPU rule gates on (exit 0, compared)" \

@@ -29,6 +29,14 @@ cap() {
 cap "$T_DIR/a.pt.trace.json" 90 100000
 cap "$T_DIR/b.pt.trace.json" 80 100000
 cap "$T_DIR/c.pt.trace.json" 40 50000
+# hunt31 #8: a rate under ten a second keeps two significant digits (3
+# and 2 kernels in 20 s: 0.15/s and 0.1/s, not "0/s")
+cap "$T_DIR/s3.pt.trace.json" 3 20000000
+cap "$T_DIR/s2.pt.trace.json" 2 20000000
+COLUMNS=200 "$PR_BIN" diff "$T_DIR/s3.pt.trace.json" "$T_DIR/s2.pt.trace.json" \
+    > "$T_DIR/s.txt" 2> /dev/null
+check "slow rates: 0.15/s -> 0.1/s, change -0.05/s" \
+    grep -Eq '^rate\.kernels GPU 0 +0\.15/s +0\.1/s +-0\.05/s -33\.3% ' "$T_DIR/s.txt"
 
 COLUMNS=200 "$PR_BIN" diff "$T_DIR/a.pt.trace.json" "$T_DIR/b.pt.trace.json" \
     > "$T_DIR/ab.txt" 2> /dev/null
