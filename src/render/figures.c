@@ -443,6 +443,9 @@ static const struct pr_col npu_cols[] = {
      "Mean of the host's step ranges themselves", PR_COL_BOTH},
     {"host", PR_K_HOST_DURATION_US, "Host", PR_FMT_US, 1,
      "The host's step range itself (host basis)", PR_COL_BOTH},
+    /* hunt31 #7: no CUDA/ROCm example in an NPU report's tooltip */
+    {"arch", PR_K_ARCHITECTURE, "Arch", PR_FMT_TEXT, 0.6,
+     "Architecture (Ascend910B, Ascend310P)", PR_COL_BOTH},
 };
 
 static const char *const npu_cols_of[] = {"TC eligible",
@@ -455,7 +458,8 @@ static const char *const npu_cols_of[] = {"TC eligible",
                                           "Math",
                                           "Basis",
                                           "Host mean",
-                                          "Host"};
+                                          "Host",
+                                          "Arch"};
 
 static const char *const npu_cols_out[] = {"Blocks/SM", "Est. occupancy", "SMs",
                                            "Est. SM efficiency",

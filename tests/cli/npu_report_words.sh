@@ -1,7 +1,7 @@
 #!/bin/sh
 # npu_report_words.sh - issue #30's word rule: an Ascend report speaks of
 # its NPU, AI Core, Cube and Vector, HCCL and torch_npu.profiler, and
-# never of a GPU, CUDA, NCCL, SMs, warps, occupancy, tensor cores,
+# never of a GPU, CUDA, NCCL, SMs (sm_80, gfx90a), warps, occupancy, tensor cores,
 # ProfilerStep or torch.profiler.  Checked on every Ascend sample of
 # ../shared/traces (torch_npu, msprof, mindspore) and on the CANN 8.3 job
 # of tests/data/ascend: the HTML's visible text, the PDF's text, every
@@ -14,7 +14,7 @@ if ! command -v python3 > /dev/null 2>&1; then
     exit 0
 fi
 
-WORDS='GPU|CUDA|cuda|NCCL|\bSMs?\b|[Ww]arps?\b|[Oo]ccupancy|[Tt]ensor[ -]?[Cc]ores?|ProfilerStep|torch\.profiler\b'
+WORDS='GPU|CUDA|cuda|NCCL|\bsm_[0-9]|\bgfx[0-9]|\bSMs?\b|[Ww]arps?\b|[Oo]ccupancy|[Tt]ensor[ -]?[Cc]ores?|ProfilerStep|torch\.profiler\b'
 
 # the visible text of an HTML report (no styles, scripts or markup; the
 # tooltips are text too)
