@@ -5619,22 +5619,22 @@ cold_words(double cold, const cJSON *churn, int capture, char *buf, size_t cap)
         /* hunt30 #3: calls that recur every iteration are no cold start */
         snprintf(buf, cap,
                  " Allocator churn, not a cold start: %.80s calls of 1 ms "
-                 "or more recur every iteration (%.1f an iteration) and "
-                 "take %.0f%% of the %s; memory is freed and allocated "
-                 "again each iteration.",
+                 "or more recur every iteration (%.1f an iteration); "
+                 "without them the %s would be %.0f%% shorter. Memory is "
+                 "freed and allocated again each iteration.",
                  pr_sget_str_or(e != NULL ? e->child : NULL, PR_K_NAME, "?"),
-                 pr_sget_num(churn, PR_K_RECURRING_CALLS), cold,
-                 capture ? "capture" : "step");
+                 pr_sget_num(churn, PR_K_RECURRING_CALLS),
+                 capture ? "capture" : "step", cold);
         return buf;
     }
     if (isnan(cold))
         return "";
     snprintf(buf, cap,
              " A cold start: first-use costs (context creation, lazy "
-             "module loading, first allocations) in runtime calls take "
-             "%.0f%% of the %s, not launch overhead; profile after "
-             "warm-up.",
-             cold, capture ? "capture" : "step");
+             "module loading, first allocations) in runtime calls, not "
+             "launch overhead: without them the %s would be %.0f%% "
+             "shorter; profile after warm-up.",
+             capture ? "capture" : "step", cold);
     return buf;
 }
 
