@@ -2661,15 +2661,19 @@ peak_elsewhere(const cJSON *mdev)
     return c != NULL && p != NULL && strcmp(c, p) != 0;
 }
 
+/* A host memory curve whose every point is under this is not drawn. */
+#define MEMORY_CURVE_MIN_BYTES (1024.0 * 1024.0)
+
 /* Allocated and reserved memory over time for one device, the peak
- * marked; NULL when the curve has under two points or on out-of-memory
- * (*nomem set). */
+ * marked; NULL when the curve has under two points, is a host curve of
+ * under MEMORY_CURVE_MIN_BYTES, or on out-of-memory (*nomem set). */
 static struct pr_fig_chart *
 memory_curve(const cJSON *mdev, int *nomem)
 {
     const cJSON *curve = pr_sget(mdev, PR_K_CURVE);
     size_t n = pr_sget_len(pr_sget(curve, PR_K_T_US)), i, peak = 0;
-    size_t nr = pr_sget_len(pr_sget(curve, PR_K_RESERVED_BYTES));
+    size_t nr = pr_sget_len(pr_sget(curve, PR_K_RESERVED_BYTES)), reserved;
+    double top;
     struct pr_fig_chart *ch;
     struct pr_chart_series *ser;
     double *t, *alloc, *resv;
@@ -2701,6 +2705,27 @@ memory_curve(const cJSON *mdev, int *nomem)
     for (i = 1; i < n; i++)
         if (alloc[i] > alloc[peak])
             peak = i;
+    /* a reserve the trace never states draws no line: no legend entry
+       for it (review 32g #9b: "Allocated / Reserved" over one line) */
+    reserved = 0;
+    if (nr >= n) {
+        const cJSON *e;
+
+        cJSON_ArrayForEach(e, pr_sget(curve, PR_K_RESERVED_BYTES))
+        {
+            reserved += cJSON_IsNumber(e);
+        }
+    }
+    /* a host curve of a few bytes (two 8-byte scalars) is noise, not a
+       chart (review 32g #9c: Qwen's 16 B CPU peak on a 0-20 B axis); the
+       KPI above still gives its peak */
+    for (i = 0, top = 0; i < n; i++)
+        top = isfinite(alloc[i]) && fabs(alloc[i]) > top ? fabs(alloc[i]) : top;
+    if (pr_sget_is(pr_sget_str(mdev, PR_K_DEVICE), "CPU") &&
+        top < MEMORY_CURVE_MIN_BYTES) {
+        pr_fig_chart_free(ch);
+        return NULL;
+    }
     ser[0] =
         (struct pr_chart_series){"Allocated", t, alloc, n, 0x0072B2, 1, 1, 0};
     ser[1] =
@@ -2720,7 +2745,7 @@ memory_curve(const cJSON *mdev, int *nomem)
                  pr_sget_str_or(mdev, PR_K_DEVICE, "?"));
     ch->u.lines = (struct pr_chart_lines){ch->label,
                                           ser,
-                                          nr >= n ? 2 : 1,
+                                          reserved > 0 ? 2 : 1,
                                           PR_UNIT_US,
                                           PR_UNIT_BYTES,
                                           "time since the first event",

@@ -47,6 +47,12 @@ json.dump({"deviceProperties": props, "traceEvents": ev},
 json.dump({"deviceProperties": props,
            "traceEvents": [e for e in ev if e["name"] != "[memory]"]},
           open(d + "/nomem.pt.trace.json", "w"))
+# the GPU's records without 'Total Reserved': no reserve to draw
+for e in ev:
+    if e["name"] == "[memory]":
+        e["args"].pop("Total Reserved")
+json.dump({"deviceProperties": props, "traceEvents": ev},
+          open(d + "/nores.pt.trace.json", "w"))
 PY
 python3 - "$PR_SRCDIR/tests/data/nsys/basic.sql" "$T_DIR/basic.sqlite" <<'PY'
 import sqlite3, sys
@@ -74,6 +80,19 @@ case $kpi in
 *) not_ok "HTML: CPU peak reserved KPI: $kpi" ;;
 esac
 
+# review 32g #9: the CPU's 8 B curve is not drawn (under 1 MiB: noise),
+# the GPU's is, with its reserve line; without a recorded reserve the
+# chart has no "Reserved" legend entry
+sed 's/<wbr>//g' "$T_DIR/mem.html" > "$T_DIR/mem.txt"
+check "HTML: no chart of the CPU's 8 B; the GPU's chart with its reserve" \
+    sh -c "! grep -q 'Memory over time: CPU' '$T_DIR/mem.txt' &&
+        grep -q 'Memory over time: GPU0' '$T_DIR/mem.txt' &&
+        grep -q '>Reserved<' '$T_DIR/mem.txt'"
+"$PR_BIN" --quiet --input "$T_DIR/nores.pt.trace.json" \
+    --html "$T_DIR/nores.html" 2> "$T_DIR/err"
+check "HTML: no reserve recorded, no Reserved legend entry" \
+    sh -c "grep -q 'Memory over time: GPU0' '$T_DIR/nores.html' &&
+        ! grep -q '>Reserved<' '$T_DIR/nores.html'"
 "$PR_BIN" --quiet --input "$T_DIR/basic.sqlite" --html "$T_DIR/nsys.html" \
     2> "$T_DIR/err"
 if grep -q "nsys profile --cuda-memory-usage=true" "$T_DIR/nsys.html" &&
