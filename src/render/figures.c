@@ -49,7 +49,7 @@ const struct pr_col pr_fig_cols_operators[] = {
     {"bound", PR_K_BOUND, "Bound", PR_FMT_TEXT, 1.3, NULL, 0},
     {"roofline", PR_K_ROOFLINE_PCT, "Of roofline", PR_FMT_PCT, 1.2,
      "Achieved / attainable at this intensity", 0},
-    {"mark", PR_K_ROOFLINE_MARK, "Mark", PR_FMT_TEXT, 1.7,
+    {"mark", PR_K_ROOFLINE_MARK, "Mark", PR_FMT_TEXT, 2.1,
      "Why a point can pass its roof: winograd/fft (fewer FLOPs ran than "
      "counted), cache_resident (data in the last-level cache), "
      "broadcast_input (more bytes counted than moved: an input is a "
