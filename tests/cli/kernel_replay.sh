@@ -178,4 +178,50 @@ import json, sys
 a = json.load(open(sys.argv[1]))['runs'][0]['attribution']
 assert a['kernel_time_us'] is None and a['operator_time_us'] is None, a
 " "$T_DIR/again.json"
+# review 31 #5: the unknown kernels' and cuDNN's layout transforms' times
+# are range lengths under replay too: null, counts kept; timed, kept
+python3 - "$T_DIR" << 'PY'
+import json, sys
+for name, cat, dur in (("replay2", "cuda_profiler_range", 121431),
+                       ("timed2", "kernel", 300)):
+    ev = []
+    for i, k in enumerate(("my_custom_kernel",
+                           "void cudnn::ops::nchwToNhwcKernel<float>()")):
+        ts, c = 10 + 200 * i, 90 + i
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::conv2d",
+                   "pid": 9, "tid": 9, "ts": ts, "dur": 100,
+                   "args": {"External id": i + 1}})
+        ev.append({"ph": "X", "cat": "cuda_runtime",
+                   "name": "cudaLaunchKernel", "pid": 9, "tid": 9,
+                   "ts": ts + 10, "dur": 5,
+                   "args": {"External id": c, "correlation": c}})
+        a = {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 1000}
+        if cat == "kernel":
+            a = {"External id": c, "correlation": c, "device": 0,
+                 "stream": 7}
+        ev.append({"ph": "X", "cat": cat, "name": k, "pid": 0, "tid": 0,
+                   "ts": 1000 + dur * i, "dur": dur, "args": a})
+    json.dump({"schemaVersion": 1, "traceEvents": ev},
+              open("%s/%s.json" % (sys.argv[1], name), "w"))
+PY
+for c in replay2 timed2; do
+    "$PR_BIN" -q --input "$T_DIR/$c.json" --json "$T_DIR/$c.out.json" \
+        2> "$T_DIR/$c.err"
+done
+check "replay: unknown kernels and layout transforms: counts, no times" \
+    python3 -c "
+import json, sys
+kc = json.load(open(sys.argv[1]))['runs'][0]['kernel_classes']
+u, l = kc['unknown'], kc['layout_transforms']
+assert u['kernels'] == 1 and u['total_us'] is None and u['time_pct'] is None, u
+assert all(x['total_us'] is None for x in u['top']), u
+assert l['kernels'] == 1 and l['calls'] == 1, l
+assert l['total_us'] is None and l['conv_us'] is None and l['time_pct'] is None, l
+kc = json.load(open(sys.argv[2]))['runs'][0]['kernel_classes']
+u, l = kc['unknown'], kc['layout_transforms']
+assert u['total_us'] == 300 and l['total_us'] == 300, kc
+" "$T_DIR/replay2.out.json" "$T_DIR/timed2.out.json"
+"$PR_BIN" table -q --input "$T_DIR/replay2.out.json" --kind kernels \
+    > /dev/null 2>&1
+check "  its saved summary reads back" [ $? -eq 0 ]
 echo "1..$T_N"

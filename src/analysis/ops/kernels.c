@@ -1402,7 +1402,8 @@ emit_sums(cJSON *arr, int math, const char *const *names, const int64_t *ns,
  * top ones into top. */
 static void
 fill_unknown(struct pr_row_kclass_unknown *u, cJSON *top,
-             const struct pr_kernel_refs *refs, double all, int *ok)
+             const struct pr_kernel_refs *refs, double all, int untimed,
+             int *ok)
 {
     int64_t ns = 0;
     size_t n = 0, i, listed = 0;
@@ -1415,8 +1416,8 @@ fill_unknown(struct pr_row_kclass_unknown *u, cJSON *top,
         ns = pr_sat_add_i64(ns, refs->v[i].total_ns);
     }
     u->kernels = (int64_t)n;
-    u->total_ns = ns;
-    u->time_pct = 100.0 * (double)ns / all;
+    u->total_ns = untimed ? PR_ROWS_US_NULL : ns;
+    u->time_pct = untimed ? NAN : 100.0 * (double)ns / all;
     u->top = top;
     /* refs are in the table's order: by total time, then name */
     for (i = 0; i < refs->n && listed < UNKNOWN_LISTED && *ok; i++) {
@@ -1428,8 +1429,8 @@ fill_unknown(struct pr_row_kclass_unknown *u, cJSON *top,
             continue;
         row = (struct pr_row_kernel_unknown){
             .name = k->name,
-            .total_ns = k->total_ns,
-            .time_pct = 100.0 * (double)k->total_ns / all,
+            .total_ns = untimed ? PR_ROWS_US_NULL : k->total_ns,
+            .time_pct = untimed ? NAN : 100.0 * (double)k->total_ns / all,
         };
         *ok =
             top != NULL &&
@@ -1466,7 +1467,7 @@ conv_gemm_ns(const struct pr_kernel_ref *k)
  * the run has none. */
 static void
 fill_conv_parts(cJSON **cg, cJSON **lay, const struct pr_kernel_refs *refs,
-                double all, int *ok)
+                double all, int untimed, int *ok)
 {
     struct pr_row_kclass_conv_gemm g = {0};
     struct pr_row_kclass_layout l = {0};
@@ -1488,6 +1489,12 @@ fill_conv_parts(cJSON **cg, cJSON **lay, const struct pr_kernel_refs *refs,
     }
     g.time_pct = 100.0 * (double)g.total_ns / all;
     l.time_pct = 100.0 * (double)l.total_ns / all;
+    if (untimed) {
+        /* kernel replay: the ranges' lengths are not the kernels' times
+           (review 31 #5) */
+        g.total_ns = l.total_ns = l.conv_ns = PR_ROWS_US_NULL;
+        g.time_pct = l.time_pct = NAN;
+    }
     *cg = *lay = NULL;
     if (g.kernels > 0 && *ok)
         *ok = (*cg = pr_rows_row(PR_RO_RUNS_KERNEL_CLASSES_CONV_GEMM, &g)) !=
@@ -1548,8 +1555,8 @@ pr_kernels_classes(const struct pr_kernel_refs *refs, int untimed, cJSON **out,
               untimed, &ok);
     kc.by_family = by_family;
     kc.by_math = by_math;
-    fill_unknown(&kc.unknown, top, refs, (double)all, &ok);
-    fill_conv_parts(&cg_row, &lay_row, refs, (double)all, &ok);
+    fill_unknown(&kc.unknown, top, refs, (double)all, untimed, &ok);
+    fill_conv_parts(&cg_row, &lay_row, refs, (double)all, untimed, &ok);
     kc.conv_gemm = cg_row;
     kc.layout_transforms = lay_row;
     *out = ok ? pr_rows_row(PR_RO_RUNS_KERNEL_CLASSES, &kc) : NULL;
