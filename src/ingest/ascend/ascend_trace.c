@@ -104,6 +104,8 @@ read_args(struct pr_trace *t, const cJSON *a, struct pr_tv_raw *x)
     x->data_type = sid_of(t, a, "data_type");
     x->count = int_of(a, "count", -1);
     x->size_bytes = int_of(a, "size(Byte)", -1);
+    x->data_bytes = int_of(a, "data size(Byte)", -1);
+    x->copy_dir = sid_of(t, a, "memcpy direction");
     x->src_rank = int_of(a, "src rank", -1);
     x->dst_rank = int_of(a, "dst rank", -1);
     x->transport = sid_of(t, a, "transport type");

@@ -30,6 +30,10 @@ struct pr_tv_raw {
     uint32_t data_type;         /* HCCL data_type ("FP32") */
     int64_t count;              /* HCCL count (elements) */
     int64_t size_bytes;         /* HCCL plane task size(Byte) */
+    int64_t data_bytes;         /* an RTS copy task's "data size(Byte)";
+                                   -1 absent */
+    uint32_t copy_dir;          /* its "memcpy direction" ("host to
+                                   device"); PR_STR_NONE */
     int64_t src_rank, dst_rank; /* HCCL plane task "src rank", "dst rank"
                                    (in its group); -1 absent */
     uint32_t transport, link;   /* "transport type" (SDMA, RDMA, LOCAL),

@@ -422,6 +422,31 @@ add_hccl(struct map *m, const struct pr_tv_raw *x)
     return PR_OK;
 }
 
+/* An RTS copy task's "memcpy direction": torch_npu's trace_view writes
+ * "host to device", "device to host", "device to device", and "... ex"
+ * for runtime's _EX copies (RT_MEMCPY_HOST_TO_DEVICE_EX: the same
+ * direction, issued through the task's own descriptor). */
+static enum pr_copy_dir
+tv_copy_dir(const char *d)
+{
+    static const struct {
+        const char *text;
+        enum pr_copy_dir dir;
+    } dirs[] = {{"host to device", PR_DIR_H2D},
+                {"device to host", PR_DIR_D2H},
+                {"device to device", PR_DIR_D2D},
+                {"host to host", PR_DIR_H2H}};
+    size_t i, n;
+
+    for (i = 0; d != NULL && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+        n = strlen(dirs[i].text);
+        if (strncmp(d, dirs[i].text, n) == 0 &&
+            (d[n] == '\0' || strcmp(d + n, " ex") == 0))
+            return dirs[i].dir;
+    }
+    return PR_DIR_UNKNOWN;
+}
+
 static enum pr_status
 add_task(struct map *m, const struct pr_tv_raw *x)
 {
@@ -456,6 +481,15 @@ add_task(struct map *m, const struct pr_tv_raw *x)
     g->stream = (int32_t)(stream >= 0 && stream <= INT32_MAX ? stream : -1);
     g->task_type = x->task_type;
     g->task_id = x->task_id;
+    /* an RTS copy task states its bytes and direction (npu_text2's 24
+       MEMCPY_ASYNC tasks: 'data size(Byte)', 'memcpy direction': 'host
+       to device'; review 28a #14 read them as "other") */
+    if (k == PR_KIND_COPY) {
+        if (x->data_bytes >= 0)
+            g->bytes = x->data_bytes;
+        g->copy_dir = (uint8_t)tv_copy_dir(
+            x->copy_dir == PR_STR_NONE ? NULL : str(m, x->copy_dir));
+    }
     /* "AI_CORE" here is the hardware queue, which on A2/A3 also runs
        vector kernels: only kernel_details says which unit ran it */
     if (strcmp(tt, "AI_CORE") != 0)
