@@ -5,7 +5,9 @@
 #    Step 15 (the others hold 126 ms of tasks): NPU utilization read
 #    56.1%, the mean step's kernels 118 ms, the replay error 96.9% and the
 #    verdict "15 of 15 steps".  Step 15 is now left out with a step_cut
-#    note; the figures are over steps 1 to 14.
+#    note; the figures are over steps 1 to 14 (13 of them bound by device
+#    compute: Step 1's path is 55.5% idle with no recorded cause, so it
+#    names no bound, review 31 #9).
 #  kineto (made here, every producer shares the step code): 6
 #    ProfilerSteps of 1000 us, kernels of 600 us in steps 1 to 4, 20 us at
 #    the start of step 5 and none in step 6 (CUPTI dropped the rest): step
@@ -91,7 +93,7 @@ ok = ("Step 15" not in names and names[13] == "Step 14" and
                                 "1.28 ms") and
       r["gpu_metrics"][0]["utilization_pct"] > 59 and
       r["data_quality"]["critical_path_replay_error_pct"] < 5 and
-      r["verdict"]["text"].startswith("Bound by device compute in 14 of the 14 "
+      r["verdict"]["text"].startswith("Bound by device compute in 13 of the 14 "
                                       "steps whose tasks the trace holds (321 "
                                       "steps in all;"))
 sys.exit(0 if ok else 1)
