@@ -419,6 +419,8 @@
 #define PR_K_SIZED_NOTE "sized_note"
 #define PR_K_UNRECORDED_PCT "unrecorded_pct"
 #define PR_K_UNRECORDED_US "unrecorded_us"
+#define PR_K_PYTHON_PCT "python_pct"
+#define PR_K_PYTHON_FRAMES "python_frames"
 #define PR_K_KEPT_EVENTS_PCT "kept_events_pct"
 #define PR_K_SAMPLES "samples"
 #define PR_K_WINDOW_SAMPLES "window_samples"

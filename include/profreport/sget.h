@@ -83,6 +83,14 @@ int pr_sget_run_first_iteration_only(const cJSON *run);
  * summary older than it, or a run whose analysis has not written it). */
 int pr_sget_run_device_unrecorded(const cJSON *run);
 
+/* Where the steps' unrecorded host time (host_coverage, hostcov.c) is
+ * held by the trace's own Python frames (python_pct >= 50, review 32g
+ * #2): appends to text (at len, cap) ", the trace's Python frames hold
+ * N% of it (most: A; B; C)" and returns the new length; returns len and
+ * appends nothing otherwise, the "not in the trace" reading. */
+size_t pr_sget_host_python(const cJSON *run, char *text, size_t cap,
+                           size_t len);
+
 /* 1 when a run's world_size is only a lower bound: world_size_bound
  * "at_least", or, in a summary older than that key, world_size_source
  * "communication groups" (the ranks its groups name, issue #30); 0 when

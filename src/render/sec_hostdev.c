@@ -377,19 +377,32 @@ idle_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run)
                pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) !=
                    NULL) {
         /* the trace does not record what held the host (hostcov.c):
-           no cause named, no advice on it */
-        snprintf(
-            text, sizeof(text),
+           no cause named, no advice on it; or its Python frames name it
+           (review 32g #2) */
+        char py[1200];
+        size_t len = (size_t)snprintf(
+            py, sizeof(py),
             "Device %.0f waited for the host %.0f%% %s, but %.*f%% of "
             "%s host time is inside no recorded operator or "
-            "runtime call (Data quality): what held the host is not in "
-            "the trace.",
+            "runtime call",
             pr_sget_num(dev, PR_K_DEVICE), 100 * host / span, of,
             pr_pct_prec(pr_sget_num(pr_sget(run, PR_K_HOST_COVERAGE),
                                     PR_K_UNRECORDED_PCT)),
             pr_sget_num(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_UNRECORDED_PCT),
             pr_sget_run_is_capture(run) ? "the capture's" : "the steps'");
-        pr_figs_text(f, text);
+        size_t at = len < sizeof(py)
+                        ? pr_sget_host_python(run, py, sizeof(py), len)
+                        : len;
+
+        if (at > len)
+            snprintf(py + at, sizeof(py) - at,
+                     ": the host was in those Python functions there, "
+                     "outside any recorded operator (Data quality).");
+        else if (len < sizeof(py))
+            snprintf(py + len, sizeof(py) - len,
+                     " (Data quality): what held the host is not in the "
+                     "trace.");
+        pr_figs_text(f, py);
     } else if (100 * host / span >= SHARE_WORTH_SAYING) {
         snprintf(text, sizeof(text),
                  "Device %.0f waited for the host %.0f%% %s: the "

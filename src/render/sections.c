@@ -1130,21 +1130,32 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     /* CPU Exec and Other are host time: say when the trace leaves most
        of it unexplained (hostcov.c) */
     if (pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) != NULL) {
-        char note[300];
-
+        char note[1200];
+        size_t len, py;
         int capture = pr_sget_run_is_capture(run);
 
-        snprintf(
+        len = (size_t)snprintf(
             note, sizeof(note),
             "CPU Exec and Other are the %s time without device work "
             "or a data loader; %.*f%% of %s host time is inside no "
-            "recorded operator or runtime call, so what the host did "
-            "there is not in the trace (Data quality).",
+            "recorded operator or runtime call",
             capture ? "capture's" : "step",
             pr_pct_prec(pr_sget_num(pr_sget(run, PR_K_HOST_COVERAGE),
                                     PR_K_UNRECORDED_PCT)),
             pr_sget_num(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_UNRECORDED_PCT),
             capture ? "the capture's" : "the steps'");
+        /* the trace's Python frames name it (review 32g #2) */
+        py = len < sizeof(note)
+                 ? pr_sget_host_python(run, note, sizeof(note), len)
+                 : len;
+        if (py > len)
+            snprintf(note + py, sizeof(note) - py,
+                     ": the host was in those Python functions there, "
+                     "outside any recorded operator (Data quality).");
+        else if (len < sizeof(note))
+            snprintf(note + len, sizeof(note) - len,
+                     ", so what the host did there is not in the trace "
+                     "(Data quality).");
         pr_figs_note(f, note);
     }
     step_split(f, pr_sget(run, PR_K_STEP_TRACE));
@@ -1343,7 +1354,7 @@ host_basis(struct pr_figs *f, const cJSON *run)
 {
     const cJSON *h = pr_sget(run, PR_K_HOST_COVERAGE);
     double kept = pr_sget_num(h, PR_K_KEPT_EVENTS_PCT);
-    char note[400], k[120] = "";
+    char note[600], k[120] = "";
 
     /* no operator table to qualify (an nsys export without NVTX) */
     if (pr_sget_str(h, PR_K_NOTE) == NULL ||
@@ -1358,11 +1369,14 @@ host_basis(struct pr_figs *f, const cJSON *run)
              "Host times rest on what the trace recorded: %s%.*f%% of %s "
              "host time is inside no recorded operator or runtime "
              "call, so a range's host self time (forward, an optimizer "
-             "step, a user range) holds time whose work is not in the "
-             "trace (Data quality).",
+             "step, a user range) holds time whose work is %s (Data "
+             "quality).",
              k, pr_pct_prec(pr_sget_num(h, PR_K_UNRECORDED_PCT)),
              pr_sget_num(h, PR_K_UNRECORDED_PCT),
-             pr_sget_run_is_capture(run) ? "the capture's" : "the steps'");
+             pr_sget_run_is_capture(run) ? "the capture's" : "the steps'",
+             pr_sget_num(h, PR_K_PYTHON_PCT) >= 50.0
+                 ? "in the trace's Python frames, not its operators"
+                 : "not in the trace");
     pr_figs_note(f, note);
 }
 

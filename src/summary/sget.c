@@ -380,3 +380,27 @@ pr_sget_run_world_floor(const cJSON *run)
     return pr_sget_is(pr_sget_str(run, PR_K_WORLD_SIZE_SOURCE),
                       "communication groups");
 }
+
+size_t
+pr_sget_host_python(const cJSON *run, char *text, size_t cap, size_t len)
+{
+    const cJSON *h = pr_sget(run, PR_K_HOST_COVERAGE), *f;
+    double py = pr_sget_num(h, PR_K_PYTHON_PCT);
+    size_t i = 0;
+
+    if (!(py >= 50.0) || text == NULL || len >= cap)
+        return len;
+    len += (size_t)snprintf(text + len, cap - len,
+                            ", the trace's Python frames hold %.*f%% of it",
+                            pr_pct_prec(py), py);
+    cJSON_ArrayForEach(f, pr_sget(h, PR_K_PYTHON_FRAMES))
+    {
+        if (len >= cap || !cJSON_IsString(f))
+            break;
+        len += (size_t)snprintf(text + len, cap - len, "%s%s",
+                                i++ ? "; " : " (most: ", f->valuestring);
+    }
+    if (i > 0 && len < cap)
+        len += (size_t)snprintf(text + len, cap - len, ")");
+    return len < cap ? len : cap - 1;
+}

@@ -1077,6 +1077,11 @@ unrecorded_words(const cJSON *run, char *text, size_t cap, size_t len)
                         ", with %.1f%% of the host events the profiler "
                         "numbered kept in the trace",
                         kept);
+    /* the trace's Python frames name it (review 32g #2) */
+    if (pr_sget_host_python(run, text, cap, len) > len)
+        return pr_append(text, cap, pr_sget_host_python(run, text, cap, len),
+                         ": the host was in those Python functions there, "
+                         "outside any recorded operator (Data quality).");
     return pr_append(text, cap, len,
                      ": what the host did there is not in the trace, so it "
                      "is not read as Python or host work (Data quality).");
@@ -1117,10 +1122,12 @@ host_ops_caveat(const cJSON *run, cJSON *recs, char *text, size_t len,
                 double opaque, const char *ex, double named_us, int unrec,
                 cJSON **ev)
 {
-    char t[32], cap_t[32], note[600];
+    char t[32], cap_t[32], note[600], pyw[8];
     const char *per =
         pr_sget_run_is_capture(run) ? " in the capture" : " a step";
-    int st;
+    /* the trace's Python frames hold the unrecorded time (hostcov.c):
+       the stacks are there already, so no profile again for them */
+    int st, py = unrec && pr_sget_host_python(run, pyw, sizeof(pyw), 0) > 0;
 
     fmt_ms(opaque, t, sizeof(t));
     if (opaque > 0)
@@ -1136,7 +1143,13 @@ host_ops_caveat(const cJSON *run, cJSON *recs, char *text, size_t len,
         len = unrecorded_words(run, text, PATH_TEXT, len);
     /* a program that is not PyTorch's has no with_stack or Python to
        sample (review 30g #7: saxpy, MPI C under nsys) */
-    if (pr_run_is_torch(run) || pr_run_on_npu(run))
+    if (py)
+        pr_append(text, PATH_TEXT, len,
+                  " Those functions' own time is where to look: read what "
+                  "they do each call, or sample the host with py-spy for "
+                  "the lines and C code inside them, before changing the "
+                  "code for it.");
+    else if (pr_run_is_torch(run) || pr_run_on_npu(run))
         pr_append(text, PATH_TEXT, len,
                   " Profile the %s again (with_stack=True, every event kept), "
                   "or sample the host with py-spy or perf, before changing "
@@ -1152,7 +1165,16 @@ host_ops_caveat(const cJSON *run, cJSON *recs, char *text, size_t len,
        aten::_foreach_mul_ 120.5 + _foreach_add_ 19.8 ms a step): the
        named operators' time on the path is all that freeing what holds
        them can save; the host's unrecorded time gets none */
-    if (unrec)
+    if (py)
+        snprintf(note, sizeof(note),
+                 "no estimate: most of the host's time is in Python "
+                 "functions outside any recorded operator (Data quality), "
+                 "so no change to it can be replayed; at most %s a step for "
+                 "the operators it names (their time on the path, the "
+                 "evidence), all that freeing what holds them could save; "
+                 "no bound is given for the Python time",
+                 cap_t);
+    else if (unrec)
         snprintf(note, sizeof(note),
                  "no estimate: the trace does not record what the host did "
                  "in most of its host time (Data quality), so no change to "

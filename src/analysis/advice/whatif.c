@@ -5824,6 +5824,15 @@ unrecorded_host(const cJSON *run, const char *bound, char *text, size_t cap)
                         " and the trace holds %.1f%% of the host events the "
                         "profiler numbered",
                         kept);
+    /* the trace's Python frames name it (review 32g #2) */
+    if (pr_sget_host_python(run, text, cap, len) > len) {
+        len = pr_sget_host_python(run, text, cap, len);
+        pr_append(text, cap, len,
+                  ": the host was in those Python functions there, "
+                  "outside any recorded operator (Data quality), not in "
+                  "its operators.");
+        return;
+    }
     pr_append(text, cap, len,
               ": what the host did there is not in the trace (Data "
               "quality), so this is not a reading of its Python or its "

@@ -52,6 +52,9 @@
  * the spans inside it, and the first steps' ranges name the windows as
  * well as all of a long capture's */
 #define MAX_RANGES 4096
+/* unrecorded time at least this share in named Python frames is read as
+   Python */
+#define PY_PCT 50.0
 
 struct span {
     int64_t a, b;
@@ -122,6 +125,7 @@ struct range {
     int64_t first_a, first_b; /* its first instance */
     double dur_ns, unrec_ns;
     size_t n;
+    int py; /* a Python frame */
 };
 
 /* Unrecorded time of [a, b) against the union v (n spans). */
@@ -194,8 +198,9 @@ ranges(const struct pr_trace *t, const struct pr_steps *s, const struct span *v,
                 free(r);
                 return pr_error_set(err, PR_E_NOMEM, "out of memory (host)");
             }
-            r[j] = (struct range){e->name, pr_trace_str(t, e->name), a, b, 0, 0,
-                                  0};
+            r[j] = (struct range){
+                e->name, pr_trace_str(t, e->name),      a, b, 0, 0,
+                0,       e->kind == PR_KIND_PY_FUNCTION};
             (*nr)++;
         }
         seen++;
@@ -207,6 +212,275 @@ ranges(const struct pr_trace *t, const struct pr_steps *s, const struct span *v,
         qsort(r, *nr, sizeof(*r), by_unrec);
     *out = r;
     return PR_OK;
+}
+
+/* The innermost Python frames (review 32g #2): a python_function frame's
+ * own unrecorded time is the time inside it, within the steps, that
+ * neither a child frame nor a recorded call covers, which is its
+ * unrecorded time less its direct children's.  The frames nest on their
+ * thread, and events are in start order (a child sharing its parent's
+ * start may come first: it is then read as the parent's parent, its
+ * time clipped to it).  A thread's outermost frame (threading.py's
+ * _bootstrap, the script's <module>) names the thread, not the work: its
+ * own time is kept apart and counts as no named frame.  The thread read is
+ * the one that ran the most of the steps' recorded calls, the thread
+ * that drove them: a helper thread parked in threading.py's wait the
+ * whole step is no reading of the host's work (timesformer's and
+ * xdit_sd_3.5's), and one thread's own times never overlap, so its share
+ * stays under 100%. */
+struct pyslot {
+    uint32_t thread, name, root;
+    const char *str;
+    double unrec_ns;
+    size_t n;
+};
+
+struct pythread {
+    uint64_t key;
+    struct pyopen {
+        int64_t b;
+        size_t slot;
+    } * stack;
+    size_t depth, cap;
+    double named_ns, calls_ns;
+};
+
+struct pyframes {
+    struct pyslot *v;
+    size_t n, cap;
+    size_t *hash; /* slot + 1, 0 empty; hcap a power of 2 */
+    size_t hcap;
+    struct pythread *th;
+    size_t nth, thcap;
+};
+
+static void
+py_free(struct pyframes *p)
+{
+    size_t i;
+
+    for (i = 0; i < p->nth; i++)
+        free(p->th[i].stack);
+    free(p->th);
+    free(p->hash);
+    free(p->v);
+}
+
+static size_t
+py_hash(uint32_t thread, uint32_t name, uint32_t root)
+{
+    uint64_t h = ((uint64_t)thread << 33) ^ ((uint64_t)name << 1) ^ root;
+
+    h ^= h >> 31;
+    h *= 0x9E3779B97F4A7C15ULL;
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* The slot of (thread, name, root); (size_t)-1 out of memory. */
+static size_t
+py_slot(const struct pr_trace *t, struct pyframes *p, uint32_t thread,
+        uint32_t name, uint32_t root)
+{
+    size_t i, h;
+
+    if ((p->n + 1) * 2 > p->hcap) {
+        size_t nc = p->hcap ? p->hcap * 2 : 256, *nh = calloc(nc, sizeof(*nh));
+
+        if (nh == NULL)
+            return (size_t)-1;
+        for (i = 0; i < p->n; i++) {
+            h = py_hash(p->v[i].thread, p->v[i].name, p->v[i].root) & (nc - 1);
+            while (nh[h] != 0)
+                h = (h + 1) & (nc - 1);
+            nh[h] = i + 1;
+        }
+        free(p->hash);
+        p->hash = nh;
+        p->hcap = nc;
+    }
+    h = py_hash(thread, name, root) & (p->hcap - 1);
+    for (; p->hash[h] != 0; h = (h + 1) & (p->hcap - 1)) {
+        const struct pyslot *s = &p->v[p->hash[h] - 1];
+
+        if (s->thread == thread && s->name == name && s->root == root)
+            return p->hash[h] - 1;
+    }
+    if (pr_grow((void **)&p->v, &p->cap, p->n + 1, sizeof(*p->v)) != PR_OK)
+        return (size_t)-1;
+    p->v[p->n] =
+        (struct pyslot){thread, name, root, pr_trace_str(t, name), 0, 0};
+    p->hash[h] = p->n + 1;
+    return p->n++;
+}
+
+/* Unrecorded time of [a, b) inside the steps. */
+static int64_t
+step_gaps(const struct pr_steps *s, const struct span *v, size_t n, int64_t a,
+          int64_t b)
+{
+    size_t lo = 0, hi = s->n;
+    int64_t sum = 0;
+
+    while (lo < hi) { /* the first step that ends after a */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (s->v[mid].host_end_ns <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < s->n && s->v[lo].host_start_ns < b; lo++) {
+        int64_t x = a > s->v[lo].host_start_ns ? a : s->v[lo].host_start_ns;
+        int64_t y = b < s->v[lo].host_end_ns ? b : s->v[lo].host_end_ns;
+
+        if (y > x)
+            sum += gaps(v, n, x, y);
+    }
+    return sum;
+}
+
+/* The length of a frame's name without the object address CPython
+ * prints for a bound built-in method ("<built-in method astype of
+ * numpy.ndarray object at 0x7cbf780f01b0>", Objects/methodobject.c
+ * meth_repr): one method on many arrays is one frame. */
+static size_t
+py_len(const char *n)
+{
+    const char *at = strstr(n, " at 0x");
+
+    return at != NULL && strncmp(n, "<built-in method ", 17) == 0
+               ? (size_t)(at - n)
+               : strlen(n);
+}
+
+/* A frame's name as shown: without that address. */
+static const char *
+py_show(const char *n, char *buf, size_t cap)
+{
+    size_t k = py_len(n);
+
+    if (n[k] == '\0')
+        return n;
+    snprintf(buf, cap, "%.*s>", (int)k, n);
+    return buf;
+}
+
+static int
+by_py_name(const void *pa, const void *pb)
+{
+    const struct pyslot *a = pa, *b = pb;
+    size_t la = py_len(a->str), lb = py_len(b->str);
+    int c = strncmp(a->str, b->str, la < lb ? la : lb);
+
+    return c != 0 ? c : (la > lb) - (la < lb);
+}
+
+static int
+by_py(const void *pa, const void *pb)
+{
+    const struct pyslot *a = pa, *b = pb;
+
+    if (a->unrec_ns != b->unrec_ns)
+        return a->unrec_ns > b->unrec_ns ? -1 : 1;
+    return strcmp(a->str, b->str);
+}
+
+/* Fills p; on return p->v holds the read thread's named frames, by their
+ * own unrecorded time (p->n of them), and *named_ns their sum. */
+static enum pr_status
+py_frames(const struct pr_trace *t, const struct pr_steps *s,
+          const struct span *v, size_t n, struct pyframes *p, double *named_ns,
+          struct pr_error *err)
+{
+    int64_t lo = s->v[0].host_start_ns, hi = s->v[s->n - 1].host_end_ns;
+    size_t i, k, last = 0, best = 0;
+
+    *named_ns = 0;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        int64_t a = e->ts_ns, b = e->ts_ns + e->dur_ns, g;
+        uint64_t key;
+        struct pythread *th;
+        size_t slot;
+
+        if (e->kind != PR_KIND_PY_FUNCTION || e->dur_ns <= 0 ||
+            e->name == PR_STR_NONE || a >= hi || b <= lo)
+            continue;
+        key = (uint64_t)pr_event_pid(t, e) << 32 | pr_event_tid(t, e);
+        if (last >= p->nth || p->th[last].key != key) {
+            for (last = 0; last < p->nth && p->th[last].key != key; last++)
+                ;
+            if (last == p->nth) {
+                if (pr_grow((void **)&p->th, &p->thcap, p->nth + 1,
+                            sizeof(*p->th)) != PR_OK)
+                    goto nomem;
+                p->th[p->nth++] = (struct pythread){key, NULL, 0, 0, 0, 0};
+            }
+        }
+        th = &p->th[last];
+        while (th->depth > 0 && th->stack[th->depth - 1].b <= a)
+            th->depth--;
+        if (th->depth > 0 && th->stack[th->depth - 1].b < b)
+            b = th->stack[th->depth - 1].b;
+        g = step_gaps(s, v, n, a, b);
+        slot = py_slot(t, p, (uint32_t)last, e->name, th->depth == 0);
+        if (slot == (size_t)-1 ||
+            pr_grow((void **)&th->stack, &th->cap, th->depth + 1,
+                    sizeof(*th->stack)) != PR_OK)
+            goto nomem;
+        p->v[slot].unrec_ns += (double)g;
+        p->v[slot].n++;
+        if (th->depth > 0)
+            p->v[th->stack[th->depth - 1].slot].unrec_ns -= (double)g;
+        th->stack[th->depth++] = (struct pyopen){b, slot};
+    }
+    for (i = 0; i < p->n; i++)
+        if (!p->v[i].root && p->v[i].unrec_ns > 0)
+            p->th[p->v[i].thread].named_ns += p->v[i].unrec_ns;
+    /* the recorded calls' time on each thread with frames, in the steps */
+    for (i = 0; p->nth > 1 && i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        uint64_t key;
+
+        if (e->dur_ns <= 0 || e->ts_ns >= hi || e->ts_ns + e->dur_ns <= lo ||
+            !recorded(t, e))
+            continue;
+        key = (uint64_t)pr_event_pid(t, e) << 32 | pr_event_tid(t, e);
+        if (last >= p->nth || p->th[last].key != key)
+            for (last = 0; last < p->nth && p->th[last].key != key; last++)
+                ;
+        if (last < p->nth)
+            p->th[last].calls_ns += (double)e->dur_ns;
+    }
+    for (i = 1; i < p->nth; i++)
+        if (p->th[i].calls_ns > p->th[best].calls_ns ||
+            (p->th[i].calls_ns == p->th[best].calls_ns &&
+             p->th[i].named_ns > p->th[best].named_ns))
+            best = i;
+    /* keep the read thread's named frames, merged by name (a frame is
+       named once as an outermost frame and once as an inner one at
+       most, and only the inner one is kept) */
+    for (i = k = 0; i < p->n; i++)
+        if (p->v[i].thread == best && !p->v[i].root && p->v[i].unrec_ns > 0)
+            p->v[k++] = p->v[i];
+    if (k > 1) { /* one method on many objects is one frame */
+        size_t m = 0;
+
+        qsort(p->v, k, sizeof(*p->v), by_py_name);
+        for (i = 1; i < k; i++)
+            if (by_py_name(&p->v[m], &p->v[i]) == 0) {
+                p->v[m].unrec_ns += p->v[i].unrec_ns;
+                p->v[m].n += p->v[i].n;
+            } else
+                p->v[++m] = p->v[i];
+        k = m + 1;
+        qsort(p->v, k, sizeof(*p->v), by_py);
+    }
+    p->n = k;
+    *named_ns = p->nth > 0 ? p->th[best].named_ns : 0;
+    return PR_OK;
+nomem:
+    return pr_error_set(err, PR_E_NOMEM, "out of memory (host)");
 }
 
 static void
@@ -241,8 +515,9 @@ grouped(long long v, char *buf, size_t cap)
 static void
 note_text(const struct pr_trace *t, const struct pr_steps *s, double pct,
           double mean_ns, double step_ns, double lead_ns, double tail_ns,
-          double kept_pct, const struct range *r, size_t nr, int no_dev,
-          char *text, size_t cap)
+          double kept_pct, const struct range *r, size_t nr,
+          const struct pyframes *py, double py_pct, int no_dev, char *text,
+          size_t cap)
 {
     int capture = s->basis == PR_STEPS_BASIS_CAPTURE;
     char a[32], b[32];
@@ -309,6 +584,16 @@ note_text(const struct pr_trace *t, const struct pr_steps *s, double pct,
                         no_dev ? "the host findings"
                                : "a host-bound reading and the host "
                                  "findings");
+    else if (pct >= UNRECORDED_PCT && py_pct >= PY_PCT)
+        /* the trace's own Python frames say what the host ran there
+           (review 32g #2: timesformer's HF preprocessing, Inductor's
+           generated wrapper's call) */
+        len = pr_append(text, cap, len,
+                        ". The trace's Python frames hold %.*f%% of it: the "
+                        "thread that ran the operators was there inside Python "
+                        "functions (or C code they call, which may wait), "
+                        "outside any recorded operator",
+                        pr_pct_prec(py_pct), py_pct);
     else if (pct >= UNRECORDED_PCT)
         len = pr_append(text, cap, len,
                         ". The trace cannot say what the host did there "
@@ -326,7 +611,26 @@ note_text(const struct pr_trace *t, const struct pr_steps *s, double pct,
                         ". The operator tables and host times count only the "
                         "events kept: what the dropped ones did is not in "
                         "the trace");
+    for (i = 0; py->n > 0 && i < py->n && i < N_WINDOWS; i++) {
+        char nm[256];
+
+        fmt_ms(py->v[i].unrec_ns / (double)s->n, a, sizeof(a));
+        len = pr_append(
+            text, cap, len, "%s%s (%zu call%s): %s%s",
+            i > 0                 ? "; "
+            : kept_pct < KEPT_PCT ? ". Innermost Python frames of those "
+                                    "kept, by their unrecorded time: "
+            : py_pct >= PY_PCT || pct < UNRECORDED_PCT
+                ? ". Innermost Python frames by their unrecorded time: "
+                : ". Python frames hold only part of it; innermost by "
+                  "their unrecorded time: ",
+            py_show(py->v[i].str, nm, sizeof(nm)), py->v[i].n,
+            py->v[i].n == 1 ? "" : "s", a, capture ? "" : " a step");
+    }
     for (i = 0; i < nr && shown < N_WINDOWS && r[i].unrec_ns > 0; i++) {
+        /* the Python frames are named above, innermost first */
+        if (py->n > 0 && r[i].py)
+            continue;
         /* an outer range shown already holds this one */
         for (j = 0; j < i; j++)
             if (r[j].n > 0 && r[j].first_a <= r[i].first_a &&
@@ -343,8 +647,11 @@ note_text(const struct pr_trace *t, const struct pr_steps *s, double pct,
            "(100%)" beside 99.99%) */
         len = pr_append(text, cap, len,
                         "%s%s (%zu call%s): %s of its %s a call (%.*f%%)",
-                        shown ? "; " : ". Where: ", r[i].str, r[i].n,
-                        r[i].n == 1 ? "" : "s", a, b, pr_pct_prec(rp), rp);
+                        shown       ? "; "
+                        : py->n > 0 ? ". Other ranges: "
+                                    : ". Where: ",
+                        r[i].str, r[i].n, r[i].n == 1 ? "" : "s", a, b,
+                        pr_pct_prec(rp), rp);
         shown++;
     }
     pr_append(text, cap, len, ".");
@@ -356,10 +663,13 @@ pr_hostcov_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
 {
     struct span *v = NULL;
     struct range *r = NULL;
+    struct pyframes py = {0};
     size_t n, i, nr = 0;
+    double py_ns = 0, py_pct = NAN;
+    cJSON *frames = NULL;
     double un = 0, len = 0, pct, kept_pct = NAN, lead = 0, tail = 0;
     int capture = s->basis == PR_STEPS_BASIS_CAPTURE;
-    char text[1200];
+    char text[1600];
     struct pr_row_host_coverage row;
     enum pr_status st;
 
@@ -394,27 +704,53 @@ pr_hostcov_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
         kept_pct = 100.0 * (double)t->n_ev_idx /
                    (double)(t->ev_idx_max - t->ev_idx_min + 1);
     text[0] = '\0';
-    if (pct >= UNRECORDED_PCT || kept_pct < KEPT_PCT) {
+    st = py_frames(t, s, v, n, &py, &py_ns, err);
+    if (st == PR_OK && py_ns > 0 && un > 0) {
+        /* a trace that dropped events dropped frames too: their time
+           is their parents', and no share is read from it */
+        py_pct = kept_pct < KEPT_PCT ? NAN : 100.0 * py_ns / un;
+        py_pct = py_pct > 100 ? 100 : py_pct;
+        frames = cJSON_CreateArray();
+        for (i = 0; frames != NULL && i < py.n && i < N_WINDOWS; i++) {
+            char nm[256];
+
+            if (!cJSON_AddItemToArray(
+                    frames,
+                    cJSON_CreateString(py_show(py.v[i].str, nm, sizeof(nm))))) {
+                cJSON_Delete(frames);
+                frames = NULL;
+            }
+        }
+        if (frames == NULL)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory (host)");
+    }
+    if (st == PR_OK && (pct >= UNRECORDED_PCT || kept_pct < KEPT_PCT)) {
         st = ranges(t, s, v, n, &r, &nr, err);
         if (st == PR_OK)
             note_text(t, s, pct, un / (double)s->n, len / (double)s->n, lead,
-                      tail, kept_pct, r, nr, pr_sget_run_device_unrecorded(run),
-                      text, sizeof(text));
+                      tail, kept_pct, r, nr, &py, py_pct,
+                      pr_sget_run_device_unrecorded(run), text, sizeof(text));
         free(r);
     }
+    py_free(&py);
     free(v);
-    if (st != PR_OK)
+    if (st != PR_OK) {
+        cJSON_Delete(frames);
         return st;
+    }
     row = (struct pr_row_host_coverage){
         .unrecorded_pct = pct,
         .unrecorded_us = un / (double)s->n / 1e3,
         .steps = (int64_t)s->n,
         .kept_events_pct = kept_pct,
         .note = text[0] != '\0' ? text : NULL,
+        .python_pct = py_pct,
+        .python_frames = frames,
     };
+    cJSON *obj = pr_rows_row(PR_RO_RUNS_HOST_COVERAGE, &row);
+
+    cJSON_Delete(frames);
     if (text[0] != '\0')
         pr_notes_row(notes, "host_unrecorded", 1, text);
-    return pr_emit_put(run, PR_K_HOST_COVERAGE,
-                       pr_rows_row(PR_RO_RUNS_HOST_COVERAGE, &row),
-                       "host coverage", err);
+    return pr_emit_put(run, PR_K_HOST_COVERAGE, obj, "host coverage", err);
 }
