@@ -285,7 +285,8 @@ struct pr_steps;
 
 /* run.host_coverage (hostcov.c): the share of the steps' host time (of a
  * run without steps, the capture's) inside no recorded operator or
- * runtime call, and the host events the profiler kept; a
+ * runtime call, and the host events the profiler kept; the share of that
+ * time the innermost Python frames hold, and those frames; a
  * "host_unrecorded" note where either leaves the host's time unexplained.
  * Null with producer steps, with host steps but no operator, or without
  * any recorded call.  PR_E_NOMEM. */

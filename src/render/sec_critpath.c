@@ -866,12 +866,16 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
        without host work has none: msinsight_full_db's is idle) */
     if (pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) != NULL &&
         pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), PR_K_HOST_OP) > 0) {
-        char note[1400];
+        char note[2000];
 
+        /* or that its Python frames name (review 32g #2) */
         snprintf(note, sizeof(note),
                  "The host parts of this path (host work, and \"(host, "
-                 "outside operators)\" above all) are time the trace does "
-                 "not explain: %s",
+                 "outside operators)\" above all) are time %s: %s",
+                 pr_sget_num(pr_sget(run, PR_K_HOST_COVERAGE),
+                             PR_K_PYTHON_PCT) >= 50.0
+                     ? "the trace records as Python, not as operators"
+                     : "the trace does not explain",
                  pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE));
         pr_figs_note(f, note);
     }

@@ -79,6 +79,21 @@ check "py: the note is the Data quality row" \
     test "$(field "$T_DIR/py.s.json" "[d['text'] for d in r['diagnostics'] if d['kind'] == 'host_unrecorded'] == [$h['note']]")" = True
 check "py: the verdict reads it as Python, naming preprocess" \
     test "$(field "$T_DIR/py.s.json" "'inside no recorded operator' not in r['verdict']['text'] or ('the host was in those Python functions' in r['verdict']['text'] and 'pre.py(5): preprocess' in r['verdict']['text'] and 'not in the trace' not in r['verdict']['text'])")" = True
+"$PR_BIN" -q --input "$T_DIR/py.json" --html "$T_DIR/py.html"
+"$PR_BIN" -q --input "$T_DIR/plain.json" --html "$T_DIR/plain.html"
+# the report's host notes follow the summary: Python where its frames
+# hold the time, "not in the trace" where the trace has none
+words() {
+    python3 - "$1" "$2" "$3" << 'PY'
+import html, re, sys
+t = re.sub(r'\s+', ' ', html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read().replace('<wbr>', ''))))
+print(sys.argv[2] in t and sys.argv[3] not in t)
+PY
+}
+check "py: the report reads the host time as Python" \
+    test "$(words "$T_DIR/py.html" "the host was in those Python functions there" "what the host did there is not in the trace")" = True
+check "plain: the report keeps 'not in the trace'" \
+    test "$(words "$T_DIR/plain.html" "what the host did there is not in the trace" "Python functions")" = True
 # without python_function events: as before
 check "plain: no Python share, no frames" \
     test "$(field "$T_DIR/plain.s.json" "($h['python_pct'], $h['python_frames'])")" = "(None, None)"
