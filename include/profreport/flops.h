@@ -53,6 +53,16 @@ struct pr_op_call {
  * for a *_backward_weight op, 0 for any other name (NULL included). */
 unsigned pr_flops_conv_grad_of(const char *name);
 
+/* The formula family of an op name ("gemm", "softmax", "attention",
+ * "attention_backward", ...), as pr_op_cost.family; NULL for a name no
+ * formula covers (NULL included). */
+const char *pr_flops_family_of(const char *name);
+
+/* Whether an op name is fused attention, forward or backward
+ * (scaled_dot_product_*attention*, _flash_attention_*,
+ * _efficient_attention_*: the kernels keep the score matrix on chip). */
+int pr_flops_fused_attention(const char *name);
+
 /* Estimate for one call. */
 struct pr_op_cost {
     double flops;        /* per call; -1 unknown */

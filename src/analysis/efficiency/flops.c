@@ -677,18 +677,33 @@ f_conv_bwd_weight(const struct ctx *c, int a, int b, struct pr_op_cost *out)
     out->bytes = grad_bytes(c, w, nd);
 }
 
+/* Whether a call's concrete is_causal argument (b - 1: its index in the
+ * op's schema, ATen's native_functions.yaml; 0: none) says causal, and
+ * the score matrix is square (Sq == Sk): such a kernel skips the masked
+ * upper triangle, about half of the products ((S + 1) / 2S), which
+ * FlopCounterMode counts in full (review 32g #3: Qwen1.5-0.5B's
+ * _flash_attention_forward, is_causal True, S 559, sat at AI 280 FLOP/B
+ * for a real 140).  _efficient_attention_* pass an int custom_mask_type
+ * (0 none, 1 or 2 causal) at that place. */
+static int
+sdpa_causal(const struct ctx *c, int b, int64_t sq, int64_t sk)
+{
+    int64_t v;
+
+    return b > 0 && sq == sk && sq > 1 && concrete_int(c, b - 1, &v) && v != 0;
+}
+
 /* Scaled dot-product attention forward.  a = 0: q/k/v are [.., H, S, D]
  * (the SDPA ops); a = 1: [B, S, H, D] (_flash/_efficient_attention_forward).
- * FLOPs 2*B*H*Sq*Sk*(Dq + Dv) (FlopCounterMode; causal masking is not
- * discounted).  Bytes: q, k, v read, out written (the fused kernels never
- * write the score matrix). */
+ * FLOPs 2*B*H*Sq*Sk*(Dq + Dv) (FlopCounterMode), halved for a causal call
+ * with Sq == Sk (sdpa_causal).  Bytes: q, k, v read, out written (the fused
+ * kernels never write the score matrix). */
 static void
 f_sdpa(const struct ctx *c, int a, int b, struct pr_op_cost *out)
 {
     int64_t d, dv, sk, sq;
     double rows;
 
-    (void)b;
     if (!is_plain(c, 0, -1) || !is_plain(c, 1, c->sh.arg[0].ndim) ||
         !is_plain(c, 2, c->sh.arg[0].ndim) || c->sh.arg[0].ndim < 3)
         return;
@@ -705,15 +720,17 @@ f_sdpa(const struct ctx *c, int a, int b, struct pr_op_cost *out)
     out->m = sq;
     out->n = sk;
     out->k = d;
-    out->flops = 2.0 * rows * (double)sk * (double)(d + dv);
+    out->flops = 2.0 * rows * (double)sk * (double)(d + dv) *
+                 (sdpa_causal(c, b, sq, sk) ? 0.5 : 1.0);
     out->bytes =
         times_size(numel(c, 0) + numel(c, 1) + numel(c, 2) + rows * (double)dv,
                    elem_size(c, 0));
 }
 
 /* Attention backward (grad_out, q, k, v, out, ...): five matmuls, FLOPs
- * 2*B*H*Sq*Sk*(3*Dq + 2*Dv) (FlopCounterMode).  Bytes: read grad_out, q, k,
- * v, out; write dq, dk, dv. */
+ * 2*B*H*Sq*Sk*(3*Dq + 2*Dv) (FlopCounterMode), halved for a causal call
+ * with Sq == Sk as the forward.  Bytes: read grad_out, q, k, v, out; write
+ * dq, dk, dv. */
 static void
 f_sdpa_bwd(const struct ctx *c, int a, int b, struct pr_op_cost *out)
 {
@@ -721,7 +738,6 @@ f_sdpa_bwd(const struct ctx *c, int a, int b, struct pr_op_cost *out)
     int64_t d, dv, sk;
     double rows, qkv;
 
-    (void)b;
     if (!is_plain(c, 0, nd) || !is_plain(c, 1, nd) || !is_plain(c, 2, nd) ||
         !is_plain(c, 3, nd) || nd < 3 || (a == 1 && nd != 4))
         return;
@@ -735,7 +751,8 @@ f_sdpa_bwd(const struct ctx *c, int a, int b, struct pr_op_cost *out)
     out->m = a == 1 ? dim(c, 1, 1) : dim(c, 1, -2);
     out->n = sk;
     out->k = d;
-    out->flops = 2.0 * rows * (double)sk * (double)(3 * d + 2 * dv);
+    out->flops = 2.0 * rows * (double)sk * (double)(3 * d + 2 * dv) *
+                 (sdpa_causal(c, b, out->m, sk) ? 0.5 : 1.0);
     qkv = numel(c, 1) + numel(c, 2) + numel(c, 3);
     out->bytes = times_size(2.0 * qkv + 2.0 * numel(c, 0), elem_size(c, 1));
 }
@@ -1105,20 +1122,22 @@ static const struct formula formulas[] = {
      "conv_backward"},
     {"cudnn_convolution_backward_weight", f_conv_bwd_weight, 0, 0,
      "conv_backward"},
-    {"scaled_dot_product_attention", f_sdpa, 0, 0, "attention"},
-    {"scaled_dot_product_flash_attention", f_sdpa, 0, 0, "attention"},
-    {"scaled_dot_product_efficient_attention", f_sdpa, 0, 0, "attention"},
-    {"scaled_dot_product_cudnn_attention", f_sdpa, 0, 0, "attention"},
-    {"flash_attention_forward", f_sdpa, 1, 0, "attention"},
-    {"efficient_attention_forward", f_sdpa, 1, 0, "attention"},
-    {"scaled_dot_product_flash_attention_backward", f_sdpa_bwd, 0, 0,
+    /* b: 1 + the index of is_causal (custom_mask_type for
+       _efficient_attention_*) in ATen's native_functions.yaml schema */
+    {"scaled_dot_product_attention", f_sdpa, 0, 6, "attention"},
+    {"scaled_dot_product_flash_attention", f_sdpa, 0, 5, "attention"},
+    {"scaled_dot_product_efficient_attention", f_sdpa, 0, 7, "attention"},
+    {"scaled_dot_product_cudnn_attention", f_sdpa, 0, 7, "attention"},
+    {"flash_attention_forward", f_sdpa, 1, 9, "attention"},
+    {"efficient_attention_forward", f_sdpa, 1, 10, "attention"},
+    {"scaled_dot_product_flash_attention_backward", f_sdpa_bwd, 0, 12,
      "attention_backward"},
-    {"scaled_dot_product_efficient_attention_backward", f_sdpa_bwd, 0, 0,
+    {"scaled_dot_product_efficient_attention_backward", f_sdpa_bwd, 0, 12,
      "attention_backward"},
-    {"scaled_dot_product_cudnn_attention_backward", f_sdpa_bwd, 0, 0,
+    {"scaled_dot_product_cudnn_attention_backward", f_sdpa_bwd, 0, 15,
      "attention_backward"},
-    {"flash_attention_backward", f_sdpa_bwd, 1, 0, "attention_backward"},
-    {"efficient_attention_backward", f_sdpa_bwd, 1, 0, "attention_backward"},
+    {"flash_attention_backward", f_sdpa_bwd, 1, 12, "attention_backward"},
+    {"efficient_attention_backward", f_sdpa_bwd, 1, 15, "attention_backward"},
     /* pointwise unary and representation: numel, 2*bytes */
     {"abs", f_elem, 1, 2, "unary"},
     {"neg", f_elem, 1, 2, "unary"},
@@ -1394,6 +1413,22 @@ find_formula(const char *name)
             return &formulas[i];
     }
     return NULL;
+}
+
+const char *
+pr_flops_family_of(const char *name)
+{
+    const struct formula *f = name ? find_formula(name) : NULL;
+
+    return f ? f->family : NULL;
+}
+
+int
+pr_flops_fused_attention(const char *name)
+{
+    const struct formula *f = name ? find_formula(name) : NULL;
+
+    return f != NULL && (f->fn == f_sdpa || f->fn == f_sdpa_bwd);
 }
 
 /* The formulas' view of the call's inputs; a list that was not recorded
