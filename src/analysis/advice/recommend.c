@@ -1945,65 +1945,260 @@ latency_bound(const struct pr_rec_op *r, double bw)
            r->dev_self_us / r->calls < LATENCY_CALL_US;
 }
 
-/* Whether an operator of the run is a convolution (the channels_last
- * clause's evidence). */
+/* Whether an op name is a convolution's (aten::conv2d, convolution,
+ * cudnn_convolution, conv_transpose2d, ...; "convert_element_type" is
+ * not). */
+static int
+conv_name(const char *n)
+{
+    return n != NULL &&
+           (strstr(n, "convolution") != NULL || strstr(n, "conv1d") != NULL ||
+            strstr(n, "conv2d") != NULL || strstr(n, "conv3d") != NULL ||
+            strstr(n, "conv_transpose") != NULL || strstr(n, "Conv") != NULL);
+}
+
+/* Whether the run spends convolution time (the channels_last clause's
+ * evidence): convolution rows hold at least the share of device time
+ * that makes a row hot here.  A ViT's or TimeSformer's one
+ * patch-embedding convolution does not make it a convolutional net
+ * (review 32g #1). */
 static int
 has_conv(const struct rctx *c)
 {
+    double conv = 0;
     size_t i;
 
     for (i = 0; i < c->tb->n_ops; i++)
-        if (c->tb->ops[i].name != NULL &&
-            (strstr(c->tb->ops[i].name, "conv") != NULL ||
-             strstr(c->tb->ops[i].name, "Conv") != NULL))
-            return 1;
-    return 0;
+        if (conv_name(c->tb->ops[i].name))
+            conv += c->tb->ops[i].dev_self_us;
+    return c->tb->ops_self_us > 0 && conv >= 0.03 * c->tb->ops_self_us;
 }
 
-/* Hot memory-bound ops well under the bandwidth roof. */
+/* An attention computed unfused (review 32g #1): a softmax over a score
+ * matrix [.., Sq, Sk] that a batched matmul wrote (its output's last two
+ * dims Sq x Sk: Q.K^T).  Fused attention (scaled_dot_product_attention,
+ * FlashAttention) keeps that matrix on chip; eager attention writes it,
+ * reads it in softmax, and reads it again in the matmul by V. */
+struct score {
+    int64_t sq, sk;
+    double numel; /* of one call's score matrix */
+};
+
+/* A row's recorded input dims; 0 when absent or unparsed. */
+static int
+row_dims(const struct pr_rec_op *r, struct pr_shape_list *sl)
+{
+    struct pr_error err = {0};
+
+    return r->shapes != NULL &&
+           pr_shapes_parse_dims(r->shapes, sl, &err) == PR_OK;
+}
+
+/* Whether an op name is a batched matmul of the eager attention
+ * (torch.matmul on 3-d and 4-d tensors records aten::matmul over
+ * aten::bmm; some models call baddbmm); *first: its first operand. */
+static int
+is_bmm(const char *name, size_t *first)
+{
+    if (name == NULL)
+        return 0;
+    *first = strcmp(name, "aten::baddbmm") == 0 ? 1 : 0;
+    return strcmp(name, "aten::bmm") == 0 ||
+           strcmp(name, "aten::baddbmm") == 0 ||
+           strcmp(name, "aten::matmul") == 0;
+}
+
+/* Whether a matmul row writes a [.., m, n] output. */
+static int
+mm_writes(const struct pr_shape_list *sl, size_t a, int64_t m, int64_t n)
+{
+    const struct pr_shape_arg *x, *y;
+
+    if (a + 1 >= sl->n)
+        return 0;
+    x = &sl->arg[a];
+    y = &sl->arg[a + 1];
+    return x->ndim >= 3 && y->ndim >= 2 && x->dims[x->ndim - 2] == m &&
+           y->dims[y->ndim - 1] == n &&
+           x->dims[x->ndim - 1] == y->dims[y->ndim - 2];
+}
+
+/* Score matrices a run's eager attentions write (a TimeSformer has two:
+ * space, 3137 x 3137, and time, 8 x 8), at most this many */
+#define MAX_SCORES 4
+
+/* The score matrices of the run's softmax rows that a matmul row wrote
+ * (each size once); how many. */
+static size_t
+find_scores(const struct rctx *c, struct score *sc)
+{
+    struct pr_shape_list *sl = malloc(sizeof(*sl)), *ml = malloc(sizeof(*ml));
+    size_t i, j, a, n = 0;
+
+    for (i = 0; sl && ml && n < MAX_SCORES && i < c->tb->n_ops; i++) {
+        const struct pr_rec_op *r = &c->tb->ops[i];
+        const struct pr_shape_arg *x;
+        struct score s;
+        int found = 0;
+
+        if (r->name == NULL ||
+            !pr_sget_is(pr_flops_family_of(r->name), "softmax") ||
+            strstr(r->name, "backward") != NULL || !row_dims(r, sl) ||
+            sl->n < 1 || sl->arg[0].ndim < 3)
+            continue;
+        x = &sl->arg[0];
+        s.sq = x->dims[x->ndim - 2];
+        s.sk = x->dims[x->ndim - 1];
+        s.numel = (double)x->numel;
+        if (s.sq < 2 || s.sk < 2)
+            continue;
+        for (j = 0; j < n; j++)
+            found |=
+                sc[j].sq == s.sq && sc[j].sk == s.sk && sc[j].numel == s.numel;
+        for (j = 0; !found && j < c->tb->n_ops; j++)
+            found = is_bmm(c->tb->ops[j].name, &a) &&
+                            row_dims(&c->tb->ops[j], ml) &&
+                            mm_writes(ml, a, s.sq, s.sk)
+                        ? 2
+                        : 0;
+        if (found == 2)
+            sc[n++] = s;
+    }
+    free(sl);
+    free(ml);
+    return n;
+}
+
+/* Which of the n score matrices a row works on (its index), or -1: a
+ * matmul that writes it (Q.K^T), or a row with an input of its size
+ * whose last two dims are Sq x Sk (softmax, the matmul by V, scaling,
+ * masking, dropout, their backward). */
+static int
+on_score(const struct pr_rec_op *r, const struct score *sc, size_t n)
+{
+    struct pr_shape_list *sl = malloc(sizeof(*sl));
+    size_t i, j, a;
+    int on = -1;
+
+    if (sl == NULL || !row_dims(r, sl)) {
+        free(sl);
+        return -1;
+    }
+    for (j = 0; on < 0 && j < n; j++) {
+        if (is_bmm(r->name, &a) && mm_writes(sl, a, sc[j].sq, sc[j].sk))
+            on = (int)j;
+        for (i = 0; on < 0 && i < sl->n; i++) {
+            const struct pr_shape_arg *x = &sl->arg[i];
+
+            if (!x->is_list && x->ndim >= 2 &&
+                x->dims[x->ndim - 2] == sc[j].sq &&
+                x->dims[x->ndim - 1] == sc[j].sk &&
+                (double)x->numel == sc[j].numel)
+                on = (int)j;
+        }
+    }
+    free(sl);
+    return on;
+}
+
+/* Hot memory-bound ops well under the bandwidth roof.  Fused attention
+ * (FlashAttention, scaled_dot_product_attention: the "attention" formula
+ * families) is none of them: it keeps the score tile on chip and its
+ * time is set by the tensor cores and the softmax, not by its q/k/v/o
+ * bytes, which the memory roof would move at an impossible rate (review
+ * 32g #3).  Rows of an attention computed unfused get the attention's
+ * advice, not elementwise fusion (review 32g #1).  The shares are of the
+ * operators' device time, kernels and copies; where the run has copies
+ * that time is not the Kernels table's, and the text says so (review
+ * 32g #7c). */
 static void
 rule_memory_bound(struct rctx *c)
 {
     const struct pr_rec_op *v = c->tb->ops;
-    double bw = main_gbps(c->tb), total = c->tb->ops_self_us;
+    double bw = main_gbps(c->tb), total = c->tb->ops_self_us, kern = 0;
     char text[REC_TEXT];
-    size_t i, len = 0, n = 0;
+    size_t i, len = 0, n = 0, n_attn = 0;
+    struct score sc[MAX_SCORES];
+    size_t n_sc = find_scores(c, sc);
+    unsigned hit = 0; /* the score matrices the named rows work on */
 
+    for (i = 0; i < c->tb->n_gpus; i++)
+        if (isfinite(c->tb->gpus[i].kernel_us))
+            kern += c->tb->gpus[i].kernel_us;
     for (i = 0; i < c->tb->n_ops && n < 3 && total > 0; i++) {
         double host_us, gbps = device_gbps(&v[i], &host_us);
+        int attn, at;
 
         if (v[i].dev_self_us < 0.03 * total)
             break;
         if (!(bw > 0) || !(v[i].bytes > 0) ||
             !pr_sget_is(v[i].bound, PR_K_MEMORY) || !(gbps < 0.5 * bw) ||
-            latency_bound(&v[i], bw))
+            latency_bound(&v[i], bw) || pr_flops_fused_attention(v[i].name))
             continue;
-        len = pr_append(text, sizeof(text), len,
-                        "%s%s %s takes %.1f%% of %s "
-                        "time at %.0f GB/s (%.0f%% of %.0f GB/s)",
-                        n ? "; " : "", v[i].name ? v[i].name : "",
-                        v[i].shapes ? v[i].shapes : "",
-                        100.0 * v[i].dev_self_us / total, dev_word(c), gbps,
-                        100.0 * gbps / bw, bw);
+        at = n_sc ? on_score(&v[i], sc, n_sc) : -1;
+        attn = at >= 0;
+        hit |= attn ? 1u << at : 0;
+        len = pr_append(
+            text, sizeof(text), len,
+            "%s%s %s takes %.1f%% of %s "
+            "time%s at %.0f GB/s (%.0f%% of %.0f GB/s)",
+            n ? "; " : "", v[i].name ? v[i].name : "",
+            v[i].shapes ? v[i].shapes : "", 100.0 * v[i].dev_self_us / total,
+            dev_word(c),
+            kern > 0 && total > 1.005 * kern ? " (kernels and copies)" : "",
+            gbps, 100.0 * gbps / bw, bw);
         if (host_us > 0)
             len = pr_append(text, sizeof(text), len,
                             ", besides %.1f ms of copies from or to the host "
                             "(judged against the host link under Copies)",
                             host_us / 1000.0);
-        /* its replay: the op's kernels at the roof */
+        /* its replay: the op's kernels at the roof; an unfused
+           attention's rows none of their time (the fused kernel does
+           their FLOPs in less: an upper bound) */
         pr_whatif_in_pick(c->f->whatif, PR_WHATIF_MEMBOUND, v[i].name,
-                          v[i].shapes, NULL, gbps / bw);
+                          v[i].shapes, NULL, attn ? 1e-9 : gbps / bw);
+        n_attn += attn != 0;
         n++;
     }
     if (!n)
         return;
-    pr_append(text, sizeof(text), len,
-              ". These memory-bound ops run far "
-              "below the bandwidth roof: fuse elementwise chains "
-              "(torch.compile), %savoid needless dtype conversions and "
-              "copies.",
-              has_conv(c) ? "use channels_last for convolutional nets and "
-                          : "");
+    if (n_attn) {
+        int one = (hit & (hit - 1)) == 0; /* one score matrix */
+
+        len = pr_append(text, sizeof(text), len, ". %s on %s",
+                        n_attn == n
+                            ? (n == 1 ? "This row works" : "These rows work")
+                        : n_attn == 1 ? "Of these, one row works"
+                                      : "Of these, the attention rows work",
+                        one ? "a " : "score matrices of ");
+        for (i = 0; i < n_sc; i++)
+            if (hit & 1u << i) {
+                hit &= ~(1u << i);
+                len = pr_append(text, sizeof(text), len, "%s%lld x %lld",
+                                text[len - 1] != ' ' ? (hit ? ", " : " and ")
+                                                     : "",
+                                (long long)sc[i].sq, (long long)sc[i].sk);
+            }
+        len = pr_append(
+            text, sizeof(text), len,
+            "%s: attention computed unfused (matmul, softmax, matmul), "
+            "which writes the score matrix to memory and reads it back; "
+            "torch.nn.functional.scaled_dot_product_attention (Hugging "
+            "Face attn_implementation=\"sdpa\", or FlashAttention) "
+            "computes it without writing that matrix",
+            one ? " score matrix" : "");
+    }
+    if (n_attn < n)
+        pr_append(text, sizeof(text), len,
+                  ". %s memory-bound ops run far "
+                  "below the bandwidth roof: fuse elementwise chains "
+                  "(torch.compile), %savoid needless dtype conversions and "
+                  "copies.",
+                  n_attn ? "The other" : "These",
+                  has_conv(c) ? "use channels_last for convolutional nets and "
+                              : "");
+    else
+        pr_append(text, sizeof(text), len, ".");
     add_rec(c, "memory_bound_ops", "info", text);
 }
 
