@@ -182,6 +182,7 @@
 #define PR_K_BOUND "bound"
 #define PR_K_ROOFLINE_PCT "roofline_pct"
 #define PR_K_ROOFLINE_MARK "roofline_mark"
+#define PR_K_ROOFLINE_MARK_SIDE "roofline_mark_side"
 #define PR_K_ROOFLINE "roofline"
 #define PR_K_ROOFS "roofs"
 #define PR_K_LABEL "label"

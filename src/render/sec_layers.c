@@ -60,6 +60,11 @@ const struct pr_col pr_fig_cols_layers[] = {
      "its nominal count), model_overcount (the FLOP/byte model counts more "
      "than ran)",
      0},
+    {"mark_side", PR_K_ROOFLINE_MARK_SIDE, "Side above", PR_FMT_TEXT, 0.6,
+     "Where the layer's forward + backward point is under its roof: the "
+     "side (forward or backward) whose own point is above it and carries "
+     "the mark",
+     0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
@@ -161,10 +166,11 @@ static const char *const view_estimated[] = {
  * for a named reason (the chart draws it apart). */
 static const char *const view_plain_mark[] = {
     "name",      "shape",     "backward", "fwd_device", "bwd_device",
-    "fwd_flops", "bwd_flops", "mark",     NULL};
+    "fwd_flops", "bwd_flops", "mark",     "mark_side",  NULL};
 static const char *const view_estimated_mark[] = {
-    "name",      "shape",     "backward",   "fwd_device", "bwd_device",
-    "fwd_flops", "bwd_flops", "bwd_source", "mark",       NULL};
+    "name",       "shape",     "backward",  "fwd_device",
+    "bwd_device", "fwd_flops", "bwd_flops", "bwd_source",
+    "mark",       "mark_side", NULL};
 
 static int
 any_mark(const cJSON *rows)

@@ -165,11 +165,19 @@ assert ls, [l['input_shapes'] for l in r['layers']]
 l = ls[0]
 assert l['roofline_pct'] < 100 and l['forward_achieved_tflops'] > l['peak_tflops'], l
 assert l['roofline_mark'] == 'winograd', l
+# review 32g #6: the mark is its forward's, and says so
+assert l['roofline_mark_side'] == 'forward', l
+over = [x for x in r['layers'] if (x['roofline_pct'] or 0) > 100]
+assert over and all(x['roofline_mark_side'] is None for x in over), over
+for x in r['operators'] + r['operators_by_shape']:
+    if x.get('roofline_mark') in ('winograd', 'fft', 'cache_resident', 'model_overcount'):
+        assert x['roofline_pct'] > 100, x
 " "$T_DIR/tb.json"
     check "tb_plugin: winograd layers marked in the layer table and chart" \
         sh -c "sed -n '/<section id=\"layers\">/,/<\/section>/p' '$T_DIR/tb.html' > '$T_DIR/tbl.html' &&
                grep -q 'Above roof' '$T_DIR/tbl.html' &&
                grep -q '(winograd)' '$T_DIR/tbl.html' &&
+               grep -q 'Side above' '$T_DIR/tbl.html' &&
                grep -q 'over its roof for a known reason' '$T_DIR/tbl.html'"
     shared_summary ctl hta/trace_diff/control/control.json.gz
     check "hta control: SplitLookupFunction's backward under no zero_" \

@@ -1098,7 +1098,7 @@ emit_row(const struct ctx *c, cJSON *arr, const struct row *r,
     struct part_vals t, f, b;
     struct roof rf;
     char names[512];
-    const char *mark;
+    const char *mark, *side = NULL;
     double pct;
 
     if (!*ok)
@@ -1111,6 +1111,11 @@ emit_row(const struct ctx *c, cJSON *arr, const struct row *r,
         double bp = roof_pct(&r->back, &rf, part_vals(&r->back, &rf, &b));
 
         mark = row_mark(c, r, &rf, d, pct, fp, bp);
+        /* the side that carries it where the layer's point is not above
+           its roof (review 32g #6: "winograd" beside 98.4% read as a
+           contradiction of the Above roof column) */
+        if (mark && !(pct > 100.0))
+            side = fp > 100.0 ? "forward" : bp > 100.0 ? "backward" : NULL;
     }
     if (mark && strcmp(mark, PR_MARK_BROADCAST_INPUT) == 0)
         pct = NAN; /* of bytes the kernels did not move: no share */
@@ -1132,6 +1137,7 @@ emit_row(const struct ctx *c, cJSON *arr, const struct row *r,
                                    t.bound,
                                    pct,
                                    mark,
+                                   side,
                                    isfinite(rf.peak) ? pr_peaks_key(rf.kind)
                                                      : NULL,
                                    rf.peak,
