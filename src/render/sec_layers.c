@@ -99,13 +99,15 @@ conv_kernel(const char *name, const char *sh, char *buf, size_t n)
  * shape differ by them, review25g #6), then the leading tensor shapes,
  * without blanks, as many as fit in about 34 characters (the chart's
  * labels are short; the table has them all).  A row over its roof for a
- * named reason ends with it: "(winograd)". */
+ * named reason ends with it: "(winograd)", or "(winograd, forward)"
+ * where the mark is a side's alone. */
 static const char *
 point_label(const cJSON *row, char *buf, size_t n)
 {
     const char *name = pr_sget_str_or(row, PR_K_NAME, "?");
     const char *sh = pr_sget_str_or(row, PR_K_INPUT_SHAPES, "");
     const char *mark = pr_sget_str(row, PR_K_ROOFLINE_MARK);
+    const char *side = pr_sget_str(row, PR_K_ROOFLINE_MARK_SIDE);
     const char *colon = strstr(name, "::");
     char entry[LABEL_CHARS], conv[48];
     int w;
@@ -136,7 +138,11 @@ point_label(const cJSON *row, char *buf, size_t n)
         if (conv[0])
             break; /* the weight is in the kernel's words */
     }
-    if (mark != NULL && len + strlen(mark) + 4 < n)
+    /* a side's mark says so: the layer's own point is under its roof */
+    if (mark != NULL && side != NULL &&
+        len + strlen(mark) + strlen(side) + 6 < n)
+        snprintf(buf + len, n - len, " (%s, %s)", mark, side);
+    else if (mark != NULL && len + strlen(mark) + 4 < n)
         snprintf(buf + len, n - len, " (%s)", mark);
     return buf;
 }
