@@ -604,6 +604,26 @@ is_device(int kind)
            kind == PR_KIND_SET;
 }
 
+/* A runtime's bookkeeping task: the profiler's own start and stop marks
+ * and a stream's timeout setting run nothing of the workload (CANN's
+ * runtime task types, as msprof's timeline and the database's TASK table
+ * name them; ascend_db.c books them as no kernel).  Whatever a reader
+ * makes of them, they never anchor the path: PROFILING_DISABLE, the
+ * capture's last task, would otherwise end it on the profiler's stream. */
+static int
+bookkeeping(const struct pr_trace *t, const struct pr_event *e)
+{
+    static const char *const names[] = {"PROFILING_ENABLE", "PROFILING_DISABLE",
+                                        "TASK_TIMEOUT_SET", "EVENT_RECORD"};
+    const char *n = e->name != PR_STR_NONE ? pr_trace_str(t, e->name) : NULL;
+    size_t i;
+
+    for (i = 0; n != NULL && i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(n, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static int
 is_host_range(int kind)
 {
@@ -677,7 +697,7 @@ advance_carry(struct pr_cp_ctx *c, int64_t upto)
                 return st;
             continue;
         }
-        if (!is_device(e->kind))
+        if (!is_device(e->kind) || bookkeeping(t, e))
             continue;
         s = stream_of(c, pr_event_pid(t, e), pr_event_tid(t, e));
         if (s == NULL)
@@ -1841,7 +1861,8 @@ sweep(struct pr_cp_ctx *c)
         } else if (pr_tree_is_launcher(e->kind)) {
             st = on_call(c, (uint32_t)i);
         } else if (is_device(e->kind)) {
-            st = on_task(c, (uint32_t)i);
+            if (!bookkeeping(t, e))
+                st = on_task(c, (uint32_t)i);
         } else if (e->kind == PR_KIND_SYNC || e->kind == PR_KIND_DEVICE_SYNC) {
             /* a host's stream-wait record or a device's own wait */
             on_sync_record(c, (uint32_t)i);
@@ -1865,15 +1886,34 @@ cmp_byend(const void *a, const void *b)
     return x->i < y->i ? -1 : (x->i > y->i);
 }
 
+/* A device's clock read against its host's: msprof converts the
+ * device's task times to host time, and CANN 8's exports end a task a
+ * little after the host call that waited for it returned (hunt31 #2:
+ * main_kernel ends 155 us after its aclrtSynchronizeDeviceWithTimeout
+ * returns, and 46 us after in another export, each the only task
+ * running then).  A device-wide sync (aclrtSynchronizeDevice*,
+ * cudaDeviceSynchronize) returns only when every task launched before it
+ * has ended, so a task launched before it and running at its end, ending
+ * at most this much later, is what it waited for.  A stream's sync or a
+ * blocking copy waits for its own stream only: a task of another stream
+ * may run past it (HTA's trace_diff control, NCCL kernels past a
+ * cudaMemcpy), so they take no such task. */
+#define SYNC_SKEW_NS 1000000
+
 /* The task a blocking call waited for: of the work launched before it,
- * the last to end while it blocked.  PR_CP_NONE when none ended then. */
+ * the last to end while it blocked (or, for a device-wide sync, `wide`,
+ * running at its end and ending within SYNC_SKEW_NS of it).  PR_CP_NONE
+ * when none ended then. */
 static uint32_t
 waited_for(const struct pr_cp_graph *g, const struct byend *tasks, size_t n,
-           const struct pr_cp_node *call)
+           const struct pr_cp_node *call, int wide)
 {
     size_t lo, k, walked = 0;
+    uint32_t late = PR_CP_NONE;
 
-    lo = ended_by(tasks, n, call->e); /* first with e > call->e */
+    /* first with e > call->e (+ SYNC_SKEW_NS) */
+    lo = ended_by(tasks, n,
+                  wide ? pr_sat_add_i64(call->e, SYNC_SKEW_NS) : call->e);
     for (k = lo; k-- > 0 && walked < 4096; walked++) {
         const struct pr_cp_node *x = &g->v[tasks[k].i];
         int launched_before = 1;
@@ -1881,6 +1921,8 @@ waited_for(const struct pr_cp_graph *g, const struct byend *tasks, size_t n,
 
         if (x->e <= call->s)
             break;
+        if (x->e > call->e && (x->s >= call->e || late != PR_CP_NONE))
+            continue; /* not running at the call's end, or one found */
         for (j = 0; j < x->n_pred; j++) {
             /* enqueued before the call: the queue drains into it
                (torch_npu's synchronize waits for its task queue) */
@@ -1893,10 +1935,12 @@ waited_for(const struct pr_cp_graph *g, const struct byend *tasks, size_t n,
             if (x->p_start[j] && at >= call->s)
                 launched_before = 0;
         }
-        if (launched_before)
+        if (launched_before && x->e > call->e)
+            late = tasks[k].i; /* unless one ends inside the call */
+        else if (launched_before)
             return tasks[k].i;
     }
-    return PR_CP_NONE;
+    return late;
 }
 
 /* A launch call made while this many of its device's launched tasks had
@@ -2612,6 +2656,18 @@ collective_inputs(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
     }
 }
 
+/* A host call that waits for the whole device: acl's
+ * aclrtSynchronizeDevice*, its runtime's DeviceSynchronize, CUDA's
+ * cudaDeviceSynchronize, HIP's hipDeviceSynchronize. */
+static int
+device_wide(const struct pr_cp_ctx *c, const struct pr_cp_node *x)
+{
+    const char *n = x->name != PR_STR_NONE ? pr_trace_str(c->t, x->name) : NULL;
+
+    return n != NULL &&
+           (has(n, "SynchronizeDevice") || has(n, "DeviceSynchroniz"));
+}
+
 static enum pr_status
 resolve_syncs(struct pr_cp_ctx *c)
 {
@@ -2644,9 +2700,9 @@ resolve_syncs(struct pr_cp_ctx *c)
             x->kind = PR_CP_SYNC;
             dep = x->corr_task;
         } else if (x->type == PR_CP_N_SYNC) {
-            dep = waited_for(g, tasks, n, x);
+            dep = waited_for(g, tasks, n, x, device_wide(c, x));
         } else if (x->dur >= QUEUE_SLOT_NS && queue_full(c, x)) {
-            dep = waited_for(g, tasks, n, x);
+            dep = waited_for(g, tasks, n, x, 0);
             if (dep == PR_CP_NONE || g->v[dep].e + QUEUE_SLOT_NS < x->e)
                 continue;
             x->type = PR_CP_N_SYNC;
@@ -2658,8 +2714,12 @@ resolve_syncs(struct pr_cp_ctx *c)
         x->dur = x->e - x->s;
         if (dep != PR_CP_NONE) {
             int64_t ready = g->v[dep].e > x->s ? g->v[dep].e : x->s;
+            /* a task read ending after the call returned (SYNC_SKEW_NS):
+               the call's end is its end, less the clocks' skew */
+            int64_t skew = ready > x->e ? x->e - ready : 0;
 
-            add_pred(x, dep, 0, 0, PR_CP_SYNC, PR_STR_NONE);
+            ready += skew;
+            add_pred(x, dep, skew, 0, PR_CP_SYNC, PR_STR_NONE);
             x->p_end[x->n_pred - 1] = 1; /* into the call's end */
             x->dur = x->e - ready;
         }
