@@ -2406,6 +2406,7 @@ print_why(const char *name, const struct pr_kernel_why *w, size_t count)
                                 : w->op_type != NULL ? &w->type_kc
                                                      : NULL;
     const char *prec = pr_kclass_prec_name(w->kc.precision);
+    int mix = w->unit != NULL && strncmp(w->unit, "mix_", 4) == 0;
 
     printf("kernel     %s (%s run: %zu call%s)\n", name,
            w->npu ? "an NPU" : "a GPU", w->calls, w->calls == 1 ? "" : "s");
@@ -2439,19 +2440,35 @@ print_why(const char *name, const struct pr_kernel_why *w, size_t count)
         printf("family     %s%s\n", w->family,
                strcmp(w->family, "collective") == 0 ? " (communication time)"
                                                     : "");
-    if (w->math == NULL)
+    if (w->math == NULL && mix)
+        printf("math       not known: its producer names a mixed Cube and "
+               "vector launch (%s) and the export has no PMU counters to "
+               "tell the units apart\n",
+               strcmp(w->unit, "mix_matrix") == 0 ? "MIX_AIC" : "MIX_AIV");
+    else if (w->math == NULL)
         printf("math       not known: neither the name's rule nor the "
                "export says which unit ran it\n");
+    else if (w->pmu_col != NULL && w->kc.math == PR_KM_UNKNOWN)
+        printf("math       %s%s%s%s, from its PMU counters (%s %.3g, "
+               "duration-weighted)\n",
+               w->math, words[0] ? " (" : "", words, words[0] ? ")" : "",
+               w->pmu_col, w->pmu_val);
     else
         printf("math       %s%s%s%s%s\n", w->math, words[0] ? " (" : "", words,
                words[0] ? ")" : "",
                w->unit != NULL && w->kc.math == PR_KM_UNKNOWN
                    ? ", from the unit its producer names"
                    : "");
-    if (w->npu)
+    if (w->npu && w->tc >= 0 && w->pmu_col != NULL)
+        printf("cube       %s, from its PMU counters (%s %.3g)\n",
+               w->tc > 0 ? "yes: most of its time on the Cube" : "no",
+               w->pmu_col, w->pmu_val);
+    else if (w->npu)
         printf("cube       %s\n",
                w->tc > 0    ? "yes: most of its time on the Cube"
                : w->tc == 0 ? "no"
+               : mix        ? "not known: a mixed Cube and vector launch "
+                              "without PMU counters (tensor_cores_used null)"
                             : "not known: the export names no unit "
                               "(tensor_cores_used null)");
     else

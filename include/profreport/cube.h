@@ -35,10 +35,17 @@ void pr_cube_init(const struct pr_trace *t, struct pr_cube_ctx *cx);
 
 /* Task record `gpu` (its side record g): YES when its PMU counters show
  * Cube activity, NO when they show none; without counters, by its core
- * (MIX_AIC: a Cube-led task; AI_CORE where the chip has vector cores of
- * its own) and else by its operator type (pr_cube_op_type). */
+ * (AI_CORE where the chip has vector cores of its own; MIX_AIC, a mixed
+ * Cube and vector launch, only by a Cube operator type, else UNKNOWN)
+ * and else by its operator type (pr_cube_op_type). */
 enum pr_cube pr_cube_task(const struct pr_cube_ctx *cx, uint32_t gpu,
                           const struct pr_gpu_info *g);
+
+/* What the task's PMU counters say of the Cube: 1, 0, or -1 (none
+ * recorded); where they say, *col is the first Cube counter it has
+ * (aic_mac_ratio ...) and *v0 its value. */
+int pr_cube_pmu(const struct pr_cube_ctx *cx, uint32_t gpu, const char **col,
+                double *v0);
 
 /* 1 when an Ascend operator type or aclnn operator is matrix work CANN
  * runs on the Cube: MatMul*, BatchMatMul*, GroupedMatmul, Conv2D/3D and

@@ -23,12 +23,14 @@ struct pr_kernel_ref {
     const char *name;
     const char *op; /* launching op with most time; NULL */
     int64_t total_ns;
-    int by_unit; /* judged by the unit its producer named (Ascend) */
-    int unit_tc; /* then: most of its time ran on the matrix unit */
-    int comm;    /* then: a collective (HCCL): no compute, left out of the
-                    matrix unit's share */
-    int engine;  /* then: 1 an AI CPU task, 2 a DSA one (math "ai_cpu",
-                    "dsa"); 0 neither */
+    int by_unit;      /* judged by the unit its producer named (Ascend) */
+    int unit_tc;      /* then: most of its time ran on the matrix unit */
+    int cube_unknown; /* then: whether the Cube did most of its work is
+                         not known (MIX_AIC without PMU counters) */
+    int comm;         /* then: a collective (HCCL): no compute, left out of the
+                         matrix unit's share */
+    int engine;       /* then: 1 an AI CPU task, 2 a DSA one (math "ai_cpu",
+                         "dsa"); 0 neither */
     size_t calls;
     double mean_us;       /* mean_us */
     double blocks_per_sm; /* mean_blocks_per_sm; NaN: null */
@@ -95,8 +97,13 @@ struct pr_kernel_why {
     const char *unit;          /* the unit its producer named (tensor_cores_rule
                                   "matrix", "vector" ...); NULL: none named */
     int tc;                    /* tensor_cores_used: 1, 0, -1 not known */
-    const char *tc_source;     /* tensor_cores_source */
-    const char *name; /* the kernel's full name (borrowed from t); NULL */
+    /* where the PMU counters decided the Cube for most of its time: the
+       first Cube counter (aic_mac_ratio ...) and its duration-weighted
+       mean; NULL where they did not */
+    const char *pmu_col;
+    double pmu_val;
+    const char *tc_source; /* tensor_cores_source */
+    const char *name;      /* the kernel's full name (borrowed from t); NULL */
     /* the precision its row gives and where from (name, producer,
        producer_mixed: the calls state several, this one of most of its
        time); NULL when none */

@@ -41,7 +41,9 @@ enum pr_node_type {
 struct pr_tree_dev {
     uint32_t ev;         /* index into t->events */
     uint32_t rt;         /* runtime that launched it; NONE = staled */
-    uint8_t tc;          /* kernel name matches 10.1 */
+    uint8_t tc;          /* kernel name matches 10.1 (an Ascend task: on
+                            the Cube); 2: an Ascend MIX_AIC task whose Cube
+                            use is not known, eligible but not Cube time */
     uint8_t op_eligible; /* launching node's own tc eligibility (5.2) */
 };
 
@@ -284,7 +286,7 @@ pr_tree_rt_sum(const struct pr_trace *t, const struct pr_tree *tree,
         const struct pr_tree_dev *d =
             &tree->devs[tree->rt_devs[r->dev_first + i]];
 
-        if (!tc_only || d->tc)
+        if (!tc_only || d->tc == 1)
             sum = pr_sat_add_i64(sum, t->events[d->ev].dur_ns);
     }
     return sum;

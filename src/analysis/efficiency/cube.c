@@ -70,6 +70,23 @@ pmu_says(const struct pr_cube_ctx *cx, uint32_t gpu)
     return any ? 0 : -1;
 }
 
+int
+pr_cube_pmu(const struct pr_cube_ctx *cx, uint32_t gpu, const char **col,
+            double *v0)
+{
+    const float *v = cx->n_cols > 0 ? pr_pmu_get(cx->t, gpu) : NULL;
+    int k;
+
+    for (k = 0; v != NULL && k < cx->n_cols; k++) {
+        if (isnan(v[cx->cols[k]]))
+            continue;
+        *col = pr_trace_str(cx->t, cx->t->pmu->cols[cx->cols[k]]);
+        *v0 = v[cx->cols[k]];
+        return pmu_says(cx, gpu);
+    }
+    return -1;
+}
+
 enum pr_cube
 pr_cube_task(const struct pr_cube_ctx *cx, uint32_t gpu,
              const struct pr_gpu_info *g)
@@ -90,7 +107,17 @@ pr_cube_task(const struct pr_cube_ctx *cx, uint32_t gpu,
     pmu = pmu_says(cx, gpu);
     if (pmu >= 0)
         return pmu ? PR_CUBE_YES : PR_CUBE_NO;
-    if (g->unit == PR_UNIT_MIX_MATRIX || cx->split_cores)
+    /* a MIX_AIC task launches the Cube core and the vector cores
+       together: which of them did its work only the counters tell
+       (hunt31 #4: a TileLang main_kernel, MIX_AIC, aic_mac_ratio 0.0 and
+       aiv_scalar_ratio 0.999 in the export that has them); a Cube
+       operator type still says the Cube */
+    if (g->unit == PR_UNIT_MIX_MATRIX)
+        return g->op_type != PR_STR_NONE &&
+                       pr_cube_op_type(pr_trace_str(cx->t, g->op_type))
+                   ? PR_CUBE_YES
+                   : PR_CUBE_UNKNOWN;
+    if (cx->split_cores)
         return PR_CUBE_YES;
     if (g->op_type != PR_STR_NONE)
         return pr_cube_op_type(pr_trace_str(cx->t, g->op_type)) ? PR_CUBE_YES
@@ -168,6 +195,8 @@ eligible(const struct pr_cube_ctx *cx, enum pr_cube c,
          const struct pr_gpu_info *g)
 {
     return c == PR_CUBE_YES ||
+           /* a MIX_AIC task without counters launched the Cube core */
+           (c == PR_CUBE_UNKNOWN && g->unit == PR_UNIT_MIX_MATRIX) ||
            (g->op_type != PR_STR_NONE &&
             pr_cube_op_type(pr_trace_str(cx->t, g->op_type)));
 }

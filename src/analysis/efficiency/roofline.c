@@ -1595,11 +1595,11 @@ tc_kernel_pct(const struct pr_kernel_refs *ks, double *heur_pct,
         if (k->comm)
             continue; /* HCCL: no compute (the Cube share of issue #30) */
         all += us;
-        if (k->by_unit) {
+        if (k->by_unit && !k->cube_unknown) {
             tc += k->unit_tc ? us : 0.0;
             continue;
         }
-        (*by_name)++;
+        (*by_name)++; /* or a MIX_AIC kernel without counters */
         tc += k->tc_used ? us : 0.0;
         heur += k->tc_used && !k->plugin_tc ? us : 0.0;
     }

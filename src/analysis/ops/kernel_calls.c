@@ -341,7 +341,14 @@ emit_tc(cJSON *o, struct calls *c, const struct pr_event *e,
     const char *rule = k->rule;
 
     if (c->npu && g != NULL && g->unit != PR_UNIT_UNKNOWN) {
-        tc = pr_cube_task(&c->cube, e->info, g) == PR_CUBE_YES;
+        enum pr_cube cu = pr_cube_task(&c->cube, e->info, g);
+
+        if (cu == PR_CUBE_UNKNOWN) { /* MIX_AIC without counters */
+            pr_emit_null(o, "tc", ok);
+            pr_emit_null(o, "tc_rule", ok);
+            return;
+        }
+        tc = cu == PR_CUBE_YES;
         rule = pr_unit_name(g->unit);
     } else if (c->npu && k->math == PR_KM_UNKNOWN &&
                (k->family == PR_KF_GEMM || k->family == PR_KF_CONV ||

@@ -63,10 +63,17 @@ struct kgroup {
     size_t n_occ_unknown;        /* pr_gpu_occupancy_not_computed calls */
     size_t n_cbps, n_cocc;       /* calls with a computed value */
     /* the unit the producer says its calls ran on (Ascend) */
-    int by_unit;       /* some call names its unit */
-    int64_t matrix_ns; /* time of calls on the matrix unit (the Cube) */
-    uint8_t unit;      /* the first such call's enum pr_unit */
-    uint8_t dsa;       /* that call's Task Type is DSA_SQE */
+    int by_unit;        /* some call names its unit */
+    int64_t matrix_ns;  /* time of calls on the matrix unit (the Cube) */
+    int64_t unknown_ns; /* time of calls whose unit's Cube use is not known
+                           (MIX_AIC without counters, pr_cube_task) */
+    /* time of calls whose PMU counters say it, and the first Cube
+       counter's duration-weighted sum (pr_cube_pmu) */
+    int64_t pmu_ns;
+    double pmu_x_ns;
+    const char *pmu_col; /* that counter's name (borrowed from t) */
+    uint8_t unit;        /* the first such call's enum pr_unit */
+    uint8_t dsa;         /* that call's Task Type is DSA_SQE */
     /* owned: the PMU columns' duration-weighted sums, then their weights
        (2 x pmu.h's n_cols); NULL: no call has counters */
     double *pmu;
@@ -279,8 +286,36 @@ add_unit(struct ktable *kt, struct kgroup *g, const struct pr_event *e,
         g->dsa = strcmp(tt, "DSA_SQE") == 0;
     }
     g->by_unit = 1;
-    if (on_matrix(&kt->cube, e, gi))
+    switch (pr_cube_task(&kt->cube, e->info, gi)) {
+    case PR_CUBE_YES:
         g->matrix_ns = pr_sat_add_i64(g->matrix_ns, e->dur_ns);
+        break;
+    case PR_CUBE_UNKNOWN:
+        g->unknown_ns = pr_sat_add_i64(g->unknown_ns, e->dur_ns);
+        break;
+    default:
+        break;
+    }
+    if (kt->npu) {
+        const char *col = NULL;
+        double v0 = 0;
+
+        if (pr_cube_pmu(&kt->cube, e->info, &col, &v0) >= 0) {
+            g->pmu_ns = pr_sat_add_i64(g->pmu_ns, e->dur_ns);
+            g->pmu_x_ns += v0 * (double)e->dur_ns;
+            if (g->pmu_col == NULL)
+                g->pmu_col = col;
+        }
+    }
+}
+
+/* A kernel judged by its unit whose Cube use is not known for most of
+ * its time: MIX_AIC tasks without PMU counters (hunt31 #4). */
+static int
+cube_unknown(const struct kgroup *g)
+{
+    return g->by_unit && g->unknown_ns > 0 &&
+           g->unknown_ns >= g->total_ns - g->unknown_ns;
 }
 
 /* The task's AI Core (AIC) side did not run: a task of the vector cores
@@ -804,7 +839,7 @@ fill_tc(struct pr_row_kernel *r, const struct ktable *kt,
 {
     int tc = tc_used(g);
 
-    if (unit_unknown(kt, g)) {
+    if (unit_unknown(kt, g) || cube_unknown(g)) {
         r->tensor_cores_used = -1;
         r->tensor_cores_source = r->tensor_cores_rule = NULL;
         return;
@@ -840,7 +875,7 @@ fill_class(struct pr_row_kernel *r, const struct kgroup *g)
 
     /* a task whose producer named its unit ran on that unit; an HCCL
        task's is communication, no compute unit's math (review 8) */
-    if (g->by_unit && m == PR_KM_UNKNOWN)
+    if (g->by_unit && m == PR_KM_UNKNOWN && !cube_unknown(g))
         m = unit_tc(g) ? PR_KM_CUBE : PR_KM_VECTOR;
     r->family = pr_kclass_family_name(g->kc.family);
     r->library = g->kc.library;
@@ -1020,6 +1055,7 @@ make_refs(const struct ktable *kt, struct pr_kernel_refs *refs,
         refs->v[i].total_ns = kt->v[i].total_ns;
         refs->v[i].by_unit = kt->v[i].by_unit;
         refs->v[i].unit_tc = kt->v[i].by_unit && unit_tc(&kt->v[i]);
+        refs->v[i].cube_unknown = cube_unknown(&kt->v[i]);
         refs->v[i].comm = kt->v[i].by_unit && kt->v[i].unit == PR_UNIT_COMM;
         refs->v[i].engine =
             engine_of(kt->v[i].by_unit, kt->v[i].unit, kt->v[i].dsa);
@@ -1293,6 +1329,11 @@ pr_kernels_why(const struct pr_trace *t, const char *name,
         out->tc = r.tensor_cores_used;
         out->tc_source = r.tensor_cores_source;
         out->unit = g->by_unit ? pr_unit_name(g->unit) : NULL;
+        if (g->by_unit && g->pmu_col != NULL && g->pmu_ns > 0 &&
+            g->pmu_ns >= g->total_ns - g->pmu_ns) {
+            out->pmu_col = g->pmu_col;
+            out->pmu_val = g->pmu_x_ns / (double)g->pmu_ns;
+        }
         out->precision = r.precision;
         out->precision_source = r.precision_source;
         why_precs(out, g);
@@ -1352,7 +1393,7 @@ ref_math(const struct pr_kernel_ref *k)
         return PR_KM_COUNT;
     if (k->engine > 0)
         return PR_KM_COUNT + k->engine;
-    if (k->by_unit && k->math == PR_KM_UNKNOWN)
+    if (k->by_unit && k->math == PR_KM_UNKNOWN && !k->cube_unknown)
         return k->unit_tc ? PR_KM_CUBE : PR_KM_VECTOR;
     return (enum pr_kmath)k->math;
 }

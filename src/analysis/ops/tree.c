@@ -254,8 +254,16 @@ add_dev(struct builder *b, size_t i)
         struct pr_gpu_info gb;
         const struct pr_gpu_info *gi = pr_trace_gpu(b->t, e, &gb);
 
-        d->tc = gi != NULL && e->kind == PR_KIND_DEVICE_TASK &&
-                pr_cube_task(&b->cube, e->info, gi) == PR_CUBE_YES;
+        enum pr_cube cu = gi != NULL && e->kind == PR_KIND_DEVICE_TASK
+                              ? pr_cube_task(&b->cube, e->info, gi)
+                              : PR_CUBE_NO;
+
+        /* a MIX_AIC task without counters launched the Cube core: its
+           operator could use the Cube (eligible), its time is not known
+           to be the Cube's (2: not counted as Cube time) */
+        d->tc = cu == PR_CUBE_YES                                         ? 1
+                : cu == PR_CUBE_UNKNOWN && gi->unit == PR_UNIT_MIX_MATRIX ? 2
+                                                                          : 0;
     } else {
         d->tc = (pr_names_get(&b->names, e->name) & PR_NAME_TC) != 0;
     }
