@@ -606,10 +606,12 @@ is_device(int kind)
 
 /* A runtime's bookkeeping task: the profiler's own start and stop marks
  * and a stream's timeout setting run nothing of the workload (CANN's
- * runtime task types, as msprof's timeline and the database's TASK table
- * name them; ascend_db.c books them as no kernel).  Whatever a reader
- * makes of them, they never anchor the path: PROFILING_DISABLE, the
- * capture's last task, would otherwise end it on the profiler's stream. */
+ * runtime task types, tsTaskType_t's TS_TASK_TYPE_PROFILING_ENABLE,
+ * _PROFILING_DISABLE, _TASK_TIMEOUT_SET, as msprof's timeline and the
+ * database's TASK table name them; ascend_db.c books them as no kernel).
+ * Whatever a reader makes of them, they never anchor the path:
+ * PROFILING_DISABLE, the capture's last task, would otherwise end it on the
+ * profiler's stream. */
 static int
 bookkeeping(const struct pr_trace *t, const struct pr_event *e)
 {
