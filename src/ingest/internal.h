@@ -624,4 +624,13 @@ PR_NODISCARD enum pr_status pr_fld_py_float(double d, struct pr_buf *out);
  * Call after pr_trace_finish().  PR_E_NOMEM (the ids may need memory). */
 PR_NODISCARD enum pr_status pr_ingest_link_ranges(struct pr_trace *t);
 
+/* ------------------------------------------------------------ hipext.c */
+
+/* Kernels launched with hipExtModuleLaunchKernel (or its deprecated twin
+ * hipHccModuleLaunchKernel) record their grid as the global work size in
+ * work-items: turn it into workgroups, ceil(grid / block) dim by dim.
+ * Call after the events are merged and before pr_trace_finish() (it edits
+ * t->gpu).  PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_ingest_hip_global_grids(struct pr_trace *t);
+
 #endif

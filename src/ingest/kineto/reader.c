@@ -644,6 +644,8 @@ load(struct ctx *c, const struct pr_read_opts *opts, struct pr_trace **out,
                           "event that has a \"ph\")");
     if (st == PR_OK)
         st = pr_recs_apply_meta(t, &c->split, err);
+    if (st == PR_OK && pr_ingest_hip_global_grids(t) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     t->bytes = pr_source_bytes(c->src);
     /* The batches are done with: give their memory back before the final
      * sort allocates its own, so the two never add up at the peak.  The
