@@ -23,6 +23,7 @@
 #include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/shapes.h"
+#include "profreport/shorten.h"
 #include "profreport/tensorcore.h"
 #include "profreport/whatif.h"
 
@@ -44,6 +45,33 @@ static const char *
 dev_word(const struct rctx *c)
 {
     return c->npu ? "NPU" : "GPU";
+}
+
+/* An AMD GPU run: the texts say CU, workgroup, matrix cores (MFMA) and
+ * HIP graphs, as the report's headings do (review 32g #8). */
+static int
+amd_run(const struct rctx *c)
+{
+    size_t i;
+
+    if (c->npu)
+        return 0;
+    for (i = 0; i < c->tb->n_devs; i++)
+        if (pr_sget_is(c->tb->devs[i].vendor, "amd"))
+            return 1;
+    return 0;
+}
+
+/* A kernel's name in a rule text: the display form the Kernels table's
+ * cells print (96 code points, render/html.c NAME_CHARS), so that a
+ * template name of thousands of characters leaves room for the figures
+ * and the advice after it (review 32g #5). */
+#define REC_KNAME_CHARS 96
+
+static const char *
+kname(const char *name, char *buf, size_t cap)
+{
+    return name != NULL ? pr_shorten(name, REC_KNAME_CHARS, buf, cap) : "?";
 }
 
 static int
@@ -1284,6 +1312,18 @@ static const char *
 launch_advice(const struct rctx *c)
 {
     /* without steps the loop's iteration is what a graph holds */
+    if (pr_sget_run_is_capture(c->run) && amd_run(c))
+        /* ROCm's PyTorch keeps the torch.cuda names; the runtime's graphs
+           are HIP graphs (review 32g #8) */
+        return c->hd->cuda_graphs
+                   ? "The run already replays HIP graphs: capture more of "
+                     "each iteration in them, fuse small ops with "
+                     "torch.compile, or raise the batch size."
+                   : "Capture each iteration in a HIP graph "
+                     "(torch.compile(mode=\"reduce-overhead\") or "
+                     "torch.cuda.CUDAGraph, which ROCm builds of PyTorch "
+                     "run as HIP graphs), fuse small ops with "
+                     "torch.compile, or raise the batch size.";
     if (pr_sget_run_is_capture(c->run))
         return c->npu ? "Run each iteration as a graph (torch.compile with "
                         "torchair's NPU backend), fuse small ops, or raise "
@@ -1299,6 +1339,15 @@ launch_advice(const struct rctx *c)
     if (c->npu)
         return "Run the step as a graph (torch.compile with torchair's "
                "NPU backend), fuse small ops, or raise the batch size.";
+    if (amd_run(c))
+        return c->hd->cuda_graphs
+                   ? "The run already replays HIP graphs: capture more of "
+                     "the step in them, fuse small ops with torch.compile, "
+                     "or raise the batch size."
+                   : "Capture the step in a HIP graph (torch.compile(mode="
+                     "\"reduce-overhead\") or torch.cuda.CUDAGraph, which "
+                     "ROCm builds of PyTorch run as HIP graphs), fuse small "
+                     "ops with torch.compile, or raise the batch size.";
     return c->hd->cuda_graphs
                ? "The run already replays CUDA graphs: capture more of the "
                  "step in them, fuse small ops with torch.compile, or "
@@ -1526,9 +1575,11 @@ rule_launch_bound(struct rctx *c)
         "next launch (median launch delay %.1f \xC2\xB5s): the %s waits for "
         "the CPU to launch work. %s",
         100.0 * small / calls, calls, small_us / small,
-        c->npu ? "CANN" : "CUDA", 100.0 * rt, pr_run_window(c->run),
-        dev_word(c), host_wait, c->hd->delay_median_us, dev_word(c),
-        launch_advice(c));
+        c->npu       ? "CANN"
+        : amd_run(c) ? "HIP"
+                     : "CUDA",
+        100.0 * rt, pr_run_window(c->run), dev_word(c), host_wait,
+        c->hd->delay_median_us, dev_word(c), launch_advice(c));
     add_rec(c, "launch_bound", "warning", text);
 }
 
@@ -2254,9 +2305,11 @@ rule_misaligned(struct rctx *c)
     }
     if (!n)
         return;
-    pr_append(text, sizeof(text), len,
-              ". Tensor cores need these dims in "
-              "multiples of 8 (16 for int8/fp8).");
+    pr_append(text, sizeof(text), len, "%s",
+              amd_run(c) ? ". The matrix cores (MFMA) run these dims best in "
+                           "multiples of 8 (16 for int8/fp8)."
+                         : ". Tensor cores need these dims in "
+                           "multiples of 8 (16 for int8/fp8).");
     add_rec(c, "misaligned_dims", "info", text);
 }
 
@@ -2312,7 +2365,8 @@ rule_low_occupancy(struct rctx *c)
 {
     const struct pr_rec_kernel *k = c->tb->kernels;
     double total = 0;
-    char text[REC_TEXT];
+    char text[REC_TEXT], shown[PR_SHORTEN_CAP(REC_KNAME_CHARS)];
+    int amd = amd_run(c);
     size_t len = 0, n = 0, grid = 0, i;
 
     if (busiest_util(c) < OCCUPANCY_MIN_UTIL)
@@ -2328,10 +2382,17 @@ rule_low_occupancy(struct rctx *c)
         if ((!(bps < 1.0) && !(occ > 0 && occ < 25.0)) ||
             low_occupancy_by_design(&k[i]))
             continue;
-        len = pr_append(text, sizeof(text), len,
-                        "%s%s: %.1f%% of kernel time, estimated occupancy "
-                        "%.0f%%, %.2f blocks per SM",
-                        n ? "; " : "", k[i].name, 100.0 * us / total, occ, bps);
+        len = pr_append(text, sizeof(text), len, "%s%s: %.1f%% of kernel time",
+                        n ? "; " : "", kname(k[i].name, shown, sizeof(shown)),
+                        100.0 * us / total);
+        /* a kernel the trace gives no occupancy for says none (not
+           "nan%") */
+        if (isfinite(occ))
+            len = pr_append(text, sizeof(text), len,
+                            ", estimated occupancy %.0f%%", occ);
+        if (isfinite(bps))
+            len = pr_append(text, sizeof(text), len, ", %.2f %s", bps,
+                            amd ? "workgroups per CU" : "blocks per SM");
         /* its replay: the kernel filling the device, an upper bound
            (all SMs busy, or 25% occupancy) */
         pr_whatif_in_pick(c->f->whatif, PR_WHATIF_OCCUPANCY, NULL, NULL,
@@ -2343,15 +2404,24 @@ rule_low_occupancy(struct rctx *c)
         return;
     /* only the cause that applies to the kernels named */
     if (grid > 0)
-        len = pr_append(text, sizeof(text), len,
-                        ". Under one block per SM the grid leaves SMs idle: "
-                        "raise the batch size or merge small launches");
+        len = pr_append(text, sizeof(text), len, "%s",
+                        amd ? ". Under one workgroup per CU the grid leaves "
+                              "CUs idle: raise the batch size or merge small "
+                              "launches"
+                            : ". Under one block per SM the grid leaves SMs "
+                              "idle: raise the batch size or merge small "
+                              "launches");
     if (grid < n)
-        len = pr_append(text, sizeof(text), len,
-                        ". Low occupancy with many blocks per SM means "
-                        "registers or shared memory per block limit it: for "
-                        "custom kernels (CUDA, Triton), fewer registers per "
-                        "thread or smaller tiles");
+        len = pr_append(text, sizeof(text), len, "%s",
+                        amd ? ". Low occupancy with many workgroups per CU "
+                              "means registers or LDS (shared memory) per "
+                              "workgroup limit it: for custom kernels (HIP, "
+                              "Triton), fewer registers per thread or smaller "
+                              "tiles"
+                            : ". Low occupancy with many blocks per SM means "
+                              "registers or shared memory per block limit it: "
+                              "for custom kernels (CUDA, Triton), fewer "
+                              "registers per thread or smaller tiles");
     pr_append(text, sizeof(text), len, ".");
     add_rec(c, "low_occupancy", "info", text);
 }
