@@ -94,6 +94,30 @@ check "the verdict leaves the warm-up out and says the wait is the first step's"
            grep -q 'in the first step only' '$T_DIR/w.term' &&
            ! grep -q 'set by another rank' '$T_DIR/w.term'"
 
+check "w: the steady steps' collectives get the ordinary communication finding" \
+    python3 -c "
+import json, sys
+# review32a #1 (mindinsight's 10-iteration job: the only finding was the
+# warm-up's wait, while steps 2-10 spend 61% of the step in AllReduce
+# transfer): titled as the ordinary finding, its bound the steady steps'
+# collectives on the path (405 us a step: 5 us of wait, 400 of transfer),
+# not the first step's 3 ms wait, and no 'would measure the wait'
+for r in json.load(open(sys.argv[1]))['runs']:
+    f = [x for x in r['recommendations'] + r['observations']
+         if x['id'] == 'communication']
+    assert len(f) == 1, f
+    f = f[0]
+    assert f['title'] == 'High communication time', f['title']
+    assert 350 < f['bound_us'] < 450, f
+    assert 'measure the wait' not in f['text'], f['text']
+    assert 'In the steps after the first' in f['text'], f['text']
+    assert 'a warm-up' in f['text'], f['text']
+    assert 'over the steps after the warm-up' in f['gain_note'], f
+    ev = f['evidence']
+    assert ev and all(300 < e['us'] < 500 for e in ev), ev
+" "$T_DIR/w.json"
+check "w: the terminal names no late-rank finding" \
+    sh -c "! grep -q 'Waiting for a late rank\|Waiting for late ranks' '$T_DIR/w.term'"
 # r: the wait recurs, 10 ms in the warm-up step, 3 ms in each after it:
 # the figures a step are the steady steps' (3 ms), not the mean with the
 # warm-up's (5.3 ms), and no "first step only"

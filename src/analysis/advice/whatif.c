@@ -3345,11 +3345,14 @@ peer_note(const cJSON *run, const cJSON *cp, char *note, size_t cap)
 {
     double gr, a = late_gain_us(run, &gr), bound = peer_bound_us(run, cp);
     double late = pr_sget_num(pr_sget(run, PR_K_LATE_PEER), PR_K_RANK);
-    char x[32], b[32], y[32];
+    char x[32], b[32], y[32], w[32];
 
     fmt_us(a, x, sizeof(x));
     fmt_us(bound, b, sizeof(b));
     fmt_us(alone_us(run), y, sizeof(y));
+    /* review32a #1: the mean over every step is the path's, the evidence's
+       (peer_bound_us is the steps' after the first) */
+    fmt_us(pr_sget_num(cp, PR_K_PEER_WAIT_US), w, sizeof(w));
     if (pr_sget_run_first_iteration_only(run))
         snprintf(note, cap,
                  "no estimate: the capture holds only the program's first "
@@ -3371,7 +3374,7 @@ peer_note(const cJSON *run, const cJSON *cp, char *note, size_t cap)
                  "first included",
                  late,
                  pr_sget_num(pr_sget(run, PR_K_LATE_PEER), PR_K_FIRST_STEP_PCT),
-                 b);
+                 w);
     else if (!isnan(gr))
         snprintf(note, cap,
                  "estimate %s a step, a stated model, not a replay: ranks "
@@ -3504,6 +3507,120 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
     s.gain_note = note;
     s.bound_us = bound;
     s.evidence = ev = peer_evidence(cp);
+    ok = ev != NULL && rec_put(r, &s);
+    cJSON_Delete(ev);
+    return ok;
+}
+
+/* The communication finding where the late rank's wait is in a warm-up
+ * first step only (peer_first_only; review32a #1: mindinsight's
+ * 10-iteration job, rank 0's AllReduce-op534_0 38.43 of 41.53 ms Notify
+ * Wait for rank 2 in step 1, then 9.2-10.2 ms of Memcpy and Reduce_Inline
+ * after backward in steps 2-10, 61% of the step): the rule over the steps
+ * after the warm-up, titled as the ordinary communication finding.  The
+ * producer's "would measure the wait" reading stays only where those
+ * steps' collectives still wait half their time or more (late_peer.
+ * peer_wait_us, the steps after the warm-up).  Its bound: the
+ * collectives' time on the critical path a step over those steps (the
+ * path's per-step kinds), the levers' most; the overlap replay's figure,
+ * over every step, is in its note.  No gain: no replay makes the levers
+ * (bucket split, fewer bytes).  0: out of memory. */
+#define STEADY_EV 4 /* evidence rows: the steady steps' collectives */
+
+static int
+comm_steady(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
+{
+    const cJSON *lp = pr_sget(run, PR_K_LATE_PEER), *st, *top;
+    const cJSON *w = pr_sget_find(whatif, PR_K_ID, "communication");
+    double steady_wait = pr_sget_num(lp, PR_K_PEER_WAIT_US), on = 0, n = 0, c;
+    double step = peer_step_us(run, cp);
+    char text[3200], base[1600], note[900], b[32], sp[32], ov[32] = "";
+    struct rec_set s = {0};
+    cJSON *ev;
+    const char *names[STEADY_EV];
+    double sums[STEADY_EV] = {0}, cnt[STEADY_EV] = {0};
+    int i, ok, nn = 0;
+
+    cJSON_ArrayForEach(st, pr_sget(cp, PR_K_STEPS))
+    {
+        if (n++ == 0)
+            continue; /* the warm-up */
+        c = pr_sget_num(pr_sget(st, PR_K_BY_KIND_US), PR_K_COMMUNICATION);
+        on += isnan(c) ? 0 : c;
+    }
+    on = n > 1 ? on / (n - 1) : NAN;
+    /* where the steady steps wait too, the producer's reading of that */
+    if (!(steady_wait > 0 &&
+          pr_producer_comm_peer(run, steady_wait / 1000.0, base, sizeof(base))))
+        snprintf(base, sizeof(base), "%s", pr_sget_str_or(r, PR_K_TEXT, ""));
+    fmt_us(on, b, sizeof(b));
+    fmt_us(step, sp, sizeof(sp));
+    pr_append(text, sizeof(text), 0,
+              "In the steps after the first, the collectives on this rank's "
+              "critical path take %s of the %s mean step%s. Its collectives' "
+              "wait for rank %.0f (HCCL's Notify Wait) is a warm-up's: %.0f%% "
+              "of it on the path is in the first step, left out of the "
+              "steps' shares. Over every step, the first included: %s The "
+              "levers on the collectives themselves save at most %s a step "
+              "on this rank in the steps after the first.",
+              b, sp,
+              steady_wait > 0 ? ""
+                              : ", moving data, not waiting for a late "
+                                "rank (on the timeline no collective there "
+                                "spends half its time or more in HCCL's "
+                                "Notify Wait tasks)",
+              pr_sget_num(lp, PR_K_RANK), pr_sget_num(lp, PR_K_FIRST_STEP_PCT),
+              base, b);
+    if (!put_text(r, text))
+        return 0;
+    if (pr_sget_num(w, PR_K_GAIN_US) > 0)
+        fmt_us(pr_sget_num(w, PR_K_GAIN_US), ov, sizeof(ov));
+    snprintf(note, sizeof(note),
+             "not claimed: the overlap replay, which keeps the collectives "
+             "whole and in order and the work after the last one waiting "
+             "for it, saves %s%s on the path; splitting them into groups "
+             "that start while backward runs, or fewer bytes, is not "
+             "replayed, as the trace does not give when each gradient is "
+             "ready. The bound, %s, is the collectives' time on the critical "
+             "path a step over the steps after the warm-up first step, the "
+             "most faster or fully overlapped collectives could save",
+             ov[0] != '\0' ? "at most " : "nothing", ov, b);
+    /* evidence: the steady steps' collectives on the path, as the
+       path's steps name them, each its mean over the steps it is in */
+    i = 0;
+    cJSON_ArrayForEach(st, pr_sget(cp, PR_K_STEPS))
+    {
+        if (i++ == 0)
+            continue;
+        cJSON_ArrayForEach(top, pr_sget(st, PR_K_TOP))
+        {
+            const char *nm = pr_sget_str(top, PR_K_NAME);
+            int k;
+
+            if (nm == NULL ||
+                !pr_sget_is(pr_sget_str(top, PR_K_KIND), PR_K_COMMUNICATION))
+                continue;
+            for (k = 0; k < nn && strcmp(names[k], nm) != 0; k++)
+                ;
+            if (k == nn && nn == STEADY_EV)
+                continue;
+            if (k == nn)
+                names[nn++] = nm;
+            sums[k] += pr_sget_num(top, PR_K_US);
+            cnt[k]++;
+        }
+    }
+    ev = cJSON_CreateArray();
+    for (i = 0; ev != NULL && i < nn; i++) {
+        if (!pr_emit_evidence(ev, names[i], sums[i] / cnt[i], NAN)) {
+            cJSON_Delete(ev);
+            return 0;
+        }
+    }
+    s.cols = RS_NO_GAIN | RS_NOTE | RS_EVIDENCE | (on > 0 ? RS_BOUND : 0u);
+    s.gain_note = note;
+    s.bound_us = on;
+    s.evidence = ev;
     ok = ev != NULL && rec_put(r, &s);
     cJSON_Delete(ev);
     return ok;
@@ -4996,6 +5113,15 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if (pr_sget_is(id, PR_K_OP_COMPILE) && !compile_claims(w))
             continue; /* it stands on its figures, no gain claimed */
+        if (pr_sget_is(id, PR_K_COMMUNICATION) &&
+            pr_sget_str(cp, PR_K_PEER_WAIT_NOTE) != NULL &&
+            peer_first_only(run) && !pr_sget_run_first_iteration_only(run)) {
+            /* the late rank's wait is the warm-up's only: the rule over
+               the steps after it (review32a #1) */
+            if (!comm_steady(r, whatif, cp, run))
+                return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
+            continue;
+        }
         if (pr_sget_is(id, PR_K_COMMUNICATION) &&
             pr_sget_str(cp, PR_K_PEER_WAIT_NOTE) != NULL) {
             /* its collectives wait for another rank: the straggler
