@@ -135,7 +135,8 @@ skew_add(struct skew *s, const cJSON *pair, const cJSON *row)
     double pct = pr_sget_num(row, "delta_pct");
     int k;
 
-    if (!pr_sget_is(pr_sget_str(row, "status"), "both"))
+    if (!pr_sget_is(pr_sget_str(row, "status"), "both") ||
+        cJSON_IsFalse(pr_sget(row, "comparable")))
         return;
     if (pct > s->up) {
         s->up = pct;

@@ -623,6 +623,54 @@ compat_obj(cJSON *diff)
     return c;
 }
 
+/* One side's run holds only the program's first iteration (sget.c
+ * pr_sget_run_first_iteration_only: its only step is MindSpore's Step 1,
+ * ProfilerStep#0 or torch_npu's Step 0) and the other side leaves its first
+ * step out as a warm-up (sp->drop_first): the window's figures (step,
+ * breakdown, gpu: window_metric) and the collectives' would set that side's
+ * steady steps against the other's warm-up, the very step left out (review32a
+ * #2: mindinsight's 10-iteration job against the same job cut to its first
+ * iteration, msprof_cann6, read "step.mean +200.9%, 15.8 -> 47.6 ms" while both
+ * Step 1s are 47.6 ms). Those rows are not compared (their gates skip: a diff
+ * with no other gate is INCONCLUSIVE, exit 4) and a warning says why. */
+static int
+check_first_only(cJSON *warnings, cJSON *pair, const char *run,
+                 const struct pr_dstep_pairs *sp, const cJSON *rb,
+                 const cJSON *rc)
+{
+    const cJSON *r[2] = {rb, rc};
+    cJSON *metrics = cJSON_GetObjectItemCaseSensitive(pair, "metrics"), *row;
+    char why[700];
+    int k;
+
+    for (k = 0; k < 2; k++) {
+        if (sp->drop_first[1 - k] && pr_sget_run_first_iteration_only(r[k]))
+            break;
+    }
+    if (k == 2)
+        return 1;
+    snprintf(why, sizeof(why),
+             "run %s: the %s holds only the program's first iteration (%s), "
+             "which the %s leaves out of its step figures as a warm-up: the "
+             "step, breakdown, device and collective figures would set a "
+             "warm-up against steady steps and are not compared; profile "
+             "the same iterations on both sides",
+             run, k == 0 ? "baseline" : "current",
+             pr_sget_str_or(cJSON_GetArrayItem(pr_sget(r[k], PR_K_STEPS), 0),
+                            PR_K_NAME, "?"),
+             k == 0 ? "current" : "baseline");
+    cJSON_ArrayForEach(row,
+                       cJSON_GetObjectItemCaseSensitive(pair, "collectives"))
+    {
+        if (cJSON_GetObjectItemCaseSensitive(row, "comparable") != NULL)
+            continue;
+        if (cJSON_AddFalseToObject(row, "comparable") == NULL ||
+            cJSON_AddStringToObject(row, "not_comparable", why) == NULL)
+            return 0;
+    }
+    return mark_rows(metrics, NULL, why) && add_warning(warnings, why);
+}
+
 enum pr_status
 pr_dcompat_pair(cJSON *diff, cJSON *pair, const cJSON *rb, const cJSON *rc,
                 const struct pr_dstep_pairs *sp, struct pr_error *err)
@@ -648,7 +696,10 @@ pr_dcompat_pair(cJSON *diff, cJSON *pair, const cJSON *rb, const cJSON *rc,
                      pair, run, rb, rc) ||
         !check_partial(cJSON_GetObjectItemCaseSensitive(c, "notes"), pair, run,
                        rb, rc) ||
-        !check_older(cJSON_GetObjectItemCaseSensitive(c, "notes"), run, rb, rc))
+        !check_older(cJSON_GetObjectItemCaseSensitive(c, "notes"), run, rb,
+                     rc) ||
+        !check_first_only(cJSON_GetObjectItemCaseSensitive(c, "warnings"), pair,
+                          run, sp, rb, rc))
         return NOMEM(err);
     return PR_OK;
 }

@@ -743,6 +743,9 @@ pr_dtable_collectives(struct pr_dtable *t, const cJSON *pair)
                      pr_sget_num(row, "current_us"), "us", v1, v2, sizeof(v1));
         if (pr_sget_is(st, "new") || pr_sget_is(st, "vanished"))
             vals[4] = st;
+        else if (cJSON_IsFalse(pr_sget(row, "comparable")))
+            /* compat.c check_first_only: a warm-up against steady steps */
+            vals[4] = "not compared (see Comparability)";
         else
             pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct));
         if (add_row(t, vals, NULL) != 0)
