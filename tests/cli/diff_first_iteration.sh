@@ -60,4 +60,42 @@ check "the other way round: INCONCLUSIVE, the collectives' change not printed" \
 # the same four steps on both sides still compare (no first-iteration side)
 "$PR_BIN" diff -q "$T_DIR/b" "$T_DIR/b" > /dev/null 2>&1
 check "the four-step job against itself passes (exit 0)" [ $? -eq 0 ]
+
+# Kineto ProfilerSteps, paired by number: the job's ProfilerStep#0 (a
+# 5 ms warm-up on rank 1) against that step alone compares #0 with #0,
+# like for like (0.0%), none of it left out
+python3 - "$T_DIR" << 'PY'
+import json, os, sys
+def rank(path, r, durs):
+    ev, ts = [], 1000
+    for n, dur in enumerate(durs):
+        ev.append({"ph": "X", "cat": "user_annotation",
+                   "name": "ProfilerStep#%d" % n, "pid": 1, "tid": 1,
+                   "ts": ts, "dur": dur})
+        ev.append({"ph": "X", "cat": "kernel", "name": "sgemm", "pid": 0,
+                   "tid": 7, "ts": ts + 40, "dur": 400,
+                   "args": {"correlation": n + 1, "device": r, "stream": 7}})
+        ts += dur + 10
+    json.dump({"distributedInfo": {"backend": "nccl", "rank": r,
+                                   "world_size": 2},
+               "traceEvents": ev}, open(path, "w"))
+for d, n in (("kb", 4), ("kc", 1)):
+    os.makedirs(os.path.join(sys.argv[1], d))
+    rank(os.path.join(sys.argv[1], d, "rank0.pt.trace.json"), 0,
+         [1200, 1000, 1000, 1000][:n])
+    rank(os.path.join(sys.argv[1], d, "rank1.pt.trace.json"), 1,
+         [5000, 1000, 1000, 1000][:n])
+PY
+"$PR_BIN" diff -q "$T_DIR/kb" "$T_DIR/kc" --json "$T_DIR/k.json" \
+    > /dev/null 2>&1
+check "ProfilerStep#0..3 against #0 alone: #0 with #0, 0.0%, PASS" \
+    sh -c "[ $? -eq 0 ] && python3 -c \"
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = {'rank0': 1200, 'rank1': 5000}
+for p in d['runs']:
+    m = {x['metric']: x for x in p['metrics']}['step.mean']
+    assert m['baseline'] == m['current'] == want[p['current']], m
+    assert m.get('comparable') is not False, m
+\" '$T_DIR/k.json'"
 echo "1..$T_N"
