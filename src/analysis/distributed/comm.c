@@ -207,6 +207,9 @@ struct hop {
     size_t n_kernels;
     int proto;      /* the protocol its kernels' names give (PROTO_*) */
     size_t meta_ev; /* its first kernel (n_kernels > 0) */
+    /* its kernels' producer transfer time (producer_transit), summed;
+       -1 once one has none */
+    int64_t transit_ns;
 };
 
 /* One row of the collective table. */
@@ -283,6 +286,9 @@ struct collect {
     struct pr_idmap launch; /* correlation -> launching event index */
     struct op ops[MAX_OPS];
     size_t n_ops;
+    /* timed calls with bytes but no transfer time to rate them over
+       (an operation whose Transit Time is 0: older torch_npu) */
+    int64_t unrated;
     int64_t single_rank; /* device collectives of a one-rank group without
                             a kernel: NCCL launches none when nranks = 1 */
     struct call_iv *ivs; /* owned */
@@ -359,6 +365,7 @@ add_call(struct collect *c, const char *backend, const char *coll, int64_t ns,
     if (o == NULL)
         return; /* more kinds of collectives than rows: left out */
     o->calls++;
+    c->unrated += ns >= 0 && bw_ns < 0 && (link >= 0 || bytes >= 0);
     o->transit_calls += bw_ns >= 0 && bw_ns != ns && (link >= 0 || bytes >= 0);
     if (link >= 0 && bw_ns >= 0) {
         o->link_calls++;
@@ -680,6 +687,55 @@ kernel_collective(const struct pr_trace *t, const struct pr_kclass *k,
  * step holding the task (review31 #4: ms_cluster4's Receive, 98.7% of its
  * task time Notify Wait, read 0.3 GB/s against 22.7 over the link), -1
  * where that step has no such time; else the task's own time. */
+/* Whether the run's HCCL operations carry the producer's own Transit
+ * Time, task by task: torch_npu's and msprof's communication.json and
+ * analysis.db's CommAnalyzerTime (msprof-analyze's Communication
+ * Bandwidth Info rates bytes over it, never over Elapse). */
+#define MATCH_NS 50000
+
+static int
+producer_transit(const struct pr_phases *p)
+{
+    return p != NULL && p->comm_source != NULL &&
+           (strcmp(p->comm_source, "communication.json") == 0 ||
+            strcmp(p->comm_source, "analysis.db CommAnalyzerTime") == 0);
+}
+
+/* The operation's Transit Time of the HCCL task e where producer_transit:
+ * the operation of its name starting nearest it, within MATCH_NS
+ * (communication.json's start is the task's to 0.1 us; analysis.db's
+ * CommAnalyzerTime start was 13.4 us after its task's on npu_db1), -1 where
+ * that time is 0 or absent (review32a #3, #7: npu_text2's all_reduce, 93% of
+ * its Elapse Idle waiting for a late rank, read 4.3 GB/s busbw beside 15 GB/s a
+ * link); the task's own time where no operation names it. */
+static int64_t
+producer_transit_of(const struct pr_trace *t, const struct pr_event *e)
+{
+    const struct pr_phases *p = t->phases;
+    const struct pr_comm_stat *best = NULL;
+    int64_t best_d = MATCH_NS + 1;
+    size_t i;
+
+    for (i = 0; i < p->n_comm; i++) {
+        const struct pr_comm_stat *s = &p->comm[i];
+        int64_t d;
+
+        if (s->name != e->name || s->start_ns == PR_PHASE_UNKNOWN)
+            continue;
+        d = s->start_ns > e->ts_ns ? s->start_ns - e->ts_ns
+                                   : e->ts_ns - s->start_ns;
+        if (d < best_d) {
+            best = s;
+            best_d = d;
+        }
+    }
+    if (best == NULL)
+        return e->dur_ns;
+    return best->transit_ns != PR_PHASE_UNKNOWN && best->transit_ns > 0
+               ? best->transit_ns
+               : -1;
+}
+
 static int64_t
 transit_of(const struct pr_trace *t, const struct pr_event *e)
 {
@@ -687,6 +743,8 @@ transit_of(const struct pr_trace *t, const struct pr_event *e)
     int64_t step = -1;
     size_t i;
 
+    if (producer_transit(p))
+        return producer_transit_of(t, e);
     if (p == NULL || p->comm_source == NULL ||
         strcmp(p->comm_source, "hccl_raw") != 0 || p->n_split == 0)
         return e->dur_ns;
@@ -727,6 +785,13 @@ take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e)
         int proto = name_proto(pr_trace_str(t, e->name));
 
         h->kernel_ns = pr_sat_add_i64(h->kernel_ns, e->dur_ns);
+        if (producer_transit(t->phases)) {
+            int64_t tr = producer_transit_of(t, e);
+
+            h->transit_ns = h->transit_ns < 0 || tr < 0
+                                ? -1
+                                : pr_sat_add_i64(h->transit_ns, tr);
+        }
         if (h->n_kernels++ == 0) {
             h->meta_ev = (size_t)(e - t->events);
             h->proto = proto;
@@ -739,7 +804,9 @@ take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e)
     kernel_backend(&k, g, backend, sizeof(backend));
     coll = kernel_collective(t, &k, g, pr_trace_str(t, e->name));
     add_call(c, backend, coll, e->dur_ns,
-             meta_link(t, g) >= 0 ? transit_of(t, e) : e->dur_ns,
+             meta_link(t, g) >= 0 || producer_transit(t->phases)
+                 ? transit_of(t, e)
+                 : e->dur_ns,
              meta_bytes(t, g, coll), meta_link(t, g),
              g != NULL ? g->group_size : -1, e->ts_ns,
              name_proto(pr_trace_str(t, e->name)), pr_trace_str(t, e->name));
@@ -759,7 +826,7 @@ take_hop(struct collect *c, const struct hop *h)
     int meta_group = meta != NULL ? meta->group_size : -1;
     int group = meta_group; /* the world's size is not the group's */
     double bytes = meta_bytes(c->t, meta, h->coll);
-    int64_t ns = -1, start = -1;
+    int64_t ns = -1, start = -1, bw;
 
     /* a world of one rank has only groups of one */
     if (meta_group <= 0 && c->t->world_size == 1)
@@ -789,7 +856,11 @@ take_hop(struct collect *c, const struct hop *h)
         ns = 0;
         c->single_rank++;
     }
-    add_call(c, h->backend, h->coll, ns, ns, bytes, meta_link(c->t, meta),
+    bw = ns;
+    if (h->n_kernels > 0 && !pr_comm_on_host(h->backend) &&
+        producer_transit(c->t->phases))
+        bw = h->transit_ns;
+    add_call(c, h->backend, h->coll, ns, bw, bytes, meta_link(c->t, meta),
              group, start, h->n_kernels > 0 ? h->proto : PROTO_NONE,
              h->n_kernels > 0
                  ? pr_trace_str(c->t, c->t->events[h->meta_ev].name)
@@ -811,11 +882,14 @@ take_stats(struct collect *c)
             s->name != PR_STR_NONE ? pr_trace_str(c->t, s->name) : "");
 
         double link = pr_comm_stat_bytes(s);
+        int64_t ns = s->elapse_ns != PR_PHASE_UNKNOWN ? s->elapse_ns : -1;
+        int64_t bw = s->transit_ns == PR_PHASE_UNKNOWN ? ns
+                     : s->transit_ns > 0               ? s->transit_ns
+                                                       : -1;
 
-        /* what the rank sent over its links, not the message */
-        add_call(c, "hccl", coll ? coll : "other",
-                 s->elapse_ns != PR_PHASE_UNKNOWN ? s->elapse_ns : -1,
-                 s->elapse_ns != PR_PHASE_UNKNOWN ? s->elapse_ns : -1,
+        /* what the rank sent over its links, not the message, rated over
+           the operation's Transit Time (review32a #3) */
+        add_call(c, "hccl", coll ? coll : "other", ns, bw,
                  link_message(link, coll, s->group_size), link, s->group_size,
                  -1, PROTO_NONE, NULL);
     }
@@ -1486,6 +1560,39 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
     return at < cap ? at : strlen(text);
 }
 
+/* Where the run's bandwidths are over the producer's Transit Time
+ * (producer_transit): that they are, and the calls left unrated, in text
+ * at len; the new length. */
+static size_t
+transit_note(const struct collect *c, char *text, size_t cap, size_t len)
+{
+    int64_t transit = 0;
+    size_t i;
+    int w;
+
+    for (i = 0; i < c->n_ops; i++)
+        transit += c->ops[i].transit_calls;
+    if (!producer_transit(c->t->phases) || (transit == 0 && c->unrated == 0) ||
+        len >= cap)
+        return len;
+    w = snprintf(text + len, cap - len,
+                 "%salgbw and busbw are over each HCCL operation's Transit "
+                 "Time (%s), not the task's time, which also holds the wait "
+                 "for the peer (its Wait and Idle Time)",
+                 len > 0 ? "; " : "", c->t->phases->comm_source);
+    len = w < 0 ? cap : len + (size_t)w;
+    if (c->unrated > 0 && len < cap) {
+        w = snprintf(text + len, cap - len,
+                     "; %lld call(s) whose operation has a Transit Time of 0 "
+                     "(an older torch_npu gives 0 to operations whose links "
+                     "carried bytes) are not rated, nor is a row sized by "
+                     "link bytes alone unless all its calls are",
+                     (long long)c->unrated);
+        len = w < 0 ? cap : len + (size_t)w;
+    }
+    return len < cap ? len : strlen(text);
+}
+
 static const char *
 note(const struct collect *c, char *text, size_t cap)
 {
@@ -1497,8 +1604,11 @@ note(const struct collect *c, char *text, size_t cap)
         untimed += c->ops[i].calls - c->ops[i].timed_calls;
     text[0] = '\0';
     if (untimed == 0 && c->single_rank == 0)
-        return fuller_list(c, text, cap, link_note(c, text, cap, 0)) > 0 ? text
-                                                                         : NULL;
+        return fuller_list(
+                   c, text, cap,
+                   transit_note(c, text, cap, link_note(c, text, cap, 0))) > 0
+                   ? text
+                   : NULL;
     if (c->single_rank > 0)
         len = (size_t)snprintf(
             text, cap,
@@ -1513,7 +1623,9 @@ note(const struct collect *c, char *text, size_t cap)
                  "fell outside the window): their sizes are listed, their "
                  "time is unknown and missing from the communication time",
                  len > 0 ? "; " : "", (long long)untimed);
-    fuller_list(c, text, cap, link_note(c, text, cap, strlen(text)));
+    fuller_list(
+        c, text, cap,
+        transit_note(c, text, cap, link_note(c, text, cap, strlen(text))));
     return text;
 }
 
@@ -1608,7 +1720,7 @@ emit_comm(struct collect *c, const struct pr_steps *steps, cJSON *run,
     struct pr_row_communication r = {
         .computation_basis = steps->comp_kernels ? "kernels" : "host_ops",
     };
-    char text[1200], proto[900];
+    char text[2048], proto[900];
     cJSON *per_step = cJSON_CreateArray(), *links = cJSON_CreateObject(), *ops;
     int ok = per_step != NULL && links != NULL;
     cJSON *kt = kernel_times(c, &ok);

@@ -274,6 +274,12 @@ struct hrow {
     int64_t t[5];      /* elapse, transit, wait, sync, idle; -1 none */
     double bytes;      /* -1 when some call names none */
     double hccs, rdma; /* their parts; -1 none */
+    /* the bytes of the calls with a Transit Time above 0, and that time:
+       what transit_bandwidth_gbps rates (review32a #7: old2023 rank1's
+       hcom_allReduce_ row divided one op's 146.8 MB, Transit 0, by
+       another's 18.5 us: 7,961.7 GB/s) */
+    double rated_bytes;
+    int64_t rated_ns;
 };
 
 /* "hcom_allReduce__586_0_1" -> "hcom_allReduce_", as kernel_details'
@@ -414,7 +420,7 @@ emit_hrow(const struct pr_trace *t, const struct hrow *r, cJSON *arr)
                           ? (double)r->t[2] / (double)(r->t[1] + r->t[2])
                           : NAN,
         .transit_bandwidth_gbps =
-            r->bytes >= 0 && r->t[1] > 0 ? r->bytes / (double)r->t[1] : NAN,
+            r->rated_ns > 0 ? r->rated_bytes / (double)r->rated_ns : NAN,
     };
 
     return pr_rows_write(arr, PR_RO_RUNS_HCCL_OPS, &o, 1);
@@ -461,6 +467,10 @@ emit_hccl(const struct pr_trace *t, cJSON *run, int *ok)
             r->bytes = -2; /* a call of unknown size: the sum is unknown */
         else
             add_known_b(&r->bytes, b);
+        if (b >= 0 && c->transit_ns != PR_PHASE_UNKNOWN && c->transit_ns > 0) {
+            r->rated_bytes += b;
+            r->rated_ns = pr_sat_add_i64(r->rated_ns, c->transit_ns);
+        }
         add_known_b(&r->hccs, c->hccs_bytes);
         add_known_b(&r->rdma, c->rdma_bytes);
     }
