@@ -45,8 +45,12 @@ label_every(size_t n, double room, double each)
     return k;
 }
 
+/* The ramp's legend at (x, y), and the count of cells off the scale
+ * beside it, or under it where that would run past `right` (review32a
+ * #8: ms_cluster4's PDF page 4 cut it at "3 cells, ke"). */
 static void
-heat_legend(struct pr_canvas *c, double x, double y, const struct heat *h)
+heat_legend(struct pr_canvas *c, double x, double y, double right,
+            const struct heat *h)
 {
     char a[48], b[48], text[128];
 
@@ -64,6 +68,11 @@ heat_legend(struct pr_canvas *c, double x, double y, const struct heat *h)
 
         snprintf(text, sizeof(text), "over %s: %zu %s, kept off the scale", b,
                  h->n_over, h->n_over == 1 ? "cell" : "cells");
+        if (at + 14 + c->ops->text_width(c, text, PR_CHART_FONT_TICK, 0) >
+            right) {
+            at = x;
+            y += PR_CHART_FONT_TICK + 4;
+        }
         c->ops->rect(c, at, y, 10, PR_CHART_FONT_TICK, &st);
         c->ops->text(c, at + 14, y + PR_CHART_FONT_TICK - 1.5, text, &ts);
     }
@@ -127,7 +136,7 @@ draw_heat(struct pr_canvas *c, const struct pr_chart_box *b, const void *spec)
     for (size_t k = 0; k < h->n_cols; k += kc)
         c->ops->text(c, left + (double)k * cw, bottom + PR_CHART_FONT_TICK + 2,
                      h->cols[k], &lab);
-    heat_legend(c, left, bottom + PR_CHART_FONT_TICK + 8, h);
+    heat_legend(c, left, bottom + PR_CHART_FONT_TICK + 8, b->x + b->w, h);
 }
 
 static int
