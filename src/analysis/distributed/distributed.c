@@ -350,6 +350,10 @@ struct coll {
     /* the calls with a size, their bytes; the calls both sized and timed
        the ranks' rates are over, their bytes and time (review 22g #4) */
     double sized, sized_bytes, bw_calls, bw_bytes, bw_us;
+    /* a rank rated its calls over a time not theirs (comm.c: the
+       producer's Transit Time, review32a #3): the job's rate is the
+       ranks' rates' sums, never the bytes over the calls' time */
+    int transit;
 };
 
 struct colls {
@@ -368,7 +372,7 @@ coll_of(struct colls *cs, const char *name, double group_size)
     if (pr_grow((void **)&cs->v, &cs->cap, cs->n + 1, sizeof(*cs->v)) != PR_OK)
         return NULL;
     cs->v[cs->n] =
-        (struct coll){name, 0, 0, 0, 0, group_size, 0, 0, 0, 0, 0, 0};
+        (struct coll){name, 0, 0, 0, 0, group_size, 0, 0, 0, 0, 0, 0, 0};
     return &cs->v[cs->n++];
 }
 
@@ -416,6 +420,12 @@ add_op(struct colls *cs, const cJSON *op)
         bw_calls = isnan(algbw) ? 0 : pr_sget_num(op, PR_K_CALLS);
         bw_us = isnan(algbw) ? NAN : us;
     }
+    /* ... or left sized and timed calls unrated (old2023: operations
+       whose Transit Time is 0) */
+    if ((!isnan(bw_us) && !isnan(us) && fabs(bw_us - us) > 1e-6 * us) ||
+        (isnan(algbw) && sized > 0 && timed > 0 &&
+         !isnan(pr_sget_num(op, PR_K_BW_CALLS))))
+        a->transit = 1;
     if (bw_calls > 0 && !isnan(algbw) && bw_us > 0) {
         a->bw_calls += bw_calls;
         a->bw_us += bw_us;
@@ -428,8 +438,9 @@ static int
 emit_coll(cJSON *arr, const struct coll *c)
 {
     struct pr_row_job_comm_op r;
-    double algbw =
-        c->us > 0 && c->timed == c->calls ? c->bytes / (c->us * 1000.0) : NAN;
+    double algbw = c->us > 0 && c->timed == c->calls && !c->transit
+                       ? c->bytes / (c->us * 1000.0)
+                       : NAN;
     int all = !isnan(algbw);
 
     /* some calls sized or timed: the ranks' rates over the calls both
