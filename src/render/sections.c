@@ -3086,12 +3086,16 @@ static const struct pr_col comm_cols[] = {
      "Total time over the timed calls", PR_COL_BOTH},
     {"algbw", PR_K_ALGBW_GBPS, "Algorithm bandwidth (per call)", PR_FMT_GBPS, 1,
      "A call's message bytes over its own time, its waits for the other "
-     "ranks included: a call that waits for a late rank reads low",
+     "ranks included: a call that waits for a late rank reads low (over "
+     "the producer's transfer time instead where the note under the table "
+     "says so: Ascend's Transit Time, MindSpore's communication_cost)",
      PR_COL_BOTH},
     {"busbw", PR_K_BUSBW_GBPS, "Bus bandwidth (per call)", PR_FMT_GBPS, 1,
      "The algorithm bandwidth times the collective's bus factor (2(n-1)/n "
      "for an all-reduce, (n-1)/n for an all-gather or reduce-scatter), "
-     "over the call's time, waits included: not the links' transfer rate",
+     "over the call's time, waits included: not the links' transfer rate "
+     "(over the producer's transfer time where the note under the table "
+     "says so)",
      PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
@@ -3226,17 +3230,148 @@ in_flight(struct pr_figs *f, const cJSON *summary)
     }
 }
 
+/* 1 when the "; "-separated clause [c, c + n) is one of note's. */
+static int
+has_clause(const char *note, const char *c, size_t n)
+{
+    const char *p = note;
+
+    while (p != NULL && *p != '\0') {
+        const char *end = strstr(p, "; ");
+        size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+
+        if (len == n && memcmp(p, c, n) == 0)
+            return 1;
+        p = end != NULL ? end + 2 : NULL;
+    }
+    return 0;
+}
+
+/* The communication note of an NPU run (its sizes read from link bytes,
+ * what the rates are over, a task list shorter than the producer's), or
+ * NULL. */
+static const char *
+npu_comm_note(const cJSON *r)
+{
+    const char *n = pr_sget_str(pr_sget(r, PR_K_COMMUNICATION), PR_K_NOTE);
+
+    return pr_fig_run_is_npu(r) && n != NULL && n[0] != '\0' ? n : NULL;
+}
+
+/* The clauses of `note` that every other NPU run's note holds too
+ * (common != 0), or that it alone holds (common == 0), joined by "; "
+ * into a new string (NULL: none, or no memory).  A job's ranks read
+ * their sizes alike: ms_cluster4's ~110-word note on HCCL's link sizes
+ * was printed once a rank, three times, but for its counts (review32a
+ * #8); said once, each rank keeps its own clauses. */
+static char *
+clauses(const cJSON *summary, const char *note, int common)
+{
+    size_t cap = strlen(note) + 1, len = 0;
+    char *out = malloc(cap);
+    const char *p = note;
+
+    if (out == NULL)
+        return NULL;
+    out[0] = '\0';
+    while (p != NULL && *p != '\0') {
+        const char *end = strstr(p, "; ");
+        size_t n = end != NULL ? (size_t)(end - p) : strlen(p);
+        const cJSON *r;
+        int all = 1;
+
+        cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
+        {
+            const char *o = npu_comm_note(r);
+
+            if (o != NULL && o != note && !has_clause(o, p, n))
+                all = 0;
+        }
+        if (all == common && len + (len > 0 ? 2 : 0) + n + 1 <= cap) {
+            if (len > 0) {
+                memcpy(out + len, "; ", 2);
+                len += 2;
+            }
+            memcpy(out + len, p, n);
+            len += n;
+            out[len] = '\0';
+        }
+        p = end != NULL ? end + 2 : NULL;
+    }
+    if (len == 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* A note of `who` (NULL: none): "who: Text." ("who: text." where
+ * `upper` is 0: a clause that opens with an operation's name). */
+static void
+npu_note(struct pr_figs *f, const char *who, const char *n, int upper)
+{
+    size_t cap = (who ? strlen(who) : 0) + strlen(n) + 8;
+    char *text = malloc(cap);
+
+    if (text == NULL)
+        return;
+    snprintf(text, cap, "%s%s%c%s.", who ? who : "", who ? ": " : "",
+             upper ? toupper((unsigned char)n[0]) : n[0], n + 1);
+    pr_figs_note(f, text);
+    free(text);
+}
+
 /* The collectives' readings beside their table (review 6 #5): where a
  * collective's time does not grow with its size (comm.c's size_note), and
  * once a run where its NCCL kernels are named for LL on large calls
- * (protocol_note); the terminal prints the same notes (pipeline.c). */
+ * (protocol_note); the terminal prints the same notes (pipeline.c).  An
+ * NPU job's communication notes say what its ranks share once. */
 static void
 comm_readings(struct pr_figs *f, const cJSON *summary)
 {
     const cJSON *r, *o, *c;
     char text[1200];
     int many = pr_sget_len(pr_sget(summary, PR_K_RUNS)) > 1;
+    size_t noted = 0;
+    char *shared = NULL;
+    const char *first = NULL;
 
+    /* the clauses every NPU rank's note holds, once, under their names */
+    cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
+    {
+        if (npu_comm_note(r) != NULL && noted++ == 0)
+            first = npu_comm_note(r);
+    }
+    if (many && noted > 1)
+        shared = clauses(summary, first, 1);
+    if (shared != NULL) {
+        size_t cap = 64, len = 0;
+        char *who = malloc(cap);
+
+        cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
+        {
+            const char *w = pr_sget_str_or(r, PR_K_WORKER, "?");
+
+            if (who == NULL || npu_comm_note(r) == NULL)
+                continue;
+            if (len + strlen(w) + 3 > cap) {
+                char *g = realloc(who, 2 * cap + strlen(w));
+
+                if (g == NULL) {
+                    free(who);
+                    who = NULL;
+                    continue;
+                }
+                who = g;
+                cap = 2 * cap + strlen(w);
+            }
+            len += (size_t)snprintf(who + len, cap - len, "%s%s",
+                                    len > 0 ? ", " : "", w);
+        }
+        if (who != NULL)
+            npu_note(f, who, shared, 1);
+        free(who);
+    }
     cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
     {
         c = pr_sget(r, PR_K_COMMUNICATION);
@@ -3259,14 +3394,15 @@ comm_readings(struct pr_figs *f, const cJSON *summary)
         }
         /* an Ascend rank's: sizes from link bytes (review 20 #1), or a
            task list the producer's operation list shows incomplete (#3) */
-        if (pr_fig_run_is_npu(r) &&
-            pr_sget_str_or(c, PR_K_NOTE, "")[0] != '\0') {
-            const char *n = pr_sget_str(c, PR_K_NOTE);
+        if (npu_comm_note(r) != NULL && shared == NULL)
+            npu_note(f, many ? pr_sget_str_or(r, PR_K_WORKER, "?") : NULL,
+                     npu_comm_note(r), 1);
+        else if (npu_comm_note(r) != NULL) {
+            char *own = clauses(summary, npu_comm_note(r), 0);
 
-            snprintf(text, sizeof(text), "%s%s%c%s.",
-                     many ? pr_sget_str_or(r, PR_K_WORKER, "?") : "",
-                     many ? ": " : "", toupper((unsigned char)n[0]), n + 1);
-            pr_figs_note(f, text);
+            if (own != NULL)
+                npu_note(f, pr_sget_str_or(r, PR_K_WORKER, "?"), own, 0);
+            free(own);
         }
         if (pr_sget_str(c, PR_K_PROTOCOL_NOTE) != NULL) {
             snprintf(text, sizeof(text), "%s%s%s",
@@ -3275,6 +3411,7 @@ comm_readings(struct pr_figs *f, const cJSON *summary)
             pr_figs_note(f, text);
         }
     }
+    free(shared);
 }
 
 /* {sev, title, text, code} callouts, one per element of `arr`; an NPU

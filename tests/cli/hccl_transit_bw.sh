@@ -103,6 +103,29 @@ h = [x for x in r["hccl"]["ops"] if x["name"] == "hcom_allReduce_"][0]
 assert h["transit_bandwidth_gbps"] is None, h
 PY
 
+# two ranks alike (review32a #8): the clauses their notes share are said
+# once under both names, each rank's own count under its name
+R="$T_DIR/j/rank1_ascend_pt"
+mkdir -p "$T_DIR/j"
+cp -r "$T_DIR/a/rank0_ascend_pt" "$T_DIR/j/"
+cp -r "$T_DIR/a/rank0_ascend_pt" "$R"
+rm "$R/profiler_info_0.json"
+printf '{"rank_id": 1}' > "$R/profiler_info_1.json"
+sed 's/"Transit Time(ms)": 0.0, "Wait/"Transit Time(ms)": 0.5, "Wait/' \
+    "$R/ASCEND_PROFILER_OUTPUT/communication.json" > "$T_DIR/c.json"
+mv "$T_DIR/c.json" "$R/ASCEND_PROFILER_OUTPUT/communication.json"
+"$PR_BIN" -q --input "$T_DIR/j" --html "$T_DIR/j.html"
+check "job: exit 0" [ $? -eq 0 ]
+check "job: the shared note once, under both ranks" python3 - "$T_DIR/j.html" << 'PY'
+import html, re, sys
+h = html.unescape(open(sys.argv[1], encoding="utf-8").read())
+n = h.count("over each HCCL operation's Transit Time")
+assert n == 1, n
+assert "rank0, rank1: Algbw and busbw are over each HCCL operation's Transit Time" in h
+assert "rank0: 2 call(s) whose operation has a Transit Time of 0" in h
+assert "rank1: 1 call(s) whose operation has a Transit Time of 0" in h
+PY
+
 # a real sample: npu_text2's all_reduce, 93% of its Elapse Idle, is rated
 # over the 4.04 ms its communication.json gives as Transit
 D=${PR_SHARED:-}/traces/torch_npu/text_level2
