@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/chart.h"
 #include "profreport/figures.h"
 #include "profreport/keys.h"
 #include "profreport/sget.h"
@@ -339,6 +340,48 @@ hccl_raw_only(const cJSON *runs)
     return any;
 }
 
+/* Rows whose operations carried bytes over their links while the file
+ * gives them a Transit Time of 0 (review32a #7: old2023's hcom_allGather_,
+ * 8 calls, 1.09 GiB over HCCS, Transit 0, all of its 9.69 ms "Idle"):
+ * named in a note, so that the table's 0 is not read as no transfer. */
+static void
+zero_transit(struct pr_figs *f, const cJSON *rows)
+{
+    char text[1600], fb[48];
+    size_t len = 0, n = 0;
+    const cJSON *r;
+    int w;
+
+    text[0] = '\0';
+    cJSON_ArrayForEach(r, rows)
+    {
+        double b = pr_sget_num(r, PR_K_BYTES), rank = pr_sget_num(r, PR_K_RANK);
+
+        if (!(b > 0) || pr_sget_num(r, PR_K_TRANSIT_US) != 0 || len >= 1200)
+            continue;
+        w = snprintf(text + len, sizeof(text) - len, "%s%s%.0f %s (%s)",
+                     n > 0 ? ", "
+                           : "Operations with bytes on their links but a "
+                             "Transit Time of 0: ",
+                     isnan(rank) ? "" : "rank ", isnan(rank) ? 0 : rank,
+                     pr_sget_str_or(r, PR_K_NAME, "?"),
+                     pr_chart_format(b, PR_UNIT_BYTES, fb, sizeof(fb)));
+        if (w < 0)
+            break;
+        len += (size_t)w;
+        n++;
+    }
+    if (n == 0 || len >= sizeof(text))
+        return;
+    snprintf(text + len, sizeof(text) - len,
+             ". communication.json's Bandwidth Info gives these bytes "
+             "moved, yet its op-level Transit Time is 0: the transfer is "
+             "counted in Idle here, not Transit, and no bandwidth is rated "
+             "over %s.",
+             n == 1 ? "it" : "them");
+    pr_figs_note(f, text);
+}
+
 void
 pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary)
 {
@@ -372,5 +415,6 @@ pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary)
     pr_figs_note(f, "Where each rank's HCCL time went, summed over its "
                     "steps, as communication.json splits it: Elapse = "
                     "Transit + Wait + Idle.");
+    zero_transit(f, rows);
     pr_figs_table_own(f, &t, rows, NULL);
 }

@@ -92,7 +92,7 @@ PY
 sed 's/"Transit Time(ms)": 1.0/"Transit Time(ms)": 0.0/g' \
     "$T_DIR/a/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json" > "$T_DIR/c.json"
 mv "$T_DIR/c.json" "$T_DIR/a/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json"
-"$PR_BIN" -q --input "$T_DIR/a" --json "$T_DIR/b.json"
+"$PR_BIN" -q --input "$T_DIR/a" --json "$T_DIR/b.json" --html "$T_DIR/b.html"
 check "no Transit: no bandwidth, both calls unrated" python3 - "$T_DIR/b.json" << 'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]
@@ -101,6 +101,16 @@ assert o["algbw_gbps"] is None and o["busbw_gbps"] is None, o
 assert "2 call(s) whose operation has a Transit Time of 0" in r["communication"]["note"]
 h = [x for x in r["hccl"]["ops"] if x["name"] == "hcom_allReduce_"][0]
 assert h["transit_bandwidth_gbps"] is None, h
+PY
+check "no Transit: the HCCL table's note names the row whose links carried bytes" \
+    python3 - "$T_DIR/b.html" "$T_DIR/a.html" << 'PY'
+import html, sys
+b, a = (html.unescape(open(f, encoding="utf-8").read()) for f in sys.argv[1:])
+w = ("Operations with bytes on their links but a Transit Time of 0: "
+     "rank 0 hcom_allReduce_ (10.5 MiB). communication.json's Bandwidth "
+     "Info gives these bytes moved, yet its op-level Transit Time is 0")
+assert w in b, b[b.find("HCCL time by operation"):][:3000]
+assert "op-level Transit Time is 0" not in a  # its row has 1 ms Transit
 PY
 
 # two ranks alike (review32a #8): the clauses their notes share are said
