@@ -644,8 +644,31 @@ slowest_kpi(struct pr_figs *f, const cJSON *job, int capture)
 /* The rank the others wait for (job.late_rank: the last notify of the
  * ranks' peer-bound collectives, as msprof's slow-rank analysis reads
  * the waits), where the traces name one: where to look first. */
+/* Whether every run that waits for a late rank does so in its warm-up
+ * first step only (late_peer.first_step_pct >= 80, as job.c's coverage
+ * line reads it): the card says so too (review32a #8: mi_prof10's card
+ * dropped "first step only" that the line below it says). */
+static int
+late_first_step_only(const cJSON *summary)
+{
+    const cJSON *r;
+    int any = 0;
+
+    cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
+    {
+        const cJSON *lp = pr_sget(r, PR_K_LATE_PEER);
+
+        if (!cJSON_IsObject(lp))
+            continue;
+        if (!(pr_sget_num(lp, PR_K_FIRST_STEP_PCT) >= 80.0))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
 static void
-late_kpi(struct pr_figs *f, const cJSON *job)
+late_kpi(struct pr_figs *f, const cJSON *summary, const cJSON *job)
 {
     char sub[160];
     double r = pr_sget_num(job, PR_K_LATE_RANK);
@@ -657,6 +680,8 @@ late_kpi(struct pr_figs *f, const cJSON *job)
     size_t n, i;
     struct pr_row_job_rank *v = per_rank_rows(job, &n);
     int w_out = 1;
+    const char *when =
+        late_first_step_only(summary) ? " in the first step only" : "";
 
     for (i = 0; i < n; i++)
         w_out &= v[i].rank != w;
@@ -664,12 +689,13 @@ late_kpi(struct pr_figs *f, const cJSON *job)
     /* review 11 #3: CANN 6's rank 3 came 3.1 ms after rank 2 */
     if (!isnan(w))
         snprintf(sub, sizeof(sub),
-                 "with rank %.0f close behind: the others wait for both%s", w,
+                 "with rank %.0f close behind: the others wait for both%s%s", w,
+                 when,
                  out && w_out   ? "; neither in this report"
                  : out || w_out ? "; one not in this report"
                                 : "");
     else
-        snprintf(sub, sizeof(sub), "the others wait for it%s",
+        snprintf(sub, sizeof(sub), "the others wait for it%s%s", when,
                  cJSON_IsFalse(pr_sget(job, PR_K_LATE_RANK_IN_REPORT))
                      ? "; not in this report"
                      : "");
@@ -719,7 +745,7 @@ warm_judged(const cJSON *job)
 }
 
 static void
-job_kpis(struct pr_figs *f, const cJSON *job, int capture)
+job_kpis(struct pr_figs *f, const cJSON *summary, const cJSON *job, int capture)
 {
     char sub[200], of[64];
     double with, warm, spread, med_us;
@@ -745,7 +771,7 @@ job_kpis(struct pr_figs *f, const cJSON *job, int capture)
         pr_figs_kpi(f, "Median rank", med_us, PR_FMT_US, sub);
     }
     slowest_kpi(f, job, capture);
-    late_kpi(f, job);
+    late_kpi(f, summary, job);
     if (job_partial(job))
         snprintf(of, sizeof(of), ", these %.0f", with);
     else
@@ -991,7 +1017,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_note(f, "One process: no job view.");
         return;
     }
-    job_kpis(f, job, capture);
+    job_kpis(f, summary, job, capture);
     if (!job_partial(job) &&
         pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage") &&
         !cJSON_IsObject(pr_sget(job, PR_K_SLOWEST_BY_MEAN))) {

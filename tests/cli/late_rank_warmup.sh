@@ -118,6 +118,19 @@ for r in json.load(open(sys.argv[1]))['runs']:
 " "$T_DIR/w.json"
 check "w: the terminal names no late-rank finding" \
     sh -c "! grep -q 'Waiting for a late rank\|Waiting for late ranks' '$T_DIR/w.term'"
+# review32a #8: the Job overview's Late rank card, the first thing read,
+# says "first step only" as the coverage line under it does
+"$PR_BIN" -q --input "$T_DIR/w" --html "$T_DIR/w.html" 2> /dev/null
+check "the Late rank card says the wait is the first step's" \
+    grep -q "the others wait for it in the first step only" "$T_DIR/w.html"
+# r2: two ranks whose wait recurs each step: no such words on the card
+python3 "$T_DIR/mk.py" "$T_DIR/r2" 3000 3000 3000
+RANK=1 python3 "$T_DIR/mk.py" "$T_DIR/r2" 3000 3000 3000
+"$PR_BIN" -q --input "$T_DIR/r2" --html "$T_DIR/r2.html" 2> /dev/null
+check "r2: a recurring late rank's card says no 'first step only'" \
+    sh -c "grep -q 'the others wait for it' '$T_DIR/r2.html' &&
+           ! grep -q 'in the first step only' '$T_DIR/r2.html'"
+
 # r: the wait recurs, 10 ms in the warm-up step, 3 ms in each after it:
 # the figures a step are the steady steps' (3 ms), not the mean with the
 # warm-up's (5.3 ms), and no "first step only"
