@@ -2618,6 +2618,110 @@ rule_low_block_dim(struct rctx *c)
                                "could spread is not known");
 }
 
+/* A kernel whose PMU counters say its Scalar unit is busy this share of
+ * its time or more (op_summary's aic_/aiv_scalar_ratio, as MindStudio
+ * Insight's operator view shows them), holding SCALAR_MIN_SHARE of the
+ * steps (or the capture) or more, is an observation (review32a #4:
+ * amss_prof's main_kernel, 95% of the capture, aiv_scalar_ratio 0.999
+ * with aiv_vec_ratio and aic_mac_ratio 0, read "bound by device compute,
+ * no finding"). */
+#define SCALAR_MIN_RATIO 0.8
+#define SCALAR_MIN_SHARE 0.2
+
+/* "aiv_scalar_ratio 0.999, aiv_vec_ratio 0.000" from a kernel's pmu: the
+ * ratios that say what its units do, those it has.  The larger scalar
+ * ratio, NaN when neither is there. */
+static double
+scalar_ratios(const cJSON *pmu, char *out, size_t cap)
+{
+    static const char *const keys[] = {"aiv_scalar_ratio", "aic_scalar_ratio",
+                                       "aiv_vec_ratio", "aic_mac_ratio"};
+    double best = NAN;
+    size_t i, len = 0;
+
+    out[0] = '\0';
+    for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        double v = pr_sget_num(pmu, keys[i]);
+
+        if (!isfinite(v))
+            continue;
+        if (i < 2 && !(v <= best))
+            best = v;
+        len =
+            pr_append(out, cap, len, "%s%s %.3f", len ? ", " : "", keys[i], v);
+    }
+    return best;
+}
+
+static void
+rule_scalar_bound(struct rctx *c)
+{
+    const cJSON *ss = pr_sget(c->run, PR_K_STEP_SUMMARY), *k;
+    double n = pr_sget_num(ss, PR_K_COUNT);
+    double span = pr_sget_num(ss, PR_K_MEAN_US) * (n > 0 ? n : 1);
+    int capture = pr_sget_run_is_capture(c->run);
+    char text[REC_TEXT + 512], ks[700] = "", ratios[160];
+    size_t len = 0, hits = 0;
+    cJSON *ev, *o;
+
+    if (!c->npu || !(span > 0))
+        return;
+    ev = cJSON_CreateArray();
+    if (ev == NULL) {
+        c->ok = 0;
+        return;
+    }
+    cJSON_ArrayForEach(k, pr_sget(c->run, PR_K_KERNELS))
+    {
+        const char *name = pr_sget_str(k, PR_K_NAME);
+        double us = pr_sget_num(k, PR_K_TOTAL_US);
+        double r = scalar_ratios(pr_sget(k, PR_K_PMU), ratios, sizeof(ratios));
+
+        if (name == NULL || hits == 3 || !(us >= SCALAR_MIN_SHARE * span) ||
+            !(r >= SCALAR_MIN_RATIO) ||
+            strncmp(pr_sget_str_or(k, PR_K_PMU_BOUND, ""), "Scalar-bound",
+                    12) != 0)
+            continue;
+        len = pr_append(ks, sizeof(ks), len,
+                        "%s%.80s, %.0f%% of the %s (%.1f of %.1f ms; %s)",
+                        hits ? "; " : "", name, 100.0 * us / span,
+                        capture ? "capture" : "steps' time", us / 1e3,
+                        span / 1e3, ratios);
+        if (!pr_emit_evidence(ev, name, us, span)) {
+            cJSON_Delete(ev);
+            c->ok = 0;
+            return;
+        }
+        hits++;
+    }
+    if (hits == 0) {
+        cJSON_Delete(ev);
+        return;
+    }
+    snprintf(text, sizeof(text),
+             "By %s PMU counters, %s mostly on the Scalar unit: %s. A core's "
+             "Scalar unit issues one instruction at a time (address and "
+             "loop-index arithmetic, element-by-element loads, or a spin on "
+             "a flag) while its Vector and Cube units idle, so this time is "
+             "not the device's vector or matrix compute. Vectorise the inner "
+             "loop (whole-tile vector instructions, DataCopy in place of "
+             "per-element scalar loads) and move index arithmetic off the "
+             "Scalar unit (offsets computed once, in the tiling); MindStudio "
+             "Insight's operator view shows the same aic_/aiv_*_ratio "
+             "columns.",
+             hits == 1 ? "its" : "their",
+             hits == 1 ? "one kernel runs" : "these kernels run", ks);
+    o = add_rec_note(c, "scalar_bound", "warning", text,
+                     "no change replayed: the counters say which unit the "
+                     "kernel keeps busy, not how fast a vectorised version "
+                     "would run");
+    if (o == NULL || !pr_sput(o, PR_K_EVIDENCE, ev)) {
+        cJSON_Delete(ev);
+        if (o != NULL)
+            c->ok = 0;
+    }
+}
+
 /* PyTorch's casting copies by name (aten/src/ATen/native/cuda/Copy.cu):
  * float to bf16 / fp16 (bfloat16_copy_kernel_cuda, float16_copy_kernel_
  * cuda), to fp8 (float8_copy_kernel_cuda), and ROCm's bf16 / fp16 to
@@ -2917,6 +3021,7 @@ run_rules(struct rctx *c)
     rule_misaligned(c);
     rule_low_occupancy(c);
     rule_low_block_dim(c);
+    rule_scalar_bound(c);
     rule_dtype_conversions(c);
 }
 

@@ -5296,6 +5296,7 @@ finding_title(const char *id)
         {"small_allreduce", "Many small all-reduces: gradients not bucketed"},
         {"slow_dispatch", "Slow host dispatch"},
         {"low_block_dim", "Operators on few AI Cores (low Block Dim)"},
+        {"scalar_bound", "Kernels bound by the Scalar unit"},
         {"pipeline_stage", "The slower pipeline stage"},
         {"step_interval", "Long step interval (data or host between steps)"},
         {"embedding", "Embedding lookups and their gradients"},
