@@ -50,6 +50,20 @@
     "No layer has a backward pass in this trace: layers need a training "      \
     "step (forward and backward) recorded with record_shapes=True, whose "     \
     "operators carry sequence numbers."
+/* ... on a MindSpore run, whose backward is the Gradients/ scope of the
+ * same Cell and whose operators carry no autograd sequence numbers
+ * (review32a #5: ms_run2 labels 41 of its 112 tasks bprop) */
+#define PR_LAYERS_NO_PAIRS_MINDSPORE                                           \
+    "The layer view pairs PyTorch operators with their backward by "           \
+    "autograd sequence numbers, which MindSpore does not write: its "          \
+    "backward tasks are named under the Gradients/ scope (profreport table "   \
+    "--kind kernel-calls -c kernel,direction lists them)."
+/* ... on an export of device tasks alone (kernel_details.csv, msprof's
+ * op_summary or db without the framework's operator timeline) */
+#define PR_LAYERS_NO_OPS                                                       \
+    "The export holds no framework operators (no operator timeline), so "      \
+    "no forward operator can be paired with its backward by sequence "         \
+    "numbers."
 /* ... or when backward ops came without their forward operators. */
 #define PR_LAYERS_NO_FORWARD                                                   \
     "The trace has backward operators but not the forward operators with "     \

@@ -28,6 +28,7 @@
 #include "profreport/peaks.h"
 #include "profreport/roofline.h"
 #include "profreport/rows.h"
+#include "profreport/sget.h"
 #include "profreport/shapes.h"
 #include "profreport/strtab.h"
 #include "profreport/tensorcore.h"
@@ -1187,6 +1188,27 @@ rows_json(const struct ctx *c, const struct pr_layers_in *in)
     return arr;
 }
 
+/* Why no layer has a backward pass, in the producer's terms (review32a
+ * #5): record_shapes=True is a PyTorch option, MindSpore writes no
+ * sequence numbers, and an export of device tasks (kernel_details.csv,
+ * msprof's op_summary) has no host operators. */
+static const char *
+no_pairs_note(const struct pr_trace *t)
+{
+    size_t i;
+
+    if (pr_sget_is(pr_run_framework(t), "mindspore"))
+        return PR_LAYERS_NO_PAIRS_MINDSPORE;
+    /* msprof's own export, of a framework its tasks do not name: its
+       operators (op_summary's) are the device's, not a framework's */
+    if (pr_run_framework(t) == NULL && pr_trace_is_npu(t))
+        return PR_LAYERS_NO_OPS;
+    for (i = 0; i < t->n_events; i++)
+        if (t->events[i].kind == PR_KIND_HOST_OP)
+            return PR_LAYERS_NO_PAIRS;
+    return PR_LAYERS_NO_OPS;
+}
+
 /* runs[].layer_view: what the rows stand for; NULL on out-of-memory. */
 static cJSON *
 view_json(const struct ctx *c)
@@ -1210,7 +1232,7 @@ view_json(const struct ctx *c)
     v.note = c->n_layers > 0       ? NULL
              : c->t->memtl != NULL ? PR_MEMTL_ONLY_ALLOCS
              : c->n_bwd > 0        ? PR_LAYERS_NO_FORWARD
-                                   : PR_LAYERS_NO_PAIRS;
+                                   : no_pairs_note(c->t);
     return pr_rows_row(PR_RO_RUNS_LAYER_VIEW, &v);
 }
 
