@@ -823,9 +823,16 @@ ms_untasked_fpbp(const cJSON *run)
 {
     const cJSON *st = pr_sget(run, PR_K_STEP_TRACE);
 
+    const cJSON *bd =
+        pr_sget(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BREAKDOWN_US);
+
+    /* no kernel time at all: ms_cluster4's ranks, whose step trace also
+       says no compute task, hold 14.6 ms of kernels and HCCL tasks over
+       their FP+BP, and their Other is 0.5 ms of gaps, not FP+BP */
     return pr_fig_run_is_mindspore(run) && cJSON_IsObject(st) &&
            cJSON_IsFalse(pr_sget(st, PR_K_COMPUTE_TASKS)) &&
-           pr_sget_num(pr_sget(st, PR_K_MEDIAN), PR_K_FP_AND_BP_US) > 0;
+           pr_sget_num(pr_sget(st, PR_K_MEDIAN), PR_K_FP_AND_BP_US) > 0 &&
+           pr_sget_num(bd, PR_K_KERNEL) == 0;
 }
 
 /* Under the charts of such a run: its step trace's own split. */
@@ -1359,6 +1366,8 @@ no_shapes_note(const cJSON *summary, const cJSON *run)
     /* review32a #5: record_shapes=True is PyTorch's; MindSpore's
        profiler writes its shapes in framework_raw_*.csv (op_info), msprof
        in op_summary's Input Shapes, which the readers take where there */
+    if (pr_fig_run_is_mindspore(run) && !pr_fig_run_is_npu(run))
+        return "No input shapes in this MindSpore export.";
     if (pr_fig_run_is_mindspore(run))
         return "No input shapes in this export (MindSpore's profiler "
                "writes them in framework_raw_*.csv's op_info, msprof in "
@@ -2477,6 +2486,11 @@ pr_sec_roof_missing(const cJSON *run, const char *what, char *buf, size_t n)
                  "%s: no operator has a FLOP count (none from its input "
                  "shapes, none from the tasks' PMU counters).",
                  what);
+    else if (!flops && pr_fig_run_is_mindspore(run))
+        snprintf(buf, n,
+                 "%s: no operator has a FLOP count (they need input "
+                 "shapes, which this MindSpore export does not record).",
+                 what); /* review32a #5: not a PyTorch option */
     else if (!flops)
         snprintf(buf, n,
                  "%s: no operator has a FLOP count (they need input "

@@ -140,4 +140,24 @@ ids = [x['id'] for x in r['recommendations'] + (r.get('observations') or [])]
 assert 'scalar_bound' not in ids, ids
 " "$T_DIR/lo.json"
 
+# real samples: ms_run3 (step trace, no task) names its FP+BP; the
+# pipeline cluster's ranks, whose step trace says no compute task but
+# whose kernels and HCCL tasks cover FP+BP, keep Other
+S=${PR_SHARED:-}/traces/mindspore/extra
+if have_shared && [ -d "$S/run_3_profiler" ] &&
+    [ -d "$S/cluster_4rank_pipeline" ]; then
+    "$PR_BIN" -q -i "$S/run_3_profiler" --html "$T_DIR/r3.html" 2> /dev/null
+    python3 "$T_DIR/text.py" "$T_DIR/r3.html" > "$T_DIR/r3.txt"
+    check "ms_run3: its 23.7 ms step is FP+BP and tail, no record_shapes" \
+        sh -c "grep -q 'FP+BP and tail: 23.7 ms (100.0%)' '$T_DIR/r3.txt' &&
+               ! grep -q 'record_shapes' '$T_DIR/r3.txt'"
+    "$PR_BIN" -q -i "$S/cluster_4rank_pipeline" --html "$T_DIR/c4.html" \
+        2> /dev/null
+    check "ms_cluster4: kernels in its steps, no FP+BP and tail slice" \
+        sh -c "! grep -q 'FP+BP and tail' '$T_DIR/c4.html' &&
+               ! grep -q 'record_shapes' '$T_DIR/c4.html'"
+else
+    skip "MindSpore samples' breakdown" "no $S"
+fi
+
 echo "1..$T_N"
