@@ -9,7 +9,6 @@
 #include "profreport/contract.h"
 #include "profreport/hints.h"
 #include "profreport/keys.h"
-#include "profreport/layers.h"
 #include "profreport/rows.h"
 #include "profreport/schema.h"
 #include "profreport/sget.h"
@@ -948,9 +947,7 @@ infer_kind(const cJSON *sum, cJSON *run)
         if (!hint_as(run, PR_K_SOURCE_VIEW, PR_SOURCES_NO_STACKS,
                      PR_SOURCES_NO_STACKS_MINDSPORE) ||
             !hint_as(run, PR_K_MODULE_VIEW, PR_MODULES_NONE,
-                     PR_MODULES_NONE_MINDSPORE) ||
-            !hint_as(run, PR_K_LAYER_VIEW, PR_LAYERS_NO_PAIRS,
-                     PR_LAYERS_NO_PAIRS_MINDSPORE))
+                     PR_MODULES_NONE_MINDSPORE))
             return NULL;
     } else if (pr_sget_is(pr_sget_str(run, PR_K_DEVICE_KIND), "npu")) {
         if (!hint_as(run, PR_K_SOURCE_VIEW, PR_SOURCES_NO_STACKS,
