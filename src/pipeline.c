@@ -1795,7 +1795,16 @@ print_job_line(const cJSON *job, const char *name, int capture)
                        spread);
     /* no slowest rank from profiler windows, nor from a spread under the
        noise floor (job.c; review 22g #6) */
-    else if (!cJSON_IsObject(slow) && capture) {
+    else if (!cJSON_IsObject(slow) && capture &&
+             isnan(pr_sget_num(d, PR_K_SPREAD_PCT))) {
+        /* a median but no spread: one rank's capture is timed (a rank
+           of no device time has none), so there is nothing to compare */
+        pr_fig_format(pr_sget_num(d, PR_K_MEDIAN_US), PR_FMT_US, a, sizeof(a));
+        pr_term_printf(stdout,
+                       "%s: %.0f ranks, no steps: one rank with a timed "
+                       "capture (%s), so no spread and no slowest rank\n",
+                       name, pr_sget_num(job, PR_K_RANKS), a);
+    } else if (!cJSON_IsObject(slow) && capture) {
         pr_fig_format(pr_sget_num(d, PR_K_MEDIAN_US), PR_FMT_US, a, sizeof(a));
         pr_term_printf(stdout,
                        "%s: %.0f ranks, no steps: captures of %s each "

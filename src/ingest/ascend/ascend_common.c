@@ -46,6 +46,15 @@ static const struct {
     {"REDUCE_ASYNC_V2", PR_ASCEND_TASK_COPY},
     {"HCCL", PR_ASCEND_TASK_COMM},
     {"COMMUNICATION", PR_ASCEND_TASK_COMM},
+    /* the runtime's own tasks (CANN's rtTaskType names, as the DB's
+       TASK.taskType, msprof's Task Type and task_time's kernel_type write
+       them): the profiler's start/stop marks, a stream's timeout setting,
+       a model's bookkeeping; they run no kernel */
+    {"PROFILING_ENABLE", PR_ASCEND_TASK_OTHER},
+    {"PROFILING_DISABLE", PR_ASCEND_TASK_OTHER},
+    {"TASK_TIMEOUT_SET", PR_ASCEND_TASK_OTHER},
+    {"MODEL_MAINTAINCE", PR_ASCEND_TASK_OTHER},
+    {"MODEL_EXECUTE", PR_ASCEND_TASK_OTHER},
 };
 
 enum pr_ascend_task
@@ -69,6 +78,8 @@ pr_ascend_task_kind(enum pr_ascend_task c)
         return PR_KIND_COPY;
     case PR_ASCEND_TASK_SYNC: /* a stream's wait, not the host's */
         return PR_KIND_DEVICE_SYNC;
+    case PR_ASCEND_TASK_OTHER: /* bookkeeping: not a kernel, not a task */
+        return PR_KIND_OTHER;
     case PR_ASCEND_TASK_COMPUTE:
     case PR_ASCEND_TASK_COMM:
     default:

@@ -27,7 +27,10 @@ enum pr_ascend_task {
     PR_ASCEND_TASK_COPY,        /* SDMA, SDMA_SQE, PCIE_DMA_SQE: a copy */
     PR_ASCEND_TASK_SYNC,        /* Notify Wait/Record, Write Value, event and
                                    place-holder SQEs: a stream wait */
-    PR_ASCEND_TASK_COMM         /* HCCL: a collective or point-to-point */
+    PR_ASCEND_TASK_COMM,        /* HCCL: a collective or point-to-point */
+    PR_ASCEND_TASK_OTHER        /* the runtime's bookkeeping (PROFILING_ENABLE,
+                                   TASK_TIMEOUT_SET, MODEL_EXECUTE ...): no
+                                   kernel runs */
 };
 
 /* The class of a Task Type.  Unknown names ending in "_SQE" are

@@ -65,19 +65,6 @@
 /* What a TASK row is, before its context says more. */
 enum task_cls { T_KERNEL, T_COPY, T_SYNC, T_OTHER };
 
-/* Task types of the database's TASK table that the text export's
- * vocabulary (ascend_common.c) does not have: the runtime's names. */
-static const struct {
-    const char *name;
-    enum task_cls cls;
-} db_tasks[] = {
-    {"EVENT_RECORD", T_SYNC},       {"EVENT_WAIT", T_SYNC},
-    {"EVENT_RESET", T_SYNC},        {"NOTIFY_WAIT", T_SYNC},
-    {"NOTIFY_RECORD", T_SYNC},      {"PROFILING_ENABLE", T_OTHER},
-    {"PROFILING_DISABLE", T_OTHER}, {"MODEL_MAINTAINCE", T_OTHER},
-    {"MODEL_EXECUTE", T_OTHER},     {"MEMCPY_ASYNC", T_COPY},
-};
-
 struct i64_pair {
     int64_t k, v;
 };
@@ -1305,11 +1292,7 @@ enum {
 static enum task_cls
 task_cls(const char *tt)
 {
-    size_t i;
-
-    for (i = 0; i < sizeof(db_tasks) / sizeof(db_tasks[0]); i++)
-        if (strcmp(tt, db_tasks[i].name) == 0)
-            return db_tasks[i].cls;
+    /* ascend_common.c's table names the runtime's task types too */
     switch (pr_ascend_task_class(tt)) {
     case PR_ASCEND_TASK_COPY:
         return T_COPY;
@@ -1317,6 +1300,8 @@ task_cls(const char *tt)
         return T_SYNC;
     case PR_ASCEND_TASK_COMM:
         return T_OTHER; /* COMMUNICATION_OP rows are the collectives */
+    case PR_ASCEND_TASK_OTHER:
+        return T_OTHER;
     case PR_ASCEND_TASK_COMPUTE:
     default:
         return T_KERNEL;

@@ -109,8 +109,12 @@ struct mge {
 static const char *const signatures[] = {
     "\"localTime\"",       "\"OpDispatch\"",     "\"__id__\"",
     "\"gpu_usgae_ratio\"", "\"CommandExecute\"", "\"CommandEnqueue\"",
-    "\"TensorLifetime\"",  "\"KernelLaunch\"",   "\"StartProfile\"",
+    "\"TensorLifetime\"",  "\"StartProfile\"",
 };
+
+/* Not "KernelLaunch": CANN's msprof timeline writes `"Mode":
+ * "KernelLaunch"` on every Runtime@KernelLaunch call, and MegEngine's
+ * files that have its flows have its other names too. */
 
 int
 pr_megengine_signed(const struct pr_probe *p)

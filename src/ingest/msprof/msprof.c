@@ -168,16 +168,51 @@ base_name(const char *path, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)(n - i), path + i);
 }
 
-/* Strings only CANN <= 6 msprof timelines write: the step trace's
- * thread and category, task_time's PMU arguments, HCCL's operation
- * thread.  torch_npu's trace_view.json has none of them. */
+static int
+has_text(const char *s, size_t n, const char *mark)
+{
+    size_t m = strlen(mark), i;
+
+    for (i = 0; i + m <= n; i++)
+        if (s[i] == mark[0] && memcmp(s + i, mark, m) == 0)
+            return 1;
+    return 0;
+}
+
+static int
+has_any(const char *s, size_t n, const char *const *marks, size_t k)
+{
+    size_t i;
+
+    for (i = 0; i < k; i++)
+        if (has_text(s, n, marks[i]))
+            return 1;
+    return 0;
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Whether a file's head is an msprof timeline.  Strings only CANN <= 6
+ * msprof timelines write: the step trace's thread and category,
+ * task_time's PMU arguments, HCCL's operation thread.  CANN >= 7 writes
+ * none of them: its msprof_*.json is told by the Ascend-only names it
+ * does write (the "Ascend Hardware" process, a task's "Task Type", the
+ * "AscendCL@" / "Runtime@" / "Node@" host layers; msprof's timeline
+ * export, CANN's msprof "export timeline" documentation), as long as no
+ * framework's own events are there: torch_npu's trace_view.json holds
+ * the same layers after its cpu_op / torch_to_npu events. */
 static int
 is_timeline_head(const char *s, size_t n)
 {
     static const char *const marks[] = {
         "\"Step Trace(Model ID:", "\"Aicore Time(ms)\"",
         "\"Communication Kernel\"", "\"Iteration Time\""};
-    size_t i, k;
+    static const char *const cann7[] = {"\"Ascend Hardware\"", "\"Task Type\"",
+                                        "\"AscendCL@", "\"Runtime@", "\"Node@"};
+    static const char *const framework[] = {
+        "\"cpu_op\"",          "\"torch_to_npu\"",    "\"async_npu\"",
+        "\"python_function\"", "\"user_annotation\"", "\"PyTorch\"",
+        "\"Python\"",          "\"MindSpore\"",       "\"Mindspore\""};
 
     while (n > 0 && (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')) {
         s++;
@@ -185,13 +220,10 @@ is_timeline_head(const char *s, size_t n)
     }
     if (n == 0 || *s != '[')
         return 0;
-    for (k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
-        size_t m = strlen(marks[k]);
-        for (i = 0; i + m <= n; i++)
-            if (s[i] == '"' && memcmp(s + i, marks[k], m) == 0)
-                return 1;
-    }
-    return 0;
+    if (has_any(s, n, marks, COUNT(marks)))
+        return 1;
+    return has_any(s, n, cann7, COUNT(cann7)) &&
+           !has_any(s, n, framework, COUNT(framework));
 }
 
 /* A folder of msprof timeline files (device_N/timeline/ given alone). */
@@ -241,6 +273,8 @@ sniff(const struct pr_probe *p)
                    ? PR_CLAIM_SURE
                    : PR_CLAIM_NO;
     base_name(p->path, base, sizeof(base));
+    if (strcmp(base, "mindstudio_profiler_output") == 0)
+        return has_export(p->path) ? PR_CLAIM_SURE : PR_CLAIM_NO;
     if (is_timeline_dir(p->path))
         return PR_CLAIM_SURE;
     if (is_device_dir(p->path, base))
@@ -1425,6 +1459,40 @@ plan_timeline(struct prof *f, const char *path)
     return PR_OK;
 }
 
+static enum pr_status plan_prof(struct prof *f, const char *path,
+                                const char *base);
+
+/* CANN >= 7's mindstudio_profiler_output/ given alone: its PROF_* folder
+ * (the parent) is the run, device folders and all; one run, as when the
+ * PROF_ folder is given. */
+static enum pr_status
+plan_output(struct prof *f, const char *path)
+{
+    size_t n = strlen(path);
+    char *parent, base[256];
+    enum pr_status st;
+
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    while (n > 0 && path[n - 1] != '/')
+        n--;
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    parent = malloc(n + 2);
+    if (parent == NULL)
+        return PR_E_NOMEM;
+    if (n == 0)
+        memcpy(parent, ".", 2);
+    else {
+        memcpy(parent, path, n);
+        parent[n] = '\0';
+    }
+    base_name(parent, base, sizeof(base));
+    st = plan_prof(f, parent, base);
+    free(parent);
+    return st;
+}
+
 /* The devices of a PROF_* folder (or the one device folder given), each
  * with its plan; mindstudio_profiler_output/ and any other member go
  * with the first device. */
@@ -1435,6 +1503,8 @@ plan_prof(struct prof *f, const char *path, const char *base)
     enum pr_status st;
     size_t i;
 
+    if (strcmp(base, "mindstudio_profiler_output") == 0 && is_dir(path))
+        return plan_output(f, path);
     if (is_file(path) || (!is_device_dir(path, base) && is_timeline_dir(path)))
         return plan_timeline(f, path);
     if (is_device_dir(path, base))
