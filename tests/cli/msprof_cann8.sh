@@ -6,7 +6,9 @@
 # its Runtime@KernelLaunch calls carry "Mode": "KernelLaunch"; the
 # folder is its PROF_ run, one run.  The runtime's own tasks
 # (PROFILING_ENABLE/DISABLE, TASK_TIMEOUT_SET; EVENT_RECORD a stream's
-# sync) are not kernels: the workload launched one kernel here.
+# sync) are not kernels: the workload launched one kernel here.  Its
+# HostToDevice flow links the task to the host call that launched it
+# (hunt31 defect 6).
 . "$PR_SRCDIR/tests/lib.sh"
 
 P=$T_DIR/PROF_000001_20260605210244379_ABCDEFGHIJKLMNOP
@@ -116,10 +118,55 @@ check "no job line of a fake second rank, no nan%" \
 check "the PROF_ folder gives the same kernels" \
     test "$(kernels "$T_DIR/prof.json")" = "main_kernel:1"
 
-# 4. the kernel table: the workload's kernel only
+# 4. the HostToDevice flow (s on the launching thread at Node@launch's
+#    start, f on the task) links the launch, which is Node@launch (162.9
+#    us): launch delay, from the call's end to the task's start (HTA's),
+#    = 125805.120 - (125427.870 + 162.9) = 214.35 us; the note no longer
+#    says the export records no launch calls
+check "the launch is linked, its delay 214.35 us" python3 -c "
+import json, sys
+l = json.load(open('$T_DIR/alone.json'))['runs'][0]['launches']
+sys.exit(not (l['kernels_with_launch'] == 1 and
+              abs(l['launch_delay_us']['max'] - 214.35) < 0.005 and
+              'no launch calls' not in (l.get('note') or '')))"
+
+# 5. the kernel table: the workload's kernel only
 "$PR_BIN" table --kind kernels --input "$J" > "$T_DIR/table.txt" 2> /dev/null
 check "the kernel table has main_kernel" grep -q main_kernel "$T_DIR/table.txt"
 check "the kernel table has no PROFILING_ENABLE, TASK_TIMEOUT_SET" \
     sh -c "! grep -q 'PROFILING_\|TASK_TIMEOUT_SET' '$T_DIR/table.txt'"
+
+# 6. a text export of the summaries only (hunt31 defect 3): task_time's
+#    rows are the device's tasks, msprof's TAB after each time cut; the
+#    bookkeeping rows are no kernels.  Σ task_time(us) of main_kernel:
+#    71236.660 + 70912.100 + 70944.400 = 213093.160 us
+S=$T_DIR/bl_PROF_000001_20260605155111872_ABCDEFGHIJKLMNOP/mindstudio_profiler_output
+mkdir -p "$S"
+TAB=$(printf '\t')
+cat > "$S/task_time_20260605155140.csv" <<CSV
+Device_id,kernel_name,kernel_type,stream_id,task_id,task_time(us),task_start(us),task_stop(us)
+0,N/A,PROFILING_ENABLE,1356,4,0.020,1780693364893812.120$TAB,1780693364893812.140$TAB
+0,N/A,TASK_TIMEOUT_SET,1356,5,83.460,1780693364904725.440$TAB,1780693364904808.900$TAB
+0,N/A,EVENT_RECORD,1356,6,0.000,1780693364904808.920$TAB,1780693364904808.920$TAB
+0,main_kernel,MIX_AIC,1358,0,71236.660,1780693380125803.540$TAB,1780693380197040.200$TAB
+0,main_kernel,MIX_AIC,1358,1,70912.100,1780693380203903.380$TAB,1780693380274815.480$TAB
+0,main_kernel,MIX_AIC,1358,2,70944.400,1780693380281594.280$TAB,1780693380352538.680$TAB
+0,N/A,PROFILING_DISABLE,1356,7,0.020,1780693380779465.400$TAB,1780693380779465.420$TAB
+CSV
+printf 'OP Type,Core Type,Count,Total Time(us)\nmain_kernel,MIX_AIC,3,213093.16\n' \
+    > "$S/op_statistic_20260605155140.csv"
+"$PR_BIN" -v --input "${S%/*}" --json "$T_DIR/tt.json" 2> "$T_DIR/tt.err"
+rc=$?
+check "a PROF_ folder of task_time_*.csv is read (rc $rc)" test "$rc" -eq 0
+check "its kernels: main_kernel x3, 213093.16 us" python3 -c "
+import json, sys
+d = json.load(open('$T_DIR/tt.json'))
+k = d['runs'][0]['kernels']
+sys.exit(not (len(k) == 1 and k[0]['name'] == 'main_kernel' and
+              k[0]['calls'] == 3 and abs(k[0]['total_us'] - 213093.16) < 0.005))"
+check "the report says only task_time gave the tasks" \
+    grep -q task_time_only "$T_DIR/tt.json"
+check "op_statistic is skipped with a word" \
+    grep -q 'op_statistic_20260605155140.csv: an msprof summary' "$T_DIR/tt.err"
 
 echo "1..$T_N"

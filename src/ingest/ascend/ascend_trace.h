@@ -88,4 +88,24 @@ PR_NODISCARD enum pr_status pr_tv_build(struct pr_tv *tv, struct pr_error *err);
 
 void pr_tv_free(struct pr_tv *tv); /* the records; not tv->t */
 
+/* The HostToDevice flows of a timeline (torch_npu's trace_view.json,
+ * CANN >= 7's msprof_*.json): each task's flow end, found by its
+ * process, stream and start, and the flow's start (the launching host
+ * thread and instant), found by the flow's id. */
+struct pr_tv_h2d {
+    struct pr_tv_flow **ends;   /* owned array; 'f' ends by (pid, tid, ts) */
+    struct pr_tv_flow **starts; /* owned array; 's' starts by id */
+    size_t n_ends, n_starts;
+};
+
+PR_NODISCARD enum pr_status pr_tv_h2d_index(const struct pr_tv *tv,
+                                            struct pr_tv_h2d *h);
+
+/* The start of the HostToDevice flow that ends on task x; NULL when
+ * none. */
+struct pr_tv_flow *pr_tv_h2d_start(const struct pr_tv_h2d *h,
+                                   const struct pr_tv_raw *x);
+
+void pr_tv_h2d_free(struct pr_tv_h2d *h);
+
 #endif

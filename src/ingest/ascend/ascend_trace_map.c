@@ -40,11 +40,8 @@ struct map {
     size_t n_comm;
     struct pr_tv_flow **ends; /* async_npu 'f' ends, by (pid, tid, ts) */
     size_t n_ends;
-    struct pr_tv_flow **h2d_ends; /* HostToDevice 'f' ends, the same */
-    size_t n_h2d_ends;
-    struct pr_tv_flow **h2d_starts; /* HostToDevice 's' starts, by id */
-    size_t n_h2d_starts;
-    struct named *named; /* processes and HCCL group threads, sorted */
+    struct pr_tv_h2d h2d; /* HostToDevice flows */
+    struct named *named;  /* processes and HCCL group threads, sorted */
     size_t n_named;
     struct pr_error *err;
 };
@@ -266,28 +263,52 @@ index_flow_ends(struct map *m)
     size_t i, n = m->tv->n_flows ? m->tv->n_flows : 1;
 
     m->ends = malloc(n * sizeof(*m->ends));
-    m->h2d_ends = malloc(n * sizeof(*m->h2d_ends));
-    m->h2d_starts = malloc(n * sizeof(*m->h2d_starts));
-    if (m->ends == NULL || m->h2d_ends == NULL || m->h2d_starts == NULL)
+    if (m->ends == NULL || pr_tv_h2d_index(m->tv, &m->h2d) != PR_OK)
         return pr_error_set(m->err, PR_E_NOMEM, "out of memory");
     for (i = 0; i < m->tv->n_flows; i++) {
         struct pr_tv_flow *f = &m->tv->flows[i];
 
         if (f->cat == PR_TV_FLOW_NPU && f->ph == 'f')
             m->ends[m->n_ends++] = f;
-        else if (f->cat == PR_TV_FLOW_H2D && f->ph == 'f')
-            m->h2d_ends[m->n_h2d_ends++] = f;
-        else if (f->cat == PR_TV_FLOW_H2D && f->ph == 's')
-            m->h2d_starts[m->n_h2d_starts++] = f;
     }
     if (m->n_ends > 0)
         qsort(m->ends, m->n_ends, sizeof(*m->ends), cmp_end);
-    if (m->n_h2d_ends > 0)
-        qsort(m->h2d_ends, m->n_h2d_ends, sizeof(*m->h2d_ends), cmp_end);
-    if (m->n_h2d_starts > 0)
-        qsort(m->h2d_starts, m->n_h2d_starts, sizeof(*m->h2d_starts),
-              cmp_flow_id);
     return PR_OK;
+}
+
+enum pr_status
+pr_tv_h2d_index(const struct pr_tv *tv, struct pr_tv_h2d *h)
+{
+    size_t i, n = tv->n_flows ? tv->n_flows : 1;
+
+    memset(h, 0, sizeof(*h));
+    h->ends = malloc(n * sizeof(*h->ends));
+    h->starts = malloc(n * sizeof(*h->starts));
+    if (h->ends == NULL || h->starts == NULL) {
+        pr_tv_h2d_free(h);
+        return PR_E_NOMEM;
+    }
+    for (i = 0; i < tv->n_flows; i++) {
+        struct pr_tv_flow *f = &tv->flows[i];
+
+        if (f->cat == PR_TV_FLOW_H2D && f->ph == 'f')
+            h->ends[h->n_ends++] = f;
+        else if (f->cat == PR_TV_FLOW_H2D && f->ph == 's')
+            h->starts[h->n_starts++] = f;
+    }
+    if (h->n_ends > 0)
+        qsort(h->ends, h->n_ends, sizeof(*h->ends), cmp_end);
+    if (h->n_starts > 0)
+        qsort(h->starts, h->n_starts, sizeof(*h->starts), cmp_flow_id);
+    return PR_OK;
+}
+
+void
+pr_tv_h2d_free(struct pr_tv_h2d *h)
+{
+    free(h->ends);
+    free(h->starts);
+    memset(h, 0, sizeof(*h));
 }
 
 /* The flow of `ends` that ends on task x (same process, stream and
@@ -304,6 +325,20 @@ flow_end_at(struct pr_tv_flow **ends, size_t n, const struct pr_tv_raw *x)
     if (n == 0)
         return NULL;
     hit = bsearch(&kp, ends, n, sizeof(*ends), cmp_end);
+    return hit ? *hit : NULL;
+}
+
+struct pr_tv_flow *
+pr_tv_h2d_start(const struct pr_tv_h2d *h, const struct pr_tv_raw *x)
+{
+    struct pr_tv_flow *f = flow_end_at(h->ends, h->n_ends, x), key, *kp = &key,
+                      **hit;
+
+    if (f == NULL || h->n_starts == 0)
+        return NULL;
+    memset(&key, 0, sizeof(key));
+    key.id = f->id;
+    hit = bsearch(&kp, h->starts, h->n_starts, sizeof(*h->starts), cmp_flow_id);
     return hit ? *hit : NULL;
 }
 
@@ -626,28 +661,23 @@ queue_launches(struct map *m, const enum role *rl)
         return PR_OK;
     for (i = 0; i < m->tv->n_raw; i++) {
         const struct pr_tv_raw *x = &m->tv->raw[i];
-        struct pr_tv_flow *f, key, *kp = &key, **hit;
+        struct pr_tv_flow *start;
         struct pr_queue_launch q;
 
         if ((rl[i] != R_HW && rl[i] != R_HCCL) || x->corr < 0)
             continue;
-        f = flow_end_at(m->h2d_ends, m->n_h2d_ends, x);
-        if (f == NULL || m->n_h2d_starts == 0)
-            continue;
-        key.id = f->id;
-        hit = bsearch(&kp, m->h2d_starts, m->n_h2d_starts,
-                      sizeof(*m->h2d_starts), cmp_flow_id);
+        start = pr_tv_h2d_start(&m->h2d, x);
         /* on a CANN thread (level 1 and up); at level 0 the trace names
            no CANN process, and the flow starts on the queue thread's id
            inside its Dequeue@<op> (text_level0: review 11 #6) */
-        if (hit == NULL || role_of(m, (*hit)->pid) == R_HW ||
-            role_of(m, (*hit)->pid) == R_HCCL)
+        if (start == NULL || role_of(m, start->pid) == R_HW ||
+            role_of(m, start->pid) == R_HCCL)
             continue;
         q.corr = x->corr;
-        q.ts_ns = (*hit)->ts_ns;
+        q.ts_ns = start->ts_ns;
         q.pid = m->host_pid;
-        q.tid = (*hit)->tid;
-        q.bare = (uint8_t)(role_of(m, (*hit)->pid) != R_CANN);
+        q.tid = start->tid;
+        q.bare = (uint8_t)(role_of(m, start->pid) != R_CANN);
         if (pr_trace_add_qlaunch(m->t, &q) != PR_OK)
             return pr_error_set(m->err, PR_E_NOMEM, "out of memory");
     }
@@ -729,8 +759,7 @@ pr_tv_build(struct pr_tv *tv, struct pr_error *err)
         st = queue_launches(&m, rl);
     free(m.comm_streams);
     free(m.ends);
-    free(m.h2d_ends);
-    free(m.h2d_starts);
+    pr_tv_h2d_free(&m.h2d);
     free(m.named);
     free(rl);
     return st;

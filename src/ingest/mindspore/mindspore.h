@@ -118,6 +118,10 @@ struct pr_ms_task {
     int32_t grid[3], block[3]; /* GPU launch shape; 0 unknown */
     int32_t block_dim;         /* Ascend Block Dim, when has_block_dim */
     int has_block_dim;
+    /* the host thread and instant that launched it (msprof's HostToDevice
+       flow start), or NULL: the op and its launch sit at its own start */
+    const char *launch_tid;
+    int64_t launch_ts_ns, launch_dur_ns; /* the launching call's span */
 };
 
 /* Builds one run's trace: device tasks on pid = device id, tid = stream,

@@ -496,7 +496,11 @@ add_operator(struct pr_ms_builder *b, const struct pr_ms_task *k, uint32_t tid,
     struct pr_event *e;
     uint32_t info;
     int64_t ext = b->next_id++;
+    int64_t ts = k->launch_tid ? k->launch_ts_ns : k->ts_ns;
+    int64_t dur = k->launch_tid ? k->launch_dur_ns : 0;
 
+    if (k->launch_tid && (tid = intern(b, k->launch_tid)) == PR_STR_NONE)
+        return PR_E_NOMEM;
     op = pr_trace_add_op(b->t, &info);
     if (op == NULL)
         return PR_E_NOMEM;
@@ -508,13 +512,13 @@ add_operator(struct pr_ms_builder *b, const struct pr_ms_task *k, uint32_t tid,
     if (pr_shapes_note(b->t, PR_SHAPES_DIMS, op->input_dims) != PR_OK ||
         pr_shapes_note(b->t, PR_SHAPES_TYPES, op->input_types) != PR_OK)
         return PR_E_NOMEM;
-    e = new_event(b, PR_KIND_HOST_OP, intern(b, k->op), b->host_pid, tid,
-                  k->ts_ns, 0);
+    e = new_event(b, PR_KIND_HOST_OP, intern(b, k->op), b->host_pid, tid, ts,
+                  dur);
     if (e == NULL || set_ids(b, e, ext, PR_NO_ID) != PR_OK)
         return PR_E_NOMEM;
     e->info = info;
-    e = new_event(b, PR_KIND_RUNTIME_CALL, b->launch, b->host_pid, tid,
-                  k->ts_ns, 0);
+    e = new_event(b, PR_KIND_RUNTIME_CALL, b->launch, b->host_pid, tid, ts,
+                  dur);
     if (e == NULL)
         return PR_E_NOMEM;
     return set_ids(b, e, ext, corr);

@@ -195,20 +195,19 @@ has_any(const char *s, size_t n, const char *const *marks, size_t k)
 /* Whether a file's head is an msprof timeline.  Strings only CANN <= 6
  * msprof timelines write: the step trace's thread and category,
  * task_time's PMU arguments, HCCL's operation thread.  CANN >= 7 writes
- * none of them: its msprof_*.json is told by the Ascend-only names it
- * does write (the "Ascend Hardware" process, a task's "Task Type", the
- * "AscendCL@" / "Runtime@" / "Node@" host layers; msprof's timeline
- * export, CANN's msprof "export timeline" documentation), as long as no
- * framework's own events are there: torch_npu's trace_view.json holds
- * the same layers after its cpu_op / torch_to_npu events. */
+ * none of them: its msprof_*.json is told by its device tasks' "Task
+ * Type" (msprof's timeline export, CANN's msprof "export timeline"
+ * documentation), as long as no framework's own events are there:
+ * torch_npu's trace_view.json holds the same tasks and host layers
+ * (AscendCL@, Runtime@, Node@) after its cpu_op / torch_to_npu events,
+ * and a head with Ascend process names but no task says nothing. */
 static int
 is_timeline_head(const char *s, size_t n)
 {
     static const char *const marks[] = {
         "\"Step Trace(Model ID:", "\"Aicore Time(ms)\"",
         "\"Communication Kernel\"", "\"Iteration Time\""};
-    static const char *const cann7[] = {"\"Ascend Hardware\"", "\"Task Type\"",
-                                        "\"AscendCL@", "\"Runtime@", "\"Node@"};
+    static const char *const cann7[] = {"\"Task Type\""};
     static const char *const framework[] = {
         "\"cpu_op\"",          "\"torch_to_npu\"",    "\"async_npu\"",
         "\"python_function\"", "\"user_annotation\"", "\"PyTorch\"",
@@ -457,6 +456,9 @@ struct tl {
     size_t n_comm, cap_comm;
     struct moved *moved; /* owned, by start: data HCCL sent to a peer */
     size_t n_moved, cap_moved;
+    struct pr_tv_h2d h2d; /* owned: HostToDevice flows (CANN >= 7) */
+    struct call *calls;   /* owned: CANN's records by (pid, tid, start) */
+    size_t n_calls;
     size_t n_steps; /* steps added */
 };
 
@@ -695,6 +697,77 @@ add_steps(struct tl *l, struct pr_error *err)
     return st;
 }
 
+/* A CANN host record, for call_at(). */
+struct call {
+    uint32_t pid, tid;
+    int64_t ts_ns, dur_ns;
+};
+
+static int
+cmp_call(const void *a, const void *b)
+{
+    const struct call *x = a, *y = b;
+
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    return x->ts_ns < y->ts_ns ? -1 : x->ts_ns > y->ts_ns;
+}
+
+/* CANN's host records by thread and start (only when flows need them). */
+static enum pr_status
+index_calls(struct tl *l)
+{
+    size_t i;
+
+    if (l->h2d.n_starts == 0)
+        return PR_OK;
+    l->calls = malloc((l->tv.n_raw ? l->tv.n_raw : 1) * sizeof(*l->calls));
+    if (l->calls == NULL)
+        return PR_E_NOMEM;
+    for (i = 0; i < l->tv.n_raw; i++) {
+        const struct pr_tv_raw *x = &l->tv.raw[i];
+
+        if (role_of(l, x->pid) != R_CANN)
+            continue;
+        l->calls[l->n_calls].pid = x->pid;
+        l->calls[l->n_calls].tid = x->tid;
+        l->calls[l->n_calls].ts_ns = x->ts_ns;
+        l->calls[l->n_calls++].dur_ns = x->dur_ns;
+    }
+    if (l->n_calls > 1)
+        qsort(l->calls, l->n_calls, sizeof(*l->calls), cmp_call);
+    return PR_OK;
+}
+
+/* The length of the longest CANN call that starts where a HostToDevice
+ * flow starts, on its thread (Node@launch holds Runtime@KernelLaunch):
+ * the launching call; 0 when the flow starts in none. */
+static int64_t
+call_at(const struct tl *l, const struct pr_tv_flow *f)
+{
+    struct call key;
+    size_t lo = 0, hi = l->n_calls;
+    int64_t best = 0;
+
+    key.pid = f->pid;
+    key.tid = f->tid;
+    key.ts_ns = f->ts_ns;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (cmp_call(&l->calls[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < l->n_calls && cmp_call(&l->calls[lo], &key) == 0; lo++)
+        if (l->calls[lo].dur_ns > best)
+            best = l->calls[lo].dur_ns;
+    return best;
+}
+
 static enum pr_status
 add_hw(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
        struct pr_error *err)
@@ -703,6 +776,7 @@ add_hw(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
     enum pr_ascend_task c = pr_ascend_task_class(tt);
     struct pr_ms_task k;
     struct pr_gpu_info *g;
+    struct pr_tv_flow *start;
     char op[256];
     enum pr_status st;
 
@@ -727,6 +801,17 @@ add_hw(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
            kernels too, so only the op_summary can say */
         if (strcmp(tt, "AI_CORE") != 0)
             k.unit = pr_ascend_unit(tt);
+        /* CANN >= 7 links the task to the host call that launched it
+           (Node@launch, Runtime@KernelLaunch) by a HostToDevice flow,
+           as torch_npu's trace_view does: the op and its launch sit at
+           the flow's start on that thread */
+        start = pr_tv_h2d_start(&l->h2d, x);
+        if (start != NULL && role_of(l, start->pid) == R_CANN &&
+            pr_msprof_time(l->r, start->ts_ns, &k.launch_ts_ns) &&
+            k.launch_ts_ns <= ts) {
+            k.launch_tid = str(l, start->tid);
+            k.launch_dur_ns = call_at(l, start);
+        }
     } else if (c == PR_ASCEND_TASK_COMM ||
                (c != PR_ASCEND_TASK_SYNC &&
                 has_i64(l->comm, l->n_comm, k.stream))) {
@@ -1002,6 +1087,8 @@ tl_free(struct tl *l)
     free(l->op_threads);
     free(l->comm);
     free(l->moved);
+    pr_tv_h2d_free(&l->h2d);
+    free(l->calls);
 }
 
 /* Read the timeline files `paths` of one device into its run. */
@@ -1021,8 +1108,10 @@ read_timelines(struct pr_msprof_run *r, char *const *paths, size_t n,
         if (st != PR_OK)
             pr_error_prefix(err, "%s: ", paths[i]);
     }
-    if (st == PR_OK && (index_names(&l) != PR_OK || find_comm_streams(&l) ||
-                        index_moved(&l) != PR_OK))
+    if (st == PR_OK &&
+        (index_names(&l) != PR_OK || find_comm_streams(&l) ||
+         index_moved(&l) != PR_OK || pr_tv_h2d_index(&l.tv, &l.h2d) != PR_OK ||
+         index_calls(&l) != PR_OK))
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK) {
         for (i = 0; i < l.tv.n_raw && st == PR_OK; i++)
@@ -1037,6 +1126,115 @@ read_timelines(struct pr_msprof_run *r, char *const *paths, size_t n,
     return st;
 }
 
+/* ------------------------------------------------------------ task_time */
+
+/* A task_time field with the blanks msprof leaves around it cut: its
+ * times end in a TAB ("1780674687669974.690\t"), a spreadsheet guard. */
+static const char *
+cell(struct pr_csv *c, int col, size_t *n)
+{
+    const char *s = col >= 0 ? pr_csv_field(c, col, n) : "";
+
+    if (col < 0)
+        *n = 0;
+    while (*n > 0 && (*s == ' ' || *s == '\t')) {
+        s++;
+        (*n)--;
+    }
+    while (*n > 0 &&
+           (s[*n - 1] == ' ' || s[*n - 1] == '\t' || s[*n - 1] == '\r'))
+        (*n)--;
+    return s;
+}
+
+/* CANN >= 7's task_time_*.csv (Device_id, kernel_name, kernel_type,
+ * stream_id, task_id, task_time(us), task_start(us), task_stop(us)): each
+ * row a device task, classed by its kernel_type as the timeline's Task
+ * Type (ascend_common.c). */
+static enum pr_status
+read_task_time(const char *path, struct pr_msprof_run *r, struct pr_error *err)
+{
+    struct pr_csv *c = NULL;
+    enum pr_status st = pr_csv_open(path, r->max, &c, err);
+    int name, type, stream, task, dur, start, got = 1;
+    size_t rows = 0;
+
+    if (st != PR_OK) {
+        pr_error_prefix(err, "%s: ", path);
+        return st;
+    }
+    name = pr_csv_col(c, "kernel_name");
+    type = pr_csv_col(c, "kernel_type");
+    stream = pr_csv_col(c, "stream_id");
+    task = pr_csv_col(c, "task_id");
+    dur = pr_csv_col(c, "task_time(us)");
+    start = pr_csv_col(c, "task_start(us)");
+    if (type < 0 || dur < 0 || start < 0)
+        return pr_csv_done(c, path,
+                           pr_error_set(err, PR_E_FORMAT,
+                                        "not msprof's task_time table (no "
+                                        "kernel_type, task_time(us) or "
+                                        "task_start(us) column)"),
+                           err);
+    pr_csv_skip_ragged(c, type);
+    while (st == PR_OK && (st = pr_csv_next(c, &got, err)) == PR_OK && got) {
+        size_t nn, nt, ns, nd, nb, nk;
+        const char *nm = cell(c, name, &nn), *tt = cell(c, type, &nt);
+        const char *sv = cell(c, stream, &ns), *dv = cell(c, dur, &nd);
+        const char *bv = cell(c, start, &nb), *kv = cell(c, task, &nk);
+        enum pr_ascend_task cls;
+        struct pr_ms_task k;
+        struct pr_gpu_info *g;
+        char nbuf[512], tbuf[64], op[256];
+        int64_t raw, v;
+
+        rows++;
+        snprintf(tbuf, sizeof(tbuf), "%.*s", (int)nt, tt);
+        /* a runtime task has no kernel name ("N/A"): its type names it */
+        if (nn == 0 || (nn == 3 && memcmp(nm, "N/A", 3) == 0))
+            snprintf(nbuf, sizeof(nbuf), "%s", tbuf);
+        else
+            snprintf(nbuf, sizeof(nbuf), "%.*s", (int)nn, nm);
+        cls = pr_ascend_task_class(tbuf);
+        memset(&k, 0, sizeof(k));
+        k.name = nbuf;
+        k.flops = -1;
+        k.bytes = -1;
+        k.stream = pr_fld_parse_int64(sv, ns, &v) && v >= 0 ? v : -1;
+        if (!pr_ms_dec_ns(bv, nb, 3, &raw) ||
+            !pr_ms_dec_ns(dv, nd, 3, &k.dur_ns) || k.dur_ns < 0 ||
+            !pr_msprof_time(r, raw, &k.ts_ns)) {
+            st = pr_error_set(err, PR_E_FORMAT,
+                              "task_start(us) or task_time(us) is not a "
+                              "time in microseconds (\"%.40s\", \"%.40s\")",
+                              bv, dv);
+            break;
+        }
+        k.kind = pr_ascend_task_kind(cls);
+        if (cls == PR_ASCEND_TASK_COMPUTE) {
+            op_of(k.name, op, sizeof(op));
+            k.op = op;
+            if (strcmp(tbuf, "AI_CORE") != 0) /* the queue, not the unit */
+                k.unit = pr_ascend_unit(tbuf);
+        } else if (cls == PR_ASCEND_TASK_COMM) {
+            k.kind = PR_KIND_OTHER; /* as the timeline's HCCL rows: no
+                                       operation here to count it */
+        }
+        st = pr_ms_add_task(&r->b, &k, err);
+        if (st != PR_OK || (g = pr_msprof_last_task(r->t)) == NULL)
+            continue;
+        g->task_type = pr_strtab_intern(r->t->strs, tbuf, strlen(tbuf));
+        if (pr_fld_parse_int64(kv, nk, &v))
+            g->task_id = v;
+        g->unit = (uint8_t)k.unit;
+        r->n_tasks++;
+    }
+    r->t->n_trace_events += rows + pr_csv_n_ragged(c);
+    if (st == PR_OK && pr_csv_note_ragged(c, r->t, path) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return pr_csv_done(c, path, st, err);
+}
+
 /* ------------------------------------------------------------ a device */
 
 /* What one device's run reads, gathered before reading: the clock first,
@@ -1045,6 +1243,7 @@ struct plan {
     char *start_info, *info; /* owned; NULL when absent */
     struct names timelines;  /* owned full paths */
     struct names summaries;  /* owned full paths: op_summary CSVs */
+    struct names task_times; /* owned full paths: task_time CSVs */
     struct names skip, whys; /* owned: members not read, and why */
 };
 
@@ -1055,6 +1254,7 @@ plan_free(struct plan *p)
     free(p->info);
     names_free(&p->timelines);
     names_free(&p->summaries);
+    names_free(&p->task_times);
     names_free(&p->skip);
     names_free(&p->whys);
 }
@@ -1128,6 +1328,8 @@ plan_member(struct plan *p, const char *path, const char *b, enum where w,
                     "events are read once from there");
     if (w != IN_TIMELINE && csv && starts(b, "op_summary_"))
         return push(&p->summaries, path);
+    if (w != IN_TIMELINE && csv && starts(b, "task_time_"))
+        return push(&p->task_times, path); /* settle_task_times() */
     if (w != IN_TIMELINE && (csv || json))
         return skip(p, path,
                     "an msprof summary of what the timeline and op_summary "
@@ -1242,6 +1444,12 @@ add_gaps(struct pr_msprof_run *r, const struct plan *p)
                               "msprof's timeline records no input shapes or "
                               "dtypes, so no FLOPs: export with msprof "
                               "--export=on to have op_summary_*.csv beside it");
+    if (st == PR_OK && p->task_times.n > 0)
+        st = pr_trace_add_gap(t, "task_time_only", 0,
+                              "only msprof's task_time_*.csv gives the "
+                              "device's tasks: no host calls, no launches, "
+                              "no steps (export the timeline, "
+                              "msprof_*.json, with msprof --export=on)");
     if (st == PR_OK && unsized > 0)
         st = pr_trace_add_gap(t, "no_comm_bytes", unsized,
                               "this msprof timeline (CANN <= 6) gives no "
@@ -1325,6 +1533,8 @@ read_plan(const struct plan *p, int64_t id, const struct pr_read_opts *o,
         st = read_timelines(&r, p->timelines.v, p->timelines.n, err);
     for (i = 0; i < p->summaries.n && st == PR_OK; i++)
         st = pr_msprof_op_summary(p->summaries.v[i], &r, err);
+    for (i = 0; i < p->task_times.n && st == PR_OK; i++)
+        st = read_task_time(p->task_times.v[i], &r, err);
     if (st == PR_OK)
         st = finish_run(&r, p, err);
     if (st != PR_OK) {
@@ -1459,6 +1669,25 @@ plan_timeline(struct prof *f, const char *path)
     return PR_OK;
 }
 
+/* task_time_*.csv is the device's task timeline in text: read when the
+ * run has neither a timeline nor an op_summary (a text export of the
+ * summaries only), else a summary of what those give. */
+static enum pr_status
+settle_task_times(struct plan *p)
+{
+    size_t i;
+    enum pr_status st = PR_OK;
+
+    if (p->timelines.n == 0 && p->summaries.n == 0)
+        return PR_OK;
+    for (i = 0; i < p->task_times.n && st == PR_OK; i++)
+        st = skip(p, p->task_times.v[i],
+                  "an msprof summary of what the timeline and op_summary "
+                  "give (not read)");
+    names_free(&p->task_times);
+    return st;
+}
+
 static enum pr_status plan_prof(struct prof *f, const char *path,
                                 const char *base);
 
@@ -1545,6 +1774,8 @@ plan_prof(struct prof *f, const char *path, const char *base)
         free(sub);
     }
     names_free(&l);
+    for (i = 0; i < f->n && st == PR_OK; i++)
+        st = settle_task_times(&f->v[i].plan);
     return st;
 }
 
@@ -1563,7 +1794,8 @@ has_export(const char *path)
     if (plan_prof(&f, path, base) != PR_OK)
         has = 1;
     for (i = 0; i < f.n && !has; i++)
-        has = f.v[i].plan.timelines.n > 0 || f.v[i].plan.summaries.n > 0;
+        has = f.v[i].plan.timelines.n > 0 || f.v[i].plan.summaries.n > 0 ||
+              f.v[i].plan.task_times.n > 0;
     prof_free(&f);
     return has;
 }
