@@ -169,4 +169,12 @@ check "the report says only task_time gave the tasks" \
 check "op_statistic is skipped with a word" \
     grep -q 'op_statistic_20260605155140.csv: an msprof summary' "$T_DIR/tt.err"
 
+# 7. the task_time CSV given alone: the same device tasks
+"$PR_BIN" -q --input "$S/task_time_20260605155140.csv" --json "$T_DIR/tt1.json" \
+    2> "$T_DIR/tt1.err"
+rc=$?
+check "task_time_*.csv alone is read (rc $rc)" test "$rc" -eq 0
+check "task_time_*.csv alone: main_kernel x3" \
+    test "$(kernels "$T_DIR/tt1.json")" = "main_kernel:3"
+
 echo "1..$T_N"

@@ -12,8 +12,11 @@
  * its "Communication" threads the collectives (its plane tasks detail
  * them and are not counted), "Iteration Time" ranges the steps.  The
  * op_summary CSVs of summary/ (CANN <= 6) or mindstudio_profiler_output/
- * (CANN >= 7) detail those tasks (msprof_op.c).  Any other member is
- * skipped with a warning. */
+ * (CANN >= 7) detail those tasks (msprof_op.c).  A run with neither a
+ * timeline nor an op_summary reads task_time_*.csv as its device tasks
+ * (no host).  CANN >= 7's HostToDevice flows link a task to the host call
+ * that launched it; mindstudio_profiler_output/ given alone is its PROF_
+ * folder's run.  Any other member is skipped with a warning. */
 #include "config.h"
 
 #include <dirent.h>
@@ -225,6 +228,20 @@ is_timeline_head(const char *s, size_t n)
            !has_any(s, n, framework, COUNT(framework));
 }
 
+/* Whether a file's first line is the header of msprof's task_time CSV
+ * (CANN >= 7: "Device_id,kernel_name,kernel_type,stream_id,task_id,
+ * task_time(us),task_start(us),task_stop(us)"). */
+static int
+is_task_time_head(const char *s, size_t n)
+{
+    const char *nl = memchr(s, '\n', n);
+    size_t line = nl ? (size_t)(nl - s) : n;
+
+    return has_text(s, line, "kernel_type") &&
+           has_text(s, line, "task_start(us)") &&
+           has_text(s, line, "task_time(us)");
+}
+
 /* A folder of msprof timeline files (device_N/timeline/ given alone). */
 static int
 is_timeline_dir(const char *dir)
@@ -268,7 +285,8 @@ sniff(const struct pr_probe *p)
     size_t i;
 
     if (!p->is_dir)
-        return p->head != NULL && is_timeline_head(p->head, p->n_head)
+        return p->head != NULL && (is_timeline_head(p->head, p->n_head) ||
+                                   is_task_time_head(p->head, p->n_head))
                    ? PR_CLAIM_SURE
                    : PR_CLAIM_NO;
     base_name(p->path, base, sizeof(base));
@@ -1646,7 +1664,8 @@ plan_timeline(struct prof *f, const char *path)
     if (!is_file(path))
         return in_dev ? plan_device(p, dev, id)
                       : plan_folder(p, path, IN_TIMELINE);
-    if (push(&p->timelines, path) != PR_OK)
+    if (push(ends(path, ".csv") ? &p->task_times : &p->timelines, path) !=
+        PR_OK)
         return PR_E_NOMEM;
     if (!in_dev)
         return PR_OK;
