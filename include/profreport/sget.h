@@ -72,6 +72,11 @@ int pr_sget_run_is_capture(const cJSON *run);
  * first call's cost, so it cannot show what recurs (review 31 #6). */
 int pr_sget_run_first_iteration_only(const cJSON *run);
 
+/* 1 where every run of runs that waits for a late rank does so in its
+ * warm-up first step only (late_peer.first_step_pct >= 80; hunt30 #2),
+ * and at least one does: the job line and its KPI card both say so. */
+int pr_sget_runs_late_first_step_only(const cJSON *runs);
+
 /* 1 for a host-only run whose device side was not recorded (review23g
  * item 3): the trace names its GPUs (devices listed though host_only) or
  * holds NCCL collectives (communication.ops[].backend "nccl", which run

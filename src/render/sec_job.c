@@ -644,29 +644,6 @@ slowest_kpi(struct pr_figs *f, const cJSON *job, int capture)
 /* The rank the others wait for (job.late_rank: the last notify of the
  * ranks' peer-bound collectives, as msprof's slow-rank analysis reads
  * the waits), where the traces name one: where to look first. */
-/* Whether every run that waits for a late rank does so in its warm-up
- * first step only (late_peer.first_step_pct >= 80, as job.c's coverage
- * line reads it): the card says so too (review32a #8: mi_prof10's card
- * dropped "first step only" that the line below it says). */
-static int
-late_first_step_only(const cJSON *summary)
-{
-    const cJSON *r;
-    int any = 0;
-
-    cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
-    {
-        const cJSON *lp = pr_sget(r, PR_K_LATE_PEER);
-
-        if (!cJSON_IsObject(lp))
-            continue;
-        if (!(pr_sget_num(lp, PR_K_FIRST_STEP_PCT) >= 80.0))
-            return 0;
-        any = 1;
-    }
-    return any;
-}
-
 static void
 late_kpi(struct pr_figs *f, const cJSON *summary, const cJSON *job)
 {
@@ -681,7 +658,9 @@ late_kpi(struct pr_figs *f, const cJSON *summary, const cJSON *job)
     struct pr_row_job_rank *v = per_rank_rows(job, &n);
     int w_out = 1;
     const char *when =
-        late_first_step_only(summary) ? " in the first step only" : "";
+        pr_sget_runs_late_first_step_only(pr_sget(summary, PR_K_RUNS))
+            ? " in the first step only"
+            : "";
 
     for (i = 0; i < n; i++)
         w_out &= v[i].rank != w;

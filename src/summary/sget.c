@@ -348,6 +348,25 @@ pr_sget_run_first_iteration_only(const cJSON *run)
 }
 
 int
+pr_sget_runs_late_first_step_only(const cJSON *runs)
+{
+    const cJSON *r;
+    int any = 0;
+
+    cJSON_ArrayForEach(r, runs)
+    {
+        const cJSON *lp = pr_sget(r, PR_K_LATE_PEER);
+
+        if (!cJSON_IsObject(lp))
+            continue;
+        if (!(pr_sget_num(lp, PR_K_FIRST_STEP_PCT) >= 80.0))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
+int
 pr_sget_run_device_unrecorded(const cJSON *run)
 {
     const cJSON *o, *v = pr_sget(run, PR_K_DEVICE_NOT_RECORDED);

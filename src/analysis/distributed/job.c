@@ -620,29 +620,6 @@ producer_split(const cJSON *run, double late, char *text, size_t cap)
     return 1;
 }
 
-/* Whether every rank that waits for a late rank does so in its warm-up
- * first step only (late_peer.first_step_pct, critpath.c; hunt30 #2:
- * mindinsight's 10-iteration CANN 6 job waits 32.75 and 42.68 ms for rank
- * 2 in iteration 1 and no more than 2.24 ms in any later one). */
-static int
-first_step_only(const cJSON *runs)
-{
-    const cJSON *r;
-    int any = 0;
-
-    cJSON_ArrayForEach(r, runs)
-    {
-        const cJSON *lp = pr_sget(r, PR_K_LATE_PEER);
-
-        if (!cJSON_IsObject(lp))
-            continue;
-        if (!(pr_sget_num(lp, PR_K_FIRST_STEP_PCT) >= 80.0))
-            return 0;
-        any = 1;
-    }
-    return any;
-}
-
 static void
 late_rank(struct job *jb, const cJSON *runs)
 {
@@ -770,7 +747,7 @@ late_rank(struct job *jb, const cJSON *runs)
                  "ranks are not synchronized\"), the rank that waits least "
                  "has the longer computation%s: %s",
                  tail,
-                 first_step_only(runs)
+                 pr_sget_runs_late_first_step_only(runs)
                      ? " in that first step (a warm-up; in the steps after "
                        "it no collective on the ranks' paths spends half its "
                        "time waiting for a late rank)"
@@ -1644,7 +1621,9 @@ pr_job_late_clause(const cJSON *runs, double world, char *what, size_t cap)
                  "the late rank, rank %.0f, is one of the missing (the ranks "
                  "here wait for it%s)",
                  late,
-                 first_step_only(runs) ? " in their first step only" : "");
+                 pr_sget_runs_late_first_step_only(runs)
+                     ? " in their first step only"
+                     : "");
     return 1;
 }
 
