@@ -64,6 +64,10 @@ struct pr_comm_stat {
        not added again. */
     double sdma_bytes, rdma_bytes;
     double hccs_bytes, pcie_bytes, sio_bytes; /* the parts; -1 absent */
+    /* each link type's own Transit Time, as its Bandwidth Info entry
+       gives it (communication.json's "Transit Time(ms)",
+       CommAnalyzerBandwidth's transit_time); PR_PHASE_UNKNOWN absent */
+    int64_t sdma_ns, rdma_ns, hccs_ns, pcie_ns, sio_ns;
 };
 
 /* One memory component as torch_npu's memory_record.csv samples its
@@ -139,6 +143,16 @@ struct pr_comm_stat *pr_phases_add_comm(struct pr_trace *t);
 /* The bytes an operation moved (SDMA + RDMA, or the link parts where
  * the producer wrote no SDMA entry); -1 when it names none. */
 double pr_comm_stat_bytes(const struct pr_comm_stat *c);
+
+/* The time an operation's bytes (pr_comm_stat_bytes) are rated over: its
+ * Transit Time when above 0; when that is 0 (torch_npu's 2023 export,
+ * msprof's own files: operations whose links carried bytes), the Transit
+ * Time its link types give for the same entries the bytes sum (SDMA +
+ * RDMA, the parts where no SDMA entry: msprof-analyze rates each link
+ * type's size over its own time), when above 0 and given by every entry
+ * with bytes, *by_link then set to 1 (else 0); -1 when neither;
+ * PR_PHASE_UNKNOWN when the operation gives no Transit Time. */
+int64_t pr_comm_stat_rated_ns(const struct pr_comm_stat *c, int *by_link);
 
 /* The component `name` of `device`, added (samples 0, peaks -1) when it
  * is new; NULL on out-of-memory or past 64 components. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "profreport/buf.h"
+#include "profreport/checked.h"
 #include "profreport/phases.h"
 
 static struct pr_phases *
@@ -94,6 +95,8 @@ pr_phases_add_comm(struct pr_trace *t)
     c->wait_ns = c->sync_ns = c->idle_ns = PR_PHASE_UNKNOWN;
     c->sdma_bytes = c->rdma_bytes = -1;
     c->hccs_bytes = c->pcie_bytes = c->sio_bytes = -1;
+    c->sdma_ns = c->rdma_ns = PR_PHASE_UNKNOWN;
+    c->hccs_ns = c->pcie_ns = c->sio_ns = PR_PHASE_UNKNOWN;
     return c;
 }
 
@@ -113,6 +116,44 @@ pr_comm_stat_bytes(const struct pr_comm_stat *c)
     if (sdma < 0)
         sdma = add_known(add_known(c->hccs_bytes, c->pcie_bytes), c->sio_bytes);
     return add_known(sdma, c->rdma_bytes);
+}
+
+/* Link entry (bytes, ns) into *sum: 0 when it has bytes but no time. */
+static int
+add_link_ns(int64_t *sum, double bytes, int64_t ns)
+{
+    if (bytes < 0)
+        return 1; /* no entry: not among the bytes */
+    if (ns == PR_PHASE_UNKNOWN || ns < 0)
+        return bytes == 0;
+    *sum = pr_sat_add_i64(*sum, ns);
+    return 1;
+}
+
+int64_t
+pr_comm_stat_rated_ns(const struct pr_comm_stat *c, int *by_link)
+{
+    int64_t sum = 0;
+    int ok = 1;
+
+    *by_link = 0;
+    if (c->transit_ns == PR_PHASE_UNKNOWN)
+        return PR_PHASE_UNKNOWN;
+    if (c->transit_ns > 0)
+        return c->transit_ns;
+    /* the same entries pr_comm_stat_bytes sums: SDMA already holds
+       HCCS, PCIE and SIO (msprof's combine_sdma_info) */
+    if (c->sdma_bytes >= 0)
+        ok = add_link_ns(&sum, c->sdma_bytes, c->sdma_ns);
+    else
+        ok = add_link_ns(&sum, c->hccs_bytes, c->hccs_ns) &&
+             add_link_ns(&sum, c->pcie_bytes, c->pcie_ns) &&
+             add_link_ns(&sum, c->sio_bytes, c->sio_ns);
+    ok = ok && add_link_ns(&sum, c->rdma_bytes, c->rdma_ns);
+    if (!ok || sum <= 0 || !(pr_comm_stat_bytes(c) > 0))
+        return -1;
+    *by_link = 1;
+    return sum;
 }
 
 void

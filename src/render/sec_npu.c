@@ -343,12 +343,14 @@ hccl_raw_only(const cJSON *runs)
 /* Rows whose operations carried bytes over their links while the file
  * gives them a Transit Time of 0 (review32a #7: old2023's hcom_allGather_,
  * 8 calls, 1.09 GiB over HCCS, Transit 0, all of its 9.69 ms "Idle"):
- * named in a note, so that the table's 0 is not read as no transfer. */
+ * named in a note, so that the table's 0 is not read as no transfer, with
+ * whether their bandwidth is rated over their link types' Transit Time
+ * (pr_comm_stat_rated_ns: transit_bandwidth_gbps not null). */
 static void
 zero_transit(struct pr_figs *f, const cJSON *rows)
 {
     char text[1600], fb[48];
-    size_t len = 0, n = 0;
+    size_t len = 0, n = 0, rated = 0;
     const cJSON *r;
     int w;
 
@@ -370,15 +372,23 @@ zero_transit(struct pr_figs *f, const cJSON *rows)
             break;
         len += (size_t)w;
         n++;
+        rated += !isnan(pr_sget_num(r, PR_K_TRANSIT_BANDWIDTH_GBPS));
     }
     if (n == 0 || len >= sizeof(text))
         return;
     snprintf(text + len, sizeof(text) - len,
              ". communication.json's Bandwidth Info gives these bytes "
              "moved, yet its op-level Transit Time is 0: the transfer is "
-             "counted in Idle here, not Transit, and no bandwidth is rated "
-             "over %s.",
-             n == 1 ? "it" : "them");
+             "counted in Idle here, not Transit, and %s.",
+             rated == 0 ? (n == 1 ? "no bandwidth is rated over it"
+                                  : "no bandwidth is rated over them")
+             : rated == n
+                 ? "the bandwidth is rated over the Transit Time the "
+                   "Bandwidth Info gives per link type, SDMA + RDMA "
+                   "(msprof's own per-link figure)"
+                 : "the bandwidth is rated over the Transit Time the "
+                   "Bandwidth Info gives per link type, SDMA + RDMA "
+                   "(msprof's own per-link figure), where that is above 0");
     pr_figs_note(f, text);
 }
 

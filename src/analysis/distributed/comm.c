@@ -210,6 +210,9 @@ struct hop {
     /* its kernels' producer transfer time (producer_transit), summed;
        -1 once one has none */
     int64_t transit_ns;
+    /* one of them is its operation's link types' Transit Time
+       (pr_comm_stat_rated_ns: the operation's own is 0) */
+    int by_link;
 };
 
 /* One row of the collective table. */
@@ -289,6 +292,9 @@ struct collect {
     /* timed calls with bytes but no transfer time to rate them over
        (an operation whose Transit Time is 0: older torch_npu) */
     int64_t unrated;
+    /* of the calls rated, those over their operation's link types'
+       Transit Time, its own being 0 (pr_comm_stat_rated_ns) */
+    int64_t link_rated;
     int64_t single_rank; /* device collectives of a one-rank group without
                             a kernel: NCCL launches none when nranks = 1 */
     struct call_iv *ivs; /* owned */
@@ -704,16 +710,20 @@ producer_transit(const struct pr_phases *p)
 /* The operation's Transit Time of the HCCL task e where producer_transit:
  * the operation of its name starting nearest it, within MATCH_NS
  * (communication.json's start is the task's to 0.1 us; analysis.db's
- * CommAnalyzerTime start was 13.4 us after its task's on npu_db1), -1 where
- * that time is 0 or absent (review32a #3, #7: npu_text2's all_reduce, 93% of
- * its Elapse Idle waiting for a late rank, read 4.3 GB/s busbw beside 15 GB/s a
- * link); the task's own time where no operation names it. */
+ * CommAnalyzerTime start was 13.4 us after its task's on npu_db1), never
+ * the task's time (review32a #3, #7: npu_text2's all_reduce, 93% of its
+ * Elapse Idle waiting for a late rank, read 4.3 GB/s busbw beside 15 GB/s a
+ * link).  Where that time is 0, its link types' Transit Time (SDMA + RDMA,
+ * *by_link set: old2023's hcom_allReduce__483_2, 146.8 MB over HCCS in
+ * 7.65 ms, msprof's own 19.18 GB/s); -1 where neither is above 0 or the
+ * operation gives none; the task's own time where no operation names it. */
 static int64_t
-producer_transit_of(const struct pr_trace *t, const struct pr_event *e)
+producer_transit_of(const struct pr_trace *t, const struct pr_event *e,
+                    int *by_link)
 {
     const struct pr_phases *p = t->phases;
     const struct pr_comm_stat *best = NULL;
-    int64_t best_d = MATCH_NS + 1;
+    int64_t best_d = MATCH_NS + 1, ns;
     size_t i;
 
     for (i = 0; i < p->n_comm; i++) {
@@ -729,22 +739,23 @@ producer_transit_of(const struct pr_trace *t, const struct pr_event *e)
             best_d = d;
         }
     }
+    *by_link = 0;
     if (best == NULL)
         return e->dur_ns;
-    return best->transit_ns != PR_PHASE_UNKNOWN && best->transit_ns > 0
-               ? best->transit_ns
-               : -1;
+    ns = pr_comm_stat_rated_ns(best, by_link);
+    return ns > 0 ? ns : -1;
 }
 
 static int64_t
-transit_of(const struct pr_trace *t, const struct pr_event *e)
+transit_of(const struct pr_trace *t, const struct pr_event *e, int *by_link)
 {
     const struct pr_phases *p = t->phases;
     int64_t step = -1;
     size_t i;
 
+    *by_link = 0;
     if (producer_transit(p))
-        return producer_transit_of(t, e);
+        return producer_transit_of(t, e, by_link);
     if (p == NULL || p->comm_source == NULL ||
         strcmp(p->comm_source, "hccl_raw") != 0 || p->n_split == 0)
         return e->dur_ns;
@@ -780,17 +791,20 @@ take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e)
                    : pr_idmap_get(&c->launch, pr_event_correlation(t, e));
     struct hop *h = l == PR_NONE ? NULL : find_hop(c, &t->events[l]);
     const char *coll;
+    int by_link = 0;
+    int64_t bw;
 
     if (h != NULL) {
         int proto = name_proto(pr_trace_str(t, e->name));
 
         h->kernel_ns = pr_sat_add_i64(h->kernel_ns, e->dur_ns);
         if (producer_transit(t->phases)) {
-            int64_t tr = producer_transit_of(t, e);
+            int64_t tr = producer_transit_of(t, e, &by_link);
 
             h->transit_ns = h->transit_ns < 0 || tr < 0
                                 ? -1
                                 : pr_sat_add_i64(h->transit_ns, tr);
+            h->by_link |= by_link;
         }
         if (h->n_kernels++ == 0) {
             h->meta_ev = (size_t)(e - t->events);
@@ -803,12 +817,12 @@ take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e)
     pr_names_rule(nc, e->name, &k);
     kernel_backend(&k, g, backend, sizeof(backend));
     coll = kernel_collective(t, &k, g, pr_trace_str(t, e->name));
-    add_call(c, backend, coll, e->dur_ns,
-             meta_link(t, g) >= 0 || producer_transit(t->phases)
-                 ? transit_of(t, e)
-                 : e->dur_ns,
-             meta_bytes(t, g, coll), meta_link(t, g),
-             g != NULL ? g->group_size : -1, e->ts_ns,
+    bw = meta_link(t, g) >= 0 || producer_transit(t->phases)
+             ? transit_of(t, e, &by_link)
+             : e->dur_ns;
+    c->link_rated += by_link && bw >= 0;
+    add_call(c, backend, coll, e->dur_ns, bw, meta_bytes(t, g, coll),
+             meta_link(t, g), g != NULL ? g->group_size : -1, e->ts_ns,
              name_proto(pr_trace_str(t, e->name)), pr_trace_str(t, e->name));
     if (meta_bytes(t, g, coll) < 0 && op_for(c, backend, coll) != NULL)
         op_for(c, backend, coll)->bare_unsized++;
@@ -858,8 +872,10 @@ take_hop(struct collect *c, const struct hop *h)
     }
     bw = ns;
     if (h->n_kernels > 0 && !pr_comm_on_host(h->backend) &&
-        producer_transit(c->t->phases))
+        producer_transit(c->t->phases)) {
         bw = h->transit_ns;
+        c->link_rated += h->by_link && bw >= 0;
+    }
     add_call(c, h->backend, h->coll, ns, bw, bytes, meta_link(c->t, meta),
              group, start, h->n_kernels > 0 ? h->proto : PROTO_NONE,
              h->n_kernels > 0
@@ -883,12 +899,15 @@ take_stats(struct collect *c)
 
         double link = pr_comm_stat_bytes(s);
         int64_t ns = s->elapse_ns != PR_PHASE_UNKNOWN ? s->elapse_ns : -1;
-        int64_t bw = s->transit_ns == PR_PHASE_UNKNOWN ? ns
-                     : s->transit_ns > 0               ? s->transit_ns
-                                                       : -1;
+        int by_link;
+        int64_t bw = pr_comm_stat_rated_ns(s, &by_link);
 
+        if (bw == PR_PHASE_UNKNOWN)
+            bw = ns;
+        c->link_rated += by_link && bw > 0;
         /* what the rank sent over its links, not the message, rated over
-           the operation's Transit Time (review32a #3) */
+           the operation's Transit Time (review32a #3), or its link types'
+           where that is 0 */
         add_call(c, "hccl", coll ? coll : "other", ns, bw,
                  link_message(link, coll, s->group_size), link, s->group_size,
                  -1, PROTO_NONE, NULL);
@@ -1581,12 +1600,22 @@ transit_note(const struct collect *c, char *text, size_t cap, size_t len)
                  "for the peer (its Wait and Idle Time)",
                  len > 0 ? "; " : "", c->t->phases->comm_source);
     len = w < 0 ? cap : len + (size_t)w;
+    if (c->link_rated > 0 && len < cap) {
+        w = snprintf(text + len, cap - len,
+                     "; %lld call(s) whose operation has a Transit Time of 0 "
+                     "(an older torch_npu, and msprof, give 0 to operations "
+                     "whose links carried bytes) are rated over the Transit "
+                     "Time its Communication Bandwidth Info gives per link "
+                     "type, SDMA + RDMA (msprof's own per-link bandwidth)",
+                     (long long)c->link_rated);
+        len = w < 0 ? cap : len + (size_t)w;
+    }
     if (c->unrated > 0 && len < cap) {
         w = snprintf(text + len, cap - len,
                      "; %lld call(s) whose operation has a Transit Time of 0 "
-                     "(an older torch_npu gives 0 to operations whose links "
-                     "carried bytes) are not rated, nor is a row sized by "
-                     "link bytes alone unless all its calls are",
+                     "and no link type's Transit Time above 0 are not rated, "
+                     "nor is a row sized by link bytes alone unless all its "
+                     "calls are",
                      (long long)c->unrated);
         len = w < 0 ? cap : len + (size_t)w;
     }

@@ -277,7 +277,8 @@ struct hrow {
     /* the bytes of the calls with a Transit Time above 0, and that time:
        what transit_bandwidth_gbps rates (review32a #7: old2023 rank1's
        hcom_allReduce_ row divided one op's 146.8 MB, Transit 0, by
-       another's 18.5 us: 7,961.7 GB/s) */
+       another's 18.5 us: 7,961.7 GB/s); a call whose Transit Time is 0
+       over its link types' (pr_comm_stat_rated_ns: that op's 7.66 ms) */
     double rated_bytes;
     int64_t rated_ns;
 };
@@ -452,6 +453,8 @@ emit_hccl(const struct pr_trace *t, cJSON *run, int *ok)
         char type[64];
         struct hrow *r;
         double b = pr_comm_stat_bytes(c);
+        int64_t rated;
+        int by_link;
 
         op_type(c->name != PR_STR_NONE ? pr_trace_str(t, c->name) : "", type,
                 sizeof(type));
@@ -467,9 +470,10 @@ emit_hccl(const struct pr_trace *t, cJSON *run, int *ok)
             r->bytes = -2; /* a call of unknown size: the sum is unknown */
         else
             add_known_b(&r->bytes, b);
-        if (b >= 0 && c->transit_ns != PR_PHASE_UNKNOWN && c->transit_ns > 0) {
+        rated = pr_comm_stat_rated_ns(c, &by_link);
+        if (b >= 0 && rated != PR_PHASE_UNKNOWN && rated > 0) {
             r->rated_bytes += b;
-            r->rated_ns = pr_sat_add_i64(r->rated_ns, c->transit_ns);
+            r->rated_ns = pr_sat_add_i64(r->rated_ns, rated);
         }
         add_known_b(&r->hccs, c->hccs_bytes);
         add_known_b(&r->rdma, c->rdma_bytes);

@@ -11,8 +11,9 @@
  *                          synchronization_time, idle_time (ms), step
  *                          ("step50"), type (collective | p2p)
  *   CommAnalyzerBandwidth  hccl_op_name, group_name, transport_type, step,
- *                          transit_size (MB), one row per packet size: the
- *                          operation's size per link is any of its rows'
+ *                          transit_size (MB), transit_time (ms), one row
+ *                          per packet size: the operation's size and time
+ *                          per link are any of its rows'
  *
  * (msprof-analyze's cluster_analyse reads the same tables; torch_npu's
  * profiler/analysis/prof_view/... DbParser writes them).  Read into the
@@ -235,15 +236,16 @@ time_rows(sqlite3 *db, struct pr_trace *t, struct pr_error *err)
 static enum pr_status
 bandwidth_rows(sqlite3 *db, struct pr_trace *t, struct pr_error *err)
 {
-    static const char *const cols[] = {"hccl_op_name", "group_name", "step",
-                                       "transport_type", "transit_size"};
+    static const char *const cols[] = {"hccl_op_name", "group_name",
+                                       "step",         "transport_type",
+                                       "transit_size", "transit_time"};
     sqlite3_stmt *q = NULL;
     enum pr_status st = PR_OK;
     int rc;
 
     if (t->phases == NULL || t->phases->n_comm == 0)
         return PR_OK;
-    st = open_rows(db, "CommAnalyzerBandwidth", cols, 5, NULL, &q, err);
+    st = open_rows(db, "CommAnalyzerBandwidth", cols, 6, NULL, &q, err);
     if (st != PR_OK || q == NULL)
         return st;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -252,22 +254,33 @@ bandwidth_rows(sqlite3 *db, struct pr_trace *t, struct pr_error *err)
         const char *link = col_text(q, 3);
         int ty = sqlite3_column_type(q, 4);
         double mb = sqlite3_column_double(q, 4), *to = NULL;
+        int64_t *ns = NULL;
 
         if (c == NULL || (ty != SQLITE_INTEGER && ty != SQLITE_FLOAT) ||
             !isfinite(mb) || mb < 0 || mb > 1e12)
             continue;
-        if (strcmp(link, "SDMA") == 0)
+        if (strcmp(link, "SDMA") == 0) {
             to = &c->sdma_bytes;
-        else if (strcmp(link, "RDMA") == 0)
+            ns = &c->sdma_ns;
+        } else if (strcmp(link, "RDMA") == 0) {
             to = &c->rdma_bytes;
-        else if (strcmp(link, "HCCS") == 0)
+            ns = &c->rdma_ns;
+        } else if (strcmp(link, "HCCS") == 0) {
             to = &c->hccs_bytes;
-        else if (strcmp(link, "PCIE") == 0)
+            ns = &c->hccs_ns;
+        } else if (strcmp(link, "PCIE") == 0) {
             to = &c->pcie_bytes;
-        else if (strcmp(link, "SIO") == 0)
+            ns = &c->pcie_ns;
+        } else if (strcmp(link, "SIO") == 0) {
             to = &c->sio_bytes;
-        if (to != NULL && *to < 0) /* the first of its packet-size rows */
+            ns = &c->sio_ns;
+        }
+        if (to != NULL && *to < 0) { /* the first of its packet-size rows */
             *to = mb * 1e6;
+            /* its Transit Time (ms), which an operation whose own is 0
+               is rated over (pr_comm_stat_rated_ns) */
+            *ns = col_time(q, 5, 1000);
+        }
     }
     sqlite3_finalize(q);
     return rc == SQLITE_DONE

@@ -90,6 +90,15 @@ link_bytes(const cJSON *bw, const char *type)
     return mb->valuedouble * 1e6;
 }
 
+/* Transit Time(ms) of link type `type`, in ns; PR_PHASE_UNKNOWN when
+ * the entry names none. */
+static int64_t
+link_ns(const cJSON *bw, const char *type)
+{
+    return time_of(cJSON_GetObjectItemCaseSensitive(bw, type),
+                   "Transit Time(ms)");
+}
+
 /* An HCCL task by its start. */
 struct ckey {
     int64_t ts;
@@ -264,6 +273,13 @@ keep_op(struct pr_trace *t, const cJSON *groups, const cJSON *op, int64_t step,
     c->hccs_bytes = link_bytes(bw, "HCCS");
     c->pcie_bytes = link_bytes(bw, "PCIE");
     c->sio_bytes = link_bytes(bw, "SIO");
+    /* their times: an operation whose own Transit Time is 0 is rated
+       over them (pr_comm_stat_rated_ns) */
+    c->sdma_ns = link_ns(bw, "SDMA");
+    c->rdma_ns = link_ns(bw, "RDMA");
+    c->hccs_ns = link_ns(bw, "HCCS");
+    c->pcie_ns = link_ns(bw, "PCIE");
+    c->sio_ns = link_ns(bw, "SIO");
     *out = c;
     return 1;
 }
