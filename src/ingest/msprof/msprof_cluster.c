@@ -9,7 +9,11 @@
  * MindSpore's parallel strategy (parallel_strategy_<rank>.json: operator
  * sharding, no timings) and its profiler metadata (profiler_info_<rank>.json)
  * are turned away the same way: "no traceEvents", a Chrome trace's reason,
- * is nothing an Ascend user can act on (review 22a #13). */
+ * is nothing an Ascend user can act on (review 22a #13).  So is a rank's
+ * own communication.json or communication_matrix.json given alone
+ * (torch_npu's ASCEND_PROFILER_OUTPUT/, msprof's analyze/): HCCL summaries
+ * per step and operation, no device task; its run is read from the folder
+ * that holds it (issue #30). */
 #include "config.h"
 
 #include <string.h>
@@ -28,6 +32,23 @@ first_key_is(const char *s, size_t n, const char *key)
         i++;
     return i + m + 2 <= n && s[i] == '"' && memcmp(s + i + 1, key, m) == 0 &&
            s[i + 1 + m] == '"';
+}
+
+/* The first key of a JSON object in the head is "step" and digits or
+ * nothing ("step50"; "step" where no schedule numbered the steps). */
+static int
+first_key_is_step(const char *s, size_t n)
+{
+    size_t i = 1;
+
+    while (i < n &&
+           (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t'))
+        i++;
+    if (i + 6 > n || s[i] != '"' || memcmp(s + i + 1, "step", 4) != 0)
+        return 0;
+    for (i += 5; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+        ;
+    return i < n && s[i] == '"';
 }
 
 /* The head holds `"key"` somewhere: a strong enough mark with the first
@@ -61,6 +82,27 @@ mindspore_side(const char *s, size_t n)
     return NULL;
 }
 
+/* What a rank's own HCCL summary is, in words; NULL for others: an
+ * object keyed by its steps, each keyed by "p2p" and "collective" (the
+ * same layout msprof-analyze's communication reader takes), whose
+ * operations hold "Communication Time Info" (communication.json) or,
+ * per link "src-dst", "Transport Type" (communication_matrix.json). */
+static const char *
+rank_comm(const char *s, size_t n)
+{
+    if (n < 2 || s[0] != '{' || !first_key_is_step(s, n) ||
+        has_key(s, n, "traceEvents") ||
+        (!has_key(s, n, "collective") && !has_key(s, n, "p2p")))
+        return NULL;
+    if (has_key(s, n, "Communication Time Info"))
+        return "a rank's communication.json (HCCL time and bandwidth per "
+               "operation and step, no device tasks)";
+    if (has_key(s, n, "Transport Type"))
+        return "a rank's communication_matrix.json (HCCL bytes per link "
+               "between ranks, per operation and step, no device tasks)";
+    return NULL;
+}
+
 /* cluster_step_trace_time.csv starts "Step,Type,Index,"; the JSON files
  * are objects keyed by "p2p" and "collective" first (a rank's own
  * communication.json is keyed by its steps). */
@@ -80,7 +122,7 @@ sniff(const struct pr_probe *p)
     if (s[0] == '{' &&
         (first_key_is(s, n, "p2p") || first_key_is(s, n, "collective")))
         return PR_CLAIM_SURE;
-    if (mindspore_side(s, n) != NULL)
+    if (mindspore_side(s, n) != NULL || rank_comm(s, n) != NULL)
         return PR_CLAIM_SURE;
     return PR_CLAIM_NO;
 }
@@ -92,15 +134,22 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
     char head[4096];
     size_t n = 0;
     int whole = 0;
-    const char *side;
+    const char *side, *comm;
     struct pr_error herr; /* a head that cannot be read: the plain message */
 
     (void)o;
     *out = NULL;
     pr_error_clear(&herr);
-    side = pr_source_head(path, head, sizeof(head), &n, &whole, &herr) == PR_OK
-               ? mindspore_side(head, n)
-               : NULL;
+    if (pr_source_head(path, head, sizeof(head), &n, &whole, &herr) != PR_OK)
+        n = 0;
+    side = n > 0 ? mindspore_side(head, n) : NULL;
+    comm = n > 0 ? rank_comm(head, n) : NULL;
+    if (comm != NULL)
+        return pr_error_set(err, PR_E_NOT_FORMAT,
+                            "%s: %s: not read alone; give the folder it "
+                            "belongs to (the rank's *_ascend_pt or its "
+                            "ASCEND_PROFILER_OUTPUT/, or a PROF_* folder)",
+                            path, comm);
     if (side != NULL)
         return pr_error_set(err, PR_E_NOT_FORMAT,
                             "%s: %s: not read; give the profiler's output "
