@@ -802,7 +802,9 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
                                           "incomplete (see Data quality)");
     else if (cJSON_IsObject(tc) && pr_fig_run_is_npu(run))
         pr_figs_kpi(f, "Cube share", pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT),
-                    PR_FMT_PCT, "of task time on the AI Core Cube");
+                    PR_FMT_PCT,
+                    "of compute task time on the AI Core Cube (HCCL tasks "
+                    "left out)");
     else if (cJSON_IsObject(tc) && pr_fig_run_units(run) == PR_UNITS_AMD)
         pr_figs_kpi(f, "Matrix-core share",
                     pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
