@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "profreport/phases.h"
 #include "profreport/shapes.h"
 #include "profreport/trace.h"
 
@@ -319,6 +320,56 @@ test_compact_gpu(void **state)
     pr_trace_free(t);
 }
 
+/* The time an HCCL operation's bytes are rated over (issue #30): its
+ * Transit Time when above 0; when 0, its link types' Transit Time, SDMA +
+ * RDMA (HCCS, PCIE and SIO are parts of SDMA, counted only without it). */
+static void
+test_comm_rated(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    struct pr_comm_stat *c;
+    int by_link = -1;
+
+    (void)state;
+    assert_non_null(t);
+    c = pr_phases_add_comm(t);
+    assert_non_null(c);
+    /* no op-level Transit Time at all: unknown, never the links' */
+    c->sdma_bytes = 10e6;
+    c->sdma_ns = 2000000;
+    assert_true(pr_comm_stat_rated_ns(c, &by_link) == PR_PHASE_UNKNOWN);
+    assert_int_equal(by_link, 0);
+    /* above 0: its own */
+    c->transit_ns = 500000;
+    assert_true(pr_comm_stat_rated_ns(c, &by_link) == 500000);
+    assert_int_equal(by_link, 0);
+    /* 0: SDMA + RDMA, the HCCS part not added on top */
+    c->transit_ns = 0;
+    c->hccs_bytes = 10e6;
+    c->hccs_ns = 2000000;
+    c->rdma_bytes = 6e6;
+    c->rdma_ns = 1000000;
+    assert_true(pr_comm_stat_rated_ns(c, &by_link) == 3000000);
+    assert_int_equal(by_link, 1);
+    /* without an SDMA entry: the parts */
+    c->sdma_bytes = -1;
+    c->sdma_ns = PR_PHASE_UNKNOWN;
+    c->pcie_bytes = 2e6;
+    c->pcie_ns = 1000000;
+    assert_true(pr_comm_stat_rated_ns(c, &by_link) == 4000000);
+    assert_int_equal(by_link, 1);
+    /* an entry with bytes but no time: the bytes cannot be rated */
+    c->rdma_ns = PR_PHASE_UNKNOWN;
+    assert_true(pr_comm_stat_rated_ns(c, &by_link) == -1);
+    assert_int_equal(by_link, 0);
+    /* links of 0 bytes in 0 ms: nothing to rate */
+    c->hccs_bytes = c->pcie_bytes = c->rdma_bytes = 0;
+    c->hccs_ns = c->pcie_ns = c->rdma_ns = 0;
+    assert_true(pr_comm_stat_rated_ns(c, &by_link) == -1);
+    assert_int_equal(by_link, 0);
+    pr_trace_free(t);
+}
+
 int
 main(void)
 {
@@ -327,6 +378,7 @@ main(void)
         cmocka_unit_test(test_compact_event),
         cmocka_unit_test(test_compact_op),
         cmocka_unit_test(test_compact_gpu),
+        cmocka_unit_test(test_comm_rated),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
