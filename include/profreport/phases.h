@@ -145,11 +145,11 @@ struct pr_comm_stat *pr_phases_add_comm(struct pr_trace *t);
 double pr_comm_stat_bytes(const struct pr_comm_stat *c);
 
 /* The time an operation's bytes (pr_comm_stat_bytes) are rated over: its
- * Transit Time when above 0; when that is 0 (torch_npu's 2023 export,
- * msprof's own files: operations whose links carried bytes), the Transit
+ * Transit Time when above 0; when that is 0 (torch_npu's 2023 export
+ * gives 0 to operations whose links carried bytes), the Transit
  * Time its link types give for the same entries the bytes sum (SDMA +
- * RDMA, the parts where no SDMA entry: msprof-analyze rates each link
- * type's size over its own time), when above 0 and given by every entry
+ * RDMA, the parts where no SDMA entry: the file's own Bandwidth(GB/s) is
+ * each link type's size over its own time), when above 0 and given by every entry
  * with bytes, *by_link then set to 1 (else 0); -1 when neither;
  * PR_PHASE_UNKNOWN when the operation gives no Transit Time. */
 int64_t pr_comm_stat_rated_ns(const struct pr_comm_stat *c, int *by_link);

@@ -385,10 +385,10 @@ zero_transit(struct pr_figs *f, const cJSON *rows)
              : rated == n
                  ? "the bandwidth is rated over the Transit Time the "
                    "Bandwidth Info gives per link type, SDMA + RDMA "
-                   "(msprof's own per-link figure)"
+                   "(as its own Bandwidth(GB/s) is)"
                  : "the bandwidth is rated over the Transit Time the "
                    "Bandwidth Info gives per link type, SDMA + RDMA "
-                   "(msprof's own per-link figure), where that is above 0");
+                   "(as its own Bandwidth(GB/s) is), where that is above 0");
     pr_figs_note(f, text);
 }
 

@@ -22,7 +22,7 @@
 #    kernel_details has no task of: the note says the table is the tasks'.
 # And on ../shared: old2023's all-reduce (review 20 #1: 146.8 MB sent;
 # its operation's Transit Time is 0, review32a #7: rated over its HCCS
-# Transit Time, 7.65 ms, msprof's own 19.18 GB/s, issue #30), text_level1
+# Transit Time, 7.65 ms, the file's own Bandwidth(GB/s) 19.18, issue #30), text_level1
 # without its trace_view.json, whose sizes from
 # the links must equal the messages the timeline states.
 . "$PR_SRCDIR/tests/lib.sh"
@@ -106,7 +106,7 @@ o = {o["name"]: o for o in r["communication"]["ops"]}["hccl:all_reduce"]
 assert o["group_size"] == 8 and o["total_bytes"] == 146800640 / 1.75, o
 # was 28.2 / 49.3 GB/s over its 2.98 ms Elapse, then unrated (op-level
 # Transit Time 0); now over the 7.65 ms its HCCS (= SDMA) entry gives:
-# busbw 146.8 MB / 7.65 ms, msprof's own Bandwidth(GB/s) 19.1799
+# busbw 146.8 MB / 7.65 ms, the file's own Bandwidth(GB/s) 19.1799
 assert abs(o["bw_us"] - 7653.89) < 0.01, o
 assert abs(o["busbw_gbps"] - 19.1799) < 1e-3, o
 assert abs(o["algbw_gbps"] - 19.1799 / 1.75) < 1e-3, o

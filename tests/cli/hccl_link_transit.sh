@@ -1,12 +1,11 @@
 #!/bin/sh
 # hccl_link_transit.sh - issue #30: an HCCL operation whose op-level
-# Transit Time is 0 in communication.json (torch_npu's 2023 export, msprof's
-# own files) while its Communication Bandwidth Info gives each link type a
+# Transit Time is 0 in communication.json (torch_npu's 2023 export) while its Communication Bandwidth Info gives each link type a
 # Transit Time above 0 is rated over those: SDMA + RDMA (SDMA already sums
 # HCCS, PCIE and SIO, msprof's combine_sdma_info: never added on top), the
 # parts only where no SDMA entry is written.  old2023's rank 0
 # hcom_allReduce__483_2: Transit 0, 146.8 MB over HCCS in 7.65 ms, which
-# msprof itself rates 19.1799 GB/s.
+# the file's own HCCS Bandwidth(GB/s) gives as 19.1799.
 # Hand-made torch_npu folder, three HCCL tasks of op-level Transit 0:
 #  all_reduce (count 2,500,000 FP32 = 10 MB): SDMA 10 MB / 2 ms, HCCS
 #     10 MB / 2 ms (part of SDMA), RDMA 6 MB / 1 ms: 16 MB over 3 ms
@@ -135,9 +134,10 @@ assert abs(ag["algbw_gbps"] - 4e6 / 2e6) < 1e-9, ag
 assert rs["bw_calls"] == 0 and rs["algbw_gbps"] is None, rs
 n = c["note"] or ""
 assert ("2 call(s) whose operation has a Transit Time of 0 (an older "
-        "torch_npu, and msprof, give 0 to operations whose links carried "
-        "bytes) are rated over the Transit Time its Communication Bandwidth "
-        "Info gives per link type, SDMA + RDMA") in n, n
+        "torch_npu gives 0 to operations whose links carried bytes) are "
+        "rated over the Transit Time its Communication Bandwidth Info gives "
+        "per link type, SDMA + RDMA, as that entry's own Bandwidth(GB/s) "
+        "is") in n, n
 assert ("1 call(s) whose operation has a Transit Time of 0 and no link "
         "type's Transit Time above 0 are not rated") in n, n
 PY
@@ -159,8 +159,8 @@ import html, sys
 t = html.unescape(open(sys.argv[1], encoding="utf-8").read())
 w = ("op-level Transit Time is 0: the transfer is counted in Idle here, not "
      "Transit, and the bandwidth is rated over the Transit Time the "
-     "Bandwidth Info gives per link type, SDMA + RDMA (msprof's own "
-     "per-link figure).")
+     "Bandwidth Info gives per link type, SDMA + RDMA (as its own "
+     "Bandwidth(GB/s) is).")
 assert w in t, t[t.find("HCCL time by operation"):][:3000]
 PY
 
@@ -168,7 +168,7 @@ PY
 S=${PR_SHARED:-}/traces/torch_npu/old2023
 if have_shared && [ -d "$S" ]; then
     "$PR_BIN" -q --input "$S" --json "$T_DIR/old.json"
-    check "old2023: rank 0 all_reduce busbw is msprof's own HCCS 19.18 GB/s" \
+    check "old2023: rank 0 all_reduce busbw is the file's own HCCS Bandwidth(GB/s), 19.18" \
         python3 - "$T_DIR/old.json" "$S" << 'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))

@@ -715,7 +715,7 @@ producer_transit(const struct pr_phases *p)
  * Elapse Idle waiting for a late rank, read 4.3 GB/s busbw beside 15 GB/s a
  * link).  Where that time is 0, its link types' Transit Time (SDMA + RDMA,
  * *by_link set: old2023's hcom_allReduce__483_2, 146.8 MB over HCCS in
- * 7.65 ms, msprof's own 19.18 GB/s); -1 where neither is above 0 or the
+ * 7.65 ms, the file's own Bandwidth(GB/s) 19.18); -1 where neither is above 0 or the
  * operation gives none; the task's own time where no operation names it. */
 static int64_t
 producer_transit_of(const struct pr_trace *t, const struct pr_event *e,
@@ -1603,10 +1603,10 @@ transit_note(const struct collect *c, char *text, size_t cap, size_t len)
     if (c->link_rated > 0 && len < cap) {
         w = snprintf(text + len, cap - len,
                      "; %lld call(s) whose operation has a Transit Time of 0 "
-                     "(an older torch_npu, and msprof, give 0 to operations "
-                     "whose links carried bytes) are rated over the Transit "
-                     "Time its Communication Bandwidth Info gives per link "
-                     "type, SDMA + RDMA (msprof's own per-link bandwidth)",
+                     "(an older torch_npu gives 0 to operations whose links "
+                     "carried bytes) are rated over the Transit Time its "
+                     "Communication Bandwidth Info gives per link type, "
+                     "SDMA + RDMA, as that entry's own Bandwidth(GB/s) is",
                      (long long)c->link_rated);
         len = w < 0 ? cap : len + (size_t)w;
     }
