@@ -149,8 +149,8 @@ double pr_comm_stat_bytes(const struct pr_comm_stat *c);
  * gives 0 to operations whose links carried bytes), the Transit
  * Time its link types give for the same entries the bytes sum (SDMA +
  * RDMA, the parts where no SDMA entry: the file's own Bandwidth(GB/s) is
- * each link type's size over its own time), when above 0 and given by every entry
- * with bytes, *by_link then set to 1 (else 0); -1 when neither;
+ * each link type's size over its own time), when above 0 and given by every
+ * entry with bytes, *by_link then set to 1 (else 0); -1 when neither;
  * PR_PHASE_UNKNOWN when the operation gives no Transit Time. */
 int64_t pr_comm_stat_rated_ns(const struct pr_comm_stat *c, int *by_link);
 
