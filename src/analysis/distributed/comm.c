@@ -715,8 +715,9 @@ producer_transit(const struct pr_phases *p)
  * Elapse Idle waiting for a late rank, read 4.3 GB/s busbw beside 15 GB/s a
  * link).  Where that time is 0, its link types' Transit Time (SDMA + RDMA,
  * *by_link set: old2023's hcom_allReduce__483_2, 146.8 MB over HCCS in
- * 7.65 ms, the file's own Bandwidth(GB/s) 19.18); -1 where neither is above 0 or the
- * operation gives none; the task's own time where no operation names it. */
+ * 7.65 ms, the file's own Bandwidth(GB/s) 19.18); -1 where neither is above 0
+ * or the operation gives none; the task's own time where no operation names it.
+ */
 static int64_t
 producer_transit_of(const struct pr_trace *t, const struct pr_event *e,
                     int *by_link)
