@@ -3469,8 +3469,12 @@ comm_readings(struct pr_figs *f, const cJSON *summary)
         else if (npu_comm_note(r) != NULL) {
             char *own = clauses(summary, npu_comm_note(r), 0);
 
+            /* capitalised but where it opens with an operation's name
+               ("hccl:all_reduce: ..."): old2023's ranks differ from the
+               first clause on, "rank0: The trace gives ..." */
             if (own != NULL)
-                npu_note(f, pr_sget_str_or(r, PR_K_WORKER, "?"), own, 0);
+                npu_note(f, pr_sget_str_or(r, PR_K_WORKER, "?"), own,
+                         strcspn(own, ": ") == strcspn(own, " "));
             free(own);
         }
         if (pr_sget_str(c, PR_K_PROTOCOL_NOTE) != NULL) {
