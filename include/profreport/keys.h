@@ -530,6 +530,7 @@
 #define PR_K_FUSIBLE_FED_PCT "fusible_fed_pct"
 #define PR_K_COPY_FED_PCT "copy_fed_pct"
 #define PR_K_FSDP_PCT "fsdp_pct"
+#define PR_K_FSDP_BACKWARD_PCT "fsdp_backward_pct"
 #define PR_K_FSDP_PATH_PCT "fsdp_path_pct"
 #define PR_K_FSDP_CALLS "fsdp_calls"
 #define PR_K_FSDP_RANGES "fsdp_ranges"

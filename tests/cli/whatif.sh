@@ -412,6 +412,10 @@ assert 'autocast re-casting' not in x['text'], x['text']
 # review30g #7: only the kind of range the casts were in is named
 assert w['fsdp_ranges'] == 'FSDP::pre_forward', w
 assert 'pre_backward' not in x['text'], x['text']
+# gpu_a #1: no backward re-gather cast, so no reshard_after_forward
+# advice (its basis would be 0%)
+assert w['fsdp_backward_pct'] == 0, w
+assert 'reshard_after_forward' not in x['text'], x['text']
 " "$T_DIR/casts_fsdp.json"
 check "  a cast under FSDP::pre_backward alone: that range named, not pre_forward" \
     python3 -c "
@@ -422,6 +426,11 @@ assert w['fsdp_pct'] == 100 and w['fsdp_ranges'] == 'FSDP::pre_backward', w
 x = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'dtype_conversions'][0]
 assert 'its FSDP::pre_backward ranges' in x['text'], x['text']
 assert 'pre_forward' not in x['text'], x['text']
+# gpu_a #1: all the casts are backward's re-gather: the advice stays,
+# citing their share
+assert w['fsdp_backward_pct'] == 100, w
+assert 'reshard_after_forward=False' in x['text'] and \
+    'the casts under FSDP::pre_backward, 100% of the casts' in x['text'], x['text']
 " "$T_DIR/casts_fsdp_bwd.json"
 check "  casts outside FSDP ranges keep the autocast cause, no FSDP keys" python3 -c "
 import json, sys

@@ -255,6 +255,8 @@ struct pr_whatif_acc {
                               (fsdp_path_pct) */
     int64_t cast_ns;       /* CASTS: every cast's time, on the path or not */
     int64_t fsdp_all_ns;   /* CASTS: the part under FSDP's ranges (fsdp_pct) */
+    int64_t fsdp_bwd_ns;   /* CASTS: the part under FSDP::pre_backward
+                              (fsdp_backward_pct) */
     size_t fsdp_n;         /* CASTS: their number (fsdp_calls) */
     unsigned fsdp_kinds;   /* CASTS: the ranges they were in (FSDP_FWD...) */
     struct opt_span *fsdp; /* those ranges (fsdp_spans), once a trace */
@@ -562,6 +564,8 @@ cmp_span(const void *x, const void *y)
 /* FSDP's range kinds, as under_fsdp's bits and fsdp_ranges' words */
 static const char *const fsdp_kind[] = {"FSDP::pre_forward",
                                         "FSDP::pre_backward", NULL};
+/* under_fsdp's bit for fsdp_kind[1], FSDP::pre_backward */
+#define FSDP_BWD (1u << 1)
 
 static int
 fsdp_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
@@ -1771,6 +1775,8 @@ apply_picks(const struct pr_trace *t, struct pr_cp_graph *g,
                 a->fsdp_all_ns = pr_sat_add_i64(a->fsdp_all_ns, was);
                 a->fsdp_n++;
             }
+            if (fsdp & FSDP_BWD)
+                a->fsdp_bwd_ns = pr_sat_add_i64(a->fsdp_bwd_ns, was);
             if (fsdp && n->on_path)
                 a->fsdp_ns = pr_sat_add_i64(a->fsdp_ns, was);
         }
@@ -2164,6 +2170,8 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
     if (s == PR_WHATIF_CASTS && a->all_ns[s] > 0 && a->n_fsdp > 0 &&
         a->cast_ns > 0 && a->steps > 0) {
         o.fsdp_pct = 100.0 * (double)a->fsdp_all_ns / (double)a->cast_ns;
+        o.fsdp_backward_pct =
+            100.0 * (double)a->fsdp_bwd_ns / (double)a->cast_ns;
         o.fsdp_path_pct = 100.0 * (double)a->fsdp_ns / (double)a->all_ns[s];
         o.fsdp_calls = (double)a->fsdp_n / (double)a->steps;
         /* the kinds of range the casts were in, not every kind looked
@@ -2180,6 +2188,8 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
                          PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_RANGES);
     } else {
         pr_rows_omit(ro, &o, PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_PCT);
+        pr_rows_omit(ro, &o,
+                     PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_BACKWARD_PCT);
         pr_rows_omit(ro, &o,
                      PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_PATH_PCT);
         pr_rows_omit(ro, &o, PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_CALLS);
@@ -4658,11 +4668,18 @@ cast_fused_share(const char *name, int *src, int *dst)
  * step uses the sharded parameter in its original dtype;
  * reshard_after_forward=False keeps the unsharded parameters after
  * forward and avoids the all-gather in backward).  The autocast sentence
- * stays for the rest.  0: out of memory. */
+ * stays for the rest.  The reshard_after_forward sentence only where the
+ * casts under FSDP::pre_backward (its backward re-gather: _fsdp_param.py's
+ * all_gather_inputs casts the shard to param_dtype at every all-gather)
+ * are FSDP_BWD_MIN_PCT of the casts' time or more: its basis is those
+ * casts, and nsys mfu_2gpu_before has none (its 0% / 1% "of the casts'
+ * time on the critical path" was all pre_forward).  0: out of memory. */
+#define FSDP_BWD_MIN_PCT 5.0
 static int
 fsdp_cause(cJSON *r, const cJSON *w, const char *a_step)
 {
     double fsdp = pr_sget_num(w, PR_K_FSDP_PCT);
+    double bwd = pr_sget_num(w, PR_K_FSDP_BACKWARD_PCT);
     double path = pr_sget_num(w, PR_K_FSDP_PATH_PCT);
     double calls = pr_sget_num(w, PR_K_FSDP_CALLS);
     const char *kinds = pr_sget_str_or(w, PR_K_FSDP_RANGES, "FSDP::pre_*");
@@ -4678,21 +4695,26 @@ fsdp_cause(cJSON *r, const cJSON *w, const char *a_step)
     len = pr_append(
         out, sizeof(out), len,
         "FSDP's parameter hooks (its %.*s%s%s ranges) launched %.0f "
-        "casts%s, %.0f%% of the "
-        "casts' time: FSDP's mixed precision (fully_shard's "
+        "casts%s, %.0f%% of the casts' time (%.0f%% of their time on the "
+        "critical path): FSDP's mixed precision (fully_shard's "
         "MixedPrecisionPolicy param_dtype) casting the sharded parameters "
         "to param_dtype for the all-gather, not "
         "autocast. FSDP keeps the sharded parameters in their own dtype for "
         "the optimizer step, so these casts are the price of computing in "
         "param_dtype, which is worth paying: computing in fp32 instead "
-        "would cost far more than the casts. reshard_after_forward=False "
-        "keeps the unsharded parameters after forward, so backward does not "
-        "all-gather (and cast) them again, at the cost of their memory. No "
-        "gain is claimed for it: the replay does not model it, and these "
-        "casts are %.0f%% of the casts' time on the critical path.",
+        "would cost far more than the casts.",
         (int)strcspn(kinds, ","), kinds, comma != NULL ? " and " : "",
         comma != NULL ? comma + strspn(comma, ", ") : "", calls, a_step, fsdp,
         path);
+    if (bwd >= FSDP_BWD_MIN_PCT)
+        len = pr_append(
+            out, sizeof(out), len,
+            " reshard_after_forward=False keeps the unsharded parameters "
+            "after forward, so backward does not all-gather (and cast) them "
+            "again: the casts under FSDP::pre_backward, %.0f%% of the casts' "
+            "time, at the cost of the parameters' memory. No gain is claimed "
+            "for it: the replay does not model it.",
+            bwd);
     if (fsdp < 99.5)
         len = pr_append(out, sizeof(out), len,
                         " The other casts usually come from %s",
