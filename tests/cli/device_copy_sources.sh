@@ -216,6 +216,11 @@ else:
         fail.append('gain %s bound %s' % (x.get('gain_us'), x.get('bound_us')))
     # review 6 #14: mode="reduce-overhead" also brings Inductor; the
     # backend itself runs on CUDA-graph trees from torch 2.4 (#122713)
+    # gpu_a #4: CudaGraphModule is the backend of torch 2.0 to 2.3, not
+    # 2.0's alone (#121018's tree still holds it in 2024-03)
+    if 'the "cudagraphs" backend of torch 2.0 to 2.3, CudaGraphModule' not in x['text'] or \
+            "torch 2.0's" in x['text']:
+        fail.append('versions: %s' % x['text'][:900])
     if 'From torch 2.4 the same backend="cudagraphs"' not in x['text'] or \
             'also compiles the graph with Inductor' not in x['text']:
         fail.append('lighter lever: %s' % x['text'][-600:])

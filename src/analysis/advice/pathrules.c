@@ -1928,10 +1928,13 @@ copy_evidence(const cJSON *run, double steps)
  * wrapper (review 5 finding 1: on hta trace_diff test each
  * CompiledFunction / CompiledFunctionBackward call is one cudaGraphLaunch
  * between ~200 aten::copy_ and ~200 aten::clone): the copies are the
- * wrapper's, not the functionalized graph's.  torch 2.0's "cudagraphs"
- * backend (torch/_dynamo/backends/cudagraphs.py, CudaGraphModule.__call__)
- * copies every input into its static inputs, replays, and clones every
- * output; Inductor's CUDA-graph trees (torch/_inductor/cudagraph_trees.py,
+ * wrapper's, not the functionalized graph's.  The "cudagraphs" backend
+ * of torch 2.0 to 2.3 (torch/_dynamo/backends/cudagraphs.py,
+ * CudaGraphModule.__call__) copies every input into its static inputs,
+ * replays, and clones every output (gpu_a #4: not 2.0's alone: the class
+ * is still there at 4af0e634bf, #121018, 2024-03, whose revert #121864
+ * before the 2.3 cut left it the 2.3 backend; #122713 replaced it); Inductor's
+ * CUDA-graph trees (torch/_inductor/cudagraph_trees.py,
  * _copy_inputs_and_remove_from_src over non_static_input_idx) copy only
  * the inputs that are not parameters or buffers and return outputs from
  * the graph's pool uncloned.  The "cudagraphs" backend itself runs on the
@@ -1961,7 +1964,7 @@ wrapper_text(const cJSON *w, double steps, double dur, char *buf, size_t cap,
         "%.0f%% of the copy time. That is a CUDA-graphed compiled function "
         "copying its inputs (a module's parameters among them) into the "
         "graph's static input buffers before the replay and cloning its "
-        "outputs after it (torch 2.0's \"cudagraphs\" backend, "
+        "outputs after it (the \"cudagraphs\" backend of torch 2.0 to 2.3, "
         "CudaGraphModule in torch/_dynamo/backends/cudagraphs.py, copies "
         "every input and clones every output); the compiled graph itself "
         "does not issue them, so its graphs (TORCH_LOGS=\"aot_graphs\") "

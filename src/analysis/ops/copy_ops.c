@@ -61,7 +61,7 @@ struct sweep {
     struct src *v; /* owned */
     size_t n, cap;
     /* the CUDA-graph wrapper of a compiled function (torch/_dynamo/
-       backends/cudagraphs.py, torch 2.0's CudaGraphModule.__call__:
+       backends/cudagraphs.py, torch 2.0 to 2.3's CudaGraphModule.__call__:
        dst.copy_(src) for every input, graph.replay(), then a clone of
        every output): its graph launches, the copies before them, the
        copies after them in the same call */
