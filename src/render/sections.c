@@ -1951,10 +1951,11 @@ kernel_classes(struct pr_figs *f, const cJSON *run)
         return;
     len = (size_t)snprintf(
         text, sizeof(text),
-        "%.0f %s%s (%.1f%% of %s time) match no rule of the kernel "
-        "table and are counted as neither %s nor communication time:",
+        "%.0f %s%s (%.1f%% of %s time) %s no rule of the kernel "
+        "table and %s counted as neither %s nor communication time:",
         (double)u->kernels, f->npu ? "task" : "kernel",
         u->kernels == 1 ? "" : "s", u->time_pct, f->npu ? "task" : "kernel",
+        u->kernels == 1 ? "matches" : "match", u->kernels == 1 ? "is" : "are",
         f->npu ? "Cube" : pr_fig_words((enum pr_fig_units)f->units)->tc_adj);
     if (len >= sizeof(text))
         len = sizeof(text) - 1;

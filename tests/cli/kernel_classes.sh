@@ -118,7 +118,12 @@ check "classes, shares, collectives, distributed: $(cat "$T_DIR/why")" [ $? -eq 
 check "HTML: kernel time by family" \
     grep -q "Kernel time by family" "$T_DIR/r.html"
 check "HTML: the unknown kernel named with its share" \
-    grep -q "match no rule of the kernel table .*my_custom_kernel (5.0%)" \
+    grep -q "matches no rule of the kernel table .*my_custom_kernel (5.0%)" \
+    "$T_DIR/r.html"
+# gpu_a: one kernel takes the singular verbs (hta timeline_analysis read
+# "1 kernel ... match no rule ... and are counted")
+check "HTML: one unknown kernel matches and is counted (singular)" \
+    grep -q "1 kernel (5.0% of kernel time) matches no rule of the kernel table and is counted as" \
     "$T_DIR/r.html"
 
 # a kernel no rule names but its producer calls a collective (PyTorch's
