@@ -4710,10 +4710,10 @@ fsdp_cause(cJSON *r, const cJSON *w, const char *a_step)
         len = pr_append(
             out, sizeof(out), len,
             " reshard_after_forward=False keeps the unsharded parameters "
-            "after forward, so backward does not all-gather (and cast) them "
-            "again: the casts under FSDP::pre_backward, %.0f%% of the casts' "
-            "time, at the cost of the parameters' memory. No gain is claimed "
-            "for it: the replay does not model it.",
+            "after forward, at the cost of their memory, so backward does "
+            "not all-gather and cast them again: the casts under "
+            "FSDP::pre_backward, %.0f%% of the casts' time, would go. No "
+            "gain is claimed for it: the replay does not model it.",
             bwd);
     if (fsdp < 99.5)
         len = pr_append(out, sizeof(out), len,
