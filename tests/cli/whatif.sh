@@ -416,6 +416,8 @@ assert 'pre_backward' not in x['text'], x['text']
 # advice (its basis would be 0%)
 assert w['fsdp_backward_pct'] == 0, w
 assert 'reshard_after_forward' not in x['text'], x['text']
+# one cast a step: singular ('launched 1 casts' before)
+assert 'launched 1 cast a step, 100% of the casts' in x['text'], x['text']
 " "$T_DIR/casts_fsdp.json"
 check "  a cast under FSDP::pre_backward alone: that range named, not pre_forward" \
     python3 -c "

@@ -4695,7 +4695,7 @@ fsdp_cause(cJSON *r, const cJSON *w, const char *a_step)
     len = pr_append(
         out, sizeof(out), len,
         "FSDP's parameter hooks (its %.*s%s%s ranges) launched %.0f "
-        "casts%s, %.0f%% of the casts' time (%.0f%% of their time on the "
+        "cast%s%s, %.0f%% of the casts' time (%.0f%% of their time on the "
         "critical path): FSDP's mixed precision (fully_shard's "
         "MixedPrecisionPolicy param_dtype) casting the sharded parameters "
         "to param_dtype for the all-gather, not "
@@ -4704,8 +4704,8 @@ fsdp_cause(cJSON *r, const cJSON *w, const char *a_step)
         "param_dtype, which is worth paying: computing in fp32 instead "
         "would cost far more than the casts.",
         (int)strcspn(kinds, ","), kinds, comma != NULL ? " and " : "",
-        comma != NULL ? comma + strspn(comma, ", ") : "", calls, a_step, fsdp,
-        path);
+        comma != NULL ? comma + strspn(comma, ", ") : "", calls,
+        calls == 1 ? "" : "s", a_step, fsdp, path);
     if (bwd >= FSDP_BWD_MIN_PCT)
         len = pr_append(
             out, sizeof(out), len,
