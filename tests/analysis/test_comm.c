@@ -116,6 +116,10 @@ test_collective_names(void **state)
     assert_string_equal(pr_comm_collective("ReduceScatter"), "reduce_scatter");
     assert_string_equal(pr_comm_collective("alltoall_base"), "all_to_all");
     assert_null(pr_comm_collective("volta_sgemm_128x64_nn"));
+    /* NCCL's variable-count all-gather (src/device/generate.py) */
+    assert_string_equal(pr_comm_collective("ncclDevKernel_AllGatherV_RING_LL("
+                                           "ncclDevKernelArgsStorage<4096>)"),
+                        "all_gather");
     assert_null(pr_comm_collective("ncclDevKernel_Generic(ncclDevComm*)"));
     assert_null(pr_comm_collective("nccl:mystery"));
     assert_null(pr_comm_collective(""));

@@ -33,6 +33,7 @@ static const struct {
     {"allreduce", "all_reduce"},
     {"all_reduce", "all_reduce"},
     {"allgather", "all_gather"},
+    {"allgatherv", "all_gather"}, /* NCCL's ncclDevKernel_AllGatherV_* */
     {"all_gather", "all_gather"},
     {"_allgather_base", "all_gather"},
     {"_all_gather_base", "all_gather"},
@@ -653,6 +654,19 @@ find_hop(struct collect *c, const struct pr_event *launch)
     return &c->hops[lo - 1];
 }
 
+/* The host collective whose interval holds the launch of kernel e, or
+ * NULL (no launch traced, or none around it). */
+static struct hop *
+kernel_hop(struct collect *c, const struct pr_event *e)
+{
+    const struct pr_trace *t = c->t;
+    size_t l = pr_event_correlation(t, e) == PR_NO_ID
+                   ? PR_NONE
+                   : pr_idmap_get(&c->launch, pr_event_correlation(t, e));
+
+    return l == PR_NONE ? NULL : find_hop(c, &t->events[l]);
+}
+
 /* The backend a kernel's collective row is named by: HCCL for a task its
  * producer put on the communication unit (whatever names it: MindSpore
  * calls HCCL's all-reduce Default/AllReduce-op5), else its kernel-table
@@ -787,10 +801,7 @@ take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e)
     const struct pr_gpu_info *g = pr_trace_gpu(t, e, &gb);
     struct pr_kclass k;
     char backend[24];
-    size_t l = pr_event_correlation(t, e) == PR_NO_ID
-                   ? PR_NONE
-                   : pr_idmap_get(&c->launch, pr_event_correlation(t, e));
-    struct hop *h = l == PR_NONE ? NULL : find_hop(c, &t->events[l]);
+    struct hop *h = kernel_hop(c, e);
     const char *coll;
     int by_link = 0;
     int64_t bw;
@@ -926,6 +937,7 @@ keep_time(struct collect *c, struct pr_names *nc, const struct pr_event *e)
     const struct pr_gpu_info *g = pr_trace_gpu(t, e, &gb);
     struct pr_kclass k;
     char backend[24];
+    const struct hop *h;
 
     pr_names_rule(nc, e->name, &k);
     kernel_backend(&k, g, backend, sizeof(backend));
@@ -943,8 +955,14 @@ keep_time(struct collect *c, struct pr_names *nc, const struct pr_event *e)
         c->kts = v;
         c->cap_kts = cap;
     }
+    /* issue #28: the collective the host op launching it names (Nsight's
+       emit_nvtx range nccl:all_to_all around the launch of an
+       ncclDevKernel_SendRecv: PyTorch's all-to-all runs as NCCL's grouped
+       sends and receives), else the kernel's own */
+    h = kernel_hop(c, e);
     c->kts[c->n_kts].coll =
-        kernel_collective(t, &k, g, pr_trace_str(t, e->name));
+        h != NULL ? h->coll
+                  : kernel_collective(t, &k, g, pr_trace_str(t, e->name));
     c->kts[c->n_kts].s = e->ts_ns;
     c->kts[c->n_kts].e = pr_sat_add_i64(e->ts_ns, e->dur_ns);
     c->n_kts++;
