@@ -680,7 +680,9 @@ coll_note(struct pr_dtable *t, const cJSON *pair)
                  "call lasts until the slowest rank arrives, so opposite "
                  "signs are the wait moving between ranks, not the "
                  "transfer; the fastest rank's time per call, %s (%s) -> "
-                 "%s (%s), %s, is the closest to the transfer's change.",
+                 "%s (%s), %s, still holds that rank's own wait in the "
+                 "calls another rank reached last, so its change is not "
+                 "the transfer's alone.",
                  pr_sget_str_or(row, PR_K_NAME, "?"), up,
                  pr_sget_str_or(sk, "up_run", "?"), down,
                  pr_sget_str_or(sk, "down_run", "?"), fb,

@@ -159,6 +159,12 @@ COLUMNS=100 "$PR_BIN" diff "$T_DIR/jb" "$T_DIR/jc" 2> /dev/null |
 check "opposite signs across ranks: said under the table, the fastest rank's change" \
     grep -q 'nccl:all_reduce: its time per call changed +200.0% on rank1 and -40.0% on rank0: a call lasts until the slowest rank arrives, .* the fastest rank.s time per call, 50.0 µs (rank1) -> 60.0 µs (rank0), +20.0%' \
     "$T_DIR/j.txt"
+# issue #29: the fastest rank's time still holds its wait in the calls
+# another rank reached last (nsys_before -> after: 253 -> 330 us, +30.1%,
+# beside a transit of ~180 us a call on both sides): not "the closest to
+# the transfer's change"
+check "  the fastest rank's time is not called the transfer's change" \
+    sh -c "grep -q 'still holds that rank.s own wait in the calls another rank reached last, so its change is not the transfer.s alone' '$T_DIR/j.txt' && ! grep -q 'closest to the transfer' '$T_DIR/j.txt'"
 "$PR_BIN" diff -q "$T_DIR/jb" "$T_DIR/jc" --json "$T_DIR/j.json" \
     --markdown "$T_DIR/j.md" > /dev/null 2>&1
 check "  the JSON keeps it on each rank's row, the Markdown says it" \
