@@ -89,6 +89,11 @@ const char *pr_fig_label_mindspore(const char *key, const char *label);
 /* 1 when the run ran under MindSpore; for a summary, every run (one at
  * least). */
 int pr_fig_run_is_mindspore(const cJSON *run);
+/* Whether a run is read from an Nsight Systems export (its input's
+ * format "nsys"): its shapes come from PyTorch's emit_nvtx ranges, under
+ * torch.autograd.profiler.emit_nvtx(record_shapes=True), not from
+ * torch.profiler's record_shapes (issue #28). */
+int pr_fig_run_is_nsys(const cJSON *summary, const cJSON *run);
 /* A run without steps (pr_sget_run_is_capture): the findings' and
  * replays' per-step columns as the capture's ("Saves", "Of capture"),
  * c itself otherwise (static); whether every run of a summary (0 without
@@ -468,8 +473,8 @@ void pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary);
 /* Why `run` has no roofline, after `what` ("No roofline"): no operator
  * with FLOPs, or a device without a name or without known peaks; into
  * buf, returned. */
-const char *pr_sec_roof_missing(const cJSON *run, const char *what, char *buf,
-                                size_t n);
+const char *pr_sec_roof_missing(const cJSON *summary, const cJSON *run,
+                                const char *what, char *buf, size_t n);
 
 /* The roofs the analysis chose for `run` (summary "roofline"): only those
  * of the dtypes its operators ran in, each with its one label; at most

@@ -50,6 +50,14 @@
     "No layer has a backward pass in this trace: layers need a training "      \
     "step (forward and backward) recorded with record_shapes=True, whose "     \
     "operators carry sequence numbers."
+/* ... on an Nsight Systems export, whose operators are PyTorch's
+ * emit_nvtx ranges ("aten::mm, seq = 12, ...": the sequence number is
+ * there whatever record_shapes; the sizes only under record_shapes=True) */
+#define PR_LAYERS_NO_PAIRS_NSYS                                                \
+    "No layer has a backward pass in this trace: layers need a training "      \
+    "step (forward and backward) under torch.autograd.profiler.emit_nvtx, "    \
+    "whose ranges carry the operators' sequence numbers (and their input "     \
+    "sizes, which the layers' FLOPs need, with record_shapes=True)."
 /* ... on a MindSpore run, whose backward is the Gradients/ scope of the
  * same Cell and whose operators carry no autograd sequence numbers
  * (review32a #5: ms_run2 labels 41 of its 112 tasks bprop) */

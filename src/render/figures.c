@@ -677,6 +677,21 @@ pr_fig_run_is_mindspore(const cJSON *run)
 }
 
 int
+pr_fig_run_is_nsys(const cJSON *summary, const cJSON *run)
+{
+    const char *w = pr_sget_str(run, PR_K_WORKER);
+    const cJSON *in;
+
+    cJSON_ArrayForEach(in, pr_sget(summary, PR_K_INPUTS))
+    {
+        if (w != NULL && pr_sget_is(pr_sget_str(in, PR_K_WORKER), w) &&
+            pr_sget_is(pr_sget_str(in, PR_K_FORMAT), "nsys"))
+            return 1;
+    }
+    return 0;
+}
+
+int
 pr_fig_summary_is_mindspore(const cJSON *summary)
 {
     const cJSON *run;

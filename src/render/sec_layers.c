@@ -267,8 +267,9 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_nomem(f);
     } else if (n_points == 0 || ch->u.roofline.n_roofs == 0) {
         pr_fig_chart_free(ch);
-        pr_figs_note(f, pr_sec_roof_missing(run, "No roofline of the layers",
-                                            note, sizeof(note)));
+        pr_figs_note(f, pr_sec_roof_missing(summary, run,
+                                            "No roofline of the layers", note,
+                                            sizeof(note)));
     } else {
         pr_figs_chart(f, ch, 0);
         if (pr_sec_roof_unbounded(run, pr_sget(run, PR_K_LAYERS), "layer", 0,

@@ -1335,7 +1335,8 @@ shape_rows(const cJSON *rows)
 }
 
 /* The by-shape table's note where no row has a shape: an Nsight Systems
- * export records none, whatever the program asked; a PyTorch, torch_npu
+ * export has them where PyTorch's emit_nvtx(record_shapes=True) wrote them
+ * into its ranges; a PyTorch, torch_npu
  * profiler records them with record_shapes=True, MindSpore's in its
  * framework_raw_*.csv.  A run
  * without operators has no operator shapes to record (kernel_details.csv
@@ -1346,9 +1347,6 @@ shape_rows(const cJSON *rows)
 static const char *
 no_shapes_note(const cJSON *summary, const cJSON *run)
 {
-    const char *w = pr_sget_str(run, PR_K_WORKER);
-    const cJSON *in;
-
     if (pr_sget_len(pr_sget(run, PR_K_OPERATORS)) <= 0)
         return pr_fig_run_is_npu(run) &&
                        pr_sget_len(pr_sget(run, PR_K_KERNELS)) > 0
@@ -1358,13 +1356,13 @@ no_shapes_note(const cJSON *summary, const cJSON *run)
                      "call."
                    : NULL; /* the line above says it has no operators */
 
-    cJSON_ArrayForEach(in, pr_sget(summary, PR_K_INPUTS))
-    {
-        if (w != NULL && pr_sget_is(pr_sget_str(in, PR_K_WORKER), w) &&
-            pr_sget_is(pr_sget_str(in, PR_K_FORMAT), "nsys"))
-            return "No input shapes in this trace (an Nsight Systems export "
-                   "records none).";
-    }
+    /* issue #28: PyTorch writes an operator's input sizes into its
+       emit_nvtx range (", sizes = [[...]]", getNvtxStr in
+       torch/csrc/profiler) under emit_nvtx(record_shapes=True) */
+    if (pr_fig_run_is_nsys(summary, run))
+        return "No input shapes in this trace (PyTorch writes them into "
+               "its NVTX ranges only under "
+               "torch.autograd.profiler.emit_nvtx(record_shapes=True)).";
     /* review32a #5: record_shapes=True is PyTorch's; MindSpore's
        profiler writes its shapes in framework_raw_*.csv (op_info), msprof
        in op_summary's Input Shapes, which the readers take where there */
@@ -2439,7 +2437,8 @@ static const char *const roof_view[] = {"name",      "flops",  "bytes",
                                         "roofline",  "mark",   NULL};
 
 const char *
-pr_sec_roof_missing(const cJSON *run, const char *what, char *buf, size_t n)
+pr_sec_roof_missing(const cJSON *summary, const cJSON *run, const char *what,
+                    char *buf, size_t n)
 {
     struct pr_row_device dev;
     const cJSON *o;
@@ -2494,6 +2493,13 @@ pr_sec_roof_missing(const cJSON *run, const char *what, char *buf, size_t n)
                  "%s: no operator has a FLOP count (they need input "
                  "shapes, which this MindSpore export does not record).",
                  what); /* review32a #5: not a PyTorch option */
+    else if (!flops && pr_fig_run_is_nsys(summary, run))
+        snprintf(buf, n,
+                 "%s: no operator has a FLOP count (they need input "
+                 "shapes, which PyTorch writes into its NVTX ranges only "
+                 "under torch.autograd.profiler.emit_nvtx(record_shapes="
+                 "True)).",
+                 what); /* issue #28: not torch.profiler's option */
     else if (!flops)
         snprintf(buf, n,
                  "%s: no operator has a FLOP count (they need input "
@@ -2674,8 +2680,8 @@ sec_roofline(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (n_points == 0 || ch->u.roofline.n_roofs == 0) {
         cJSON_Delete(by_total);
         pr_fig_chart_free(ch);
-        pr_figs_note(
-            f, pr_sec_roof_missing(run, "No roofline", note, sizeof(note)));
+        pr_figs_note(f, pr_sec_roof_missing(summary, run, "No roofline", note,
+                                            sizeof(note)));
         return;
     }
     pr_figs_chart(f, ch, 0);

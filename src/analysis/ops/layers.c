@@ -1205,7 +1205,10 @@ no_pairs_note(const struct pr_trace *t)
         return PR_LAYERS_NO_OPS;
     for (i = 0; i < t->n_events; i++)
         if (t->events[i].kind == PR_KIND_HOST_OP)
-            return PR_LAYERS_NO_PAIRS;
+            return t->format != PR_STR_NONE &&
+                           strcmp(pr_trace_str(t, t->format), "nsys") == 0
+                       ? PR_LAYERS_NO_PAIRS_NSYS
+                       : PR_LAYERS_NO_PAIRS;
     return PR_LAYERS_NO_OPS;
 }
 

@@ -1408,13 +1408,15 @@ add_gaps(const struct nsys *n, const struct proc *p, const struct run_facts *f)
         st = gap(t, "no_operators", 0,
                  "kernels have no operators: the export holds no PyTorch "
                  "emit_nvtx ranges (a PyTorch program: profile under "
-                 "torch.autograd.profiler.emit_nvtx() with nsys profile "
+                 "torch.autograd.profiler.emit_nvtx(record_shapes=True), "
+                 "which writes the input sizes too, with nsys profile "
                  "--trace=cuda,nvtx)");
     if (st == PR_OK && f->ops_no_sizes > 0)
         st = gap(t, "no_shapes", f->ops_no_sizes,
-                 "operators without input sizes (emit_nvtx without "
-                 "record_shapes=True): no FLOPs, roofline or per-shape rows "
-                 "for them");
+                 "operators whose NVTX range has no \", sizes = [...]\" "
+                 "(PyTorch writes an operator's input sizes there only "
+                 "under torch.autograd.profiler.emit_nvtx(record_shapes="
+                 "True)): no FLOPs, roofline or per-shape rows for them");
     if (st == PR_OK && f->guessed > 0)
         st = gap(t, "dtype_from_kernel", f->guessed,
                  "operators whose dtype comes from their GEMM or convolution "
