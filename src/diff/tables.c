@@ -498,6 +498,39 @@ figure_row(struct pr_dtable *t, const cJSON *row, int *marks)
                : -1;
 }
 
+/* Issue #29: breakdown.communication is the exposed communication on both
+ * sides; the collectives' whole time per step beside it, where the row
+ * has it (compare.c's comm_totals). */
+static void
+comm_note(struct pr_dtable *t, const cJSON *row, int capture)
+{
+    double tb = pr_sget_num(row, "total_baseline_us");
+    double tc = pr_sget_num(row, "total_current_us");
+    char name[160], a[64], b[64], p[64], s[900];
+    int same;
+
+    if (!isfinite(tb) || !isfinite(tc))
+        return;
+    figure_name(row, name, sizeof(name));
+    same = fabs(tb - pr_sget_num(row, "baseline")) < 0.5 &&
+           fabs(tc - pr_sget_num(row, "current")) < 0.5;
+
+    pr_dfmt_pair(tb, tc, "us", a, b, sizeof(a));
+    p[0] = '\0';
+    if (tb > 0)
+        pr_dfmt_pct(100.0 * (tc / tb - 1.0), p, sizeof(p));
+    snprintf(s, sizeof(s),
+             "%s is the exposed communication on both sides: collective "
+             "time beside no compute kernel, copy or fill. The collectives' "
+             "total time per %s, hidden or not, is %s (baseline) -> %s "
+             "(current)%s%s%s.",
+             name, capture ? "capture" : "step", a, b, p[0] ? ", " : "", p,
+             same ? ", the same as the exposed on both sides: none of it "
+                    "ran beside a compute kernel, copy or fill"
+                  : "");
+    note_add(t, s);
+}
+
 int
 pr_dtable_figures(struct pr_dtable *t, const cJSON *pair)
 {
@@ -534,6 +567,11 @@ pr_dtable_figures(struct pr_dtable *t, const cJSON *pair)
             continue;
         figure_name(row, name, sizeof(name));
         utilization_note(t, row, name);
+    }
+    cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
+    {
+        if (pr_sget_is(pr_sget_str(row, "metric"), "breakdown.communication"))
+            comm_note(t, row, capture);
     }
     return 0;
 }
