@@ -1384,7 +1384,7 @@ no_shapes_note(const cJSON *summary, const cJSON *run)
 /* A run on the host only: the same tables by host time, without the
  * device and tensor-core columns. */
 static void
-host_operators(struct pr_figs *f, const cJSON *run)
+host_operators(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     static const char *const by_name[] = {"name", "calls", "host_self",
                                           "host_total", NULL};
@@ -1403,8 +1403,10 @@ host_operators(struct pr_figs *f, const cJSON *run)
     t.what = "operator shapes";
     t.view = by_shape;
     table_by(f, "By name and input shape", &t, PR_K_HOST_SELF_US,
-             "No input shapes in this trace (record_shapes=True records "
-             "them).");
+             pr_fig_run_is_nsys(summary, run)
+                 ? no_shapes_note(summary, run)
+                 : "No input shapes in this trace (record_shapes=True "
+                   "records them).");
 }
 
 /* The host columns rest on the events the trace kept (hostcov.c): where
@@ -1456,7 +1458,7 @@ sec_operators(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         table_note(f, source);
     host_basis(f, run);
     if (pr_fig_run_host_only(run)) {
-        host_operators(f, run);
+        host_operators(f, summary, run);
         return;
     }
     pr_figs_table(f, "By name", &t, "No operator events in this trace.");

@@ -5,7 +5,8 @@
 # torch/csrc/profiler): every word on missing shapes tells that, never
 # torch.profiler's record_shapes=True alone nor "an Nsight Systems export
 # records none".  Hand-made: two emit_nvtx ranges without sizes, each
-# launching a kernel; and an export without NVTX ranges at all.
+# launching a kernel; an export without NVTX ranges at all; and the
+# ranges without any kernel (a run on the host only).
 . "$PR_SRCDIR/tests/lib.sh"
 PYTHONPATH="$PR_SRCDIR/tests/cli/lib${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONPATH
@@ -13,14 +14,18 @@ export PYTHONPATH
 if ! command -v python3 > /dev/null 2>&1 ||
    ! python3 -c 'import sqlite3' 2>/dev/null; then
     skip "nsys shapes words" "python3 with its sqlite3 module is needed"
-    echo "1..$T_N"
+    check "a host-only run's by-shape note: emit_nvtx(record_shapes=True) too" \
+    sh -c "grep -q 'No input shapes in this trace (PyTorch writes them into its NVTX ranges only under torch.autograd.profiler.emit_nvtx(record_shapes=True))' '$T_DIR/c.txt' &&
+        ! grep -q '(record_shapes=True records them)' '$T_DIR/c.txt'"
+echo "1..$T_N"
     exit 0
 fi
 
-python3 - "$T_DIR/a.sqlite" "$T_DIR/b.sqlite" << 'PY'
+python3 - "$T_DIR/a.sqlite" "$T_DIR/b.sqlite" "$T_DIR/c.sqlite" << 'PY'
 import sys
 import nsys_db
-for path, nvtx in ((sys.argv[1], True), (sys.argv[2], False)):
+for path, nvtx, gpu in ((sys.argv[1], True, True), (sys.argv[2], False, True),
+                        (sys.argv[3], True, False)):
     db = nsys_db.export(path, ['cudaLaunchKernel_v7000',
                                'ampere_sgemm_128x64_nn'], 'python')
     db.execute("CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, "
@@ -32,12 +37,13 @@ for path, nvtx in ((sys.argv[1], True), (sys.argv[2], False)):
             db.execute("INSERT INTO NVTX_EVENTS VALUES (?, ?, 59, ?, ?)",
                        (t, t + M, nsys_db.GPID | 100,
                         "aten::mm, seq = %d, op_id = %d" % (i + 1, i + 1)))
-        nsys_db.runtime(db, t + 1000, t + 11000, i + 1, 1)
-        nsys_db.kernel(db, t + 20000, t + 2 * M, i + 1, 2)
+        if gpu:
+            nsys_db.runtime(db, t + 1000, t + 11000, i + 1, 1)
+            nsys_db.kernel(db, t + 20000, t + 2 * M, i + 1, 2)
         t += 3 * M
     db.commit()
 PY
-for x in a b; do
+for x in a b c; do
     "$PR_BIN" -q --input "$T_DIR/$x.sqlite" --json "$T_DIR/$x.json" \
         --html "$T_DIR/$x.html" 2> "$T_DIR/$x.err" || sed 's/^/# /' "$T_DIR/$x.err"
     sed -e 's/<[^>]*>//g' -e 's/&#39;/'"'"'/g' "$T_DIR/$x.html" > "$T_DIR/$x.txt"
@@ -71,4 +77,7 @@ d = [x for x in r['diagnostics'] if x['kind'] == 'no_operators'][0]
 assert 'holds no PyTorch emit_nvtx ranges' in d['text'], d
 assert 'emit_nvtx(record_shapes=True)' in d['text'], d
 " "$T_DIR/b.json"
+check "a host-only run's by-shape note: emit_nvtx(record_shapes=True) too" \
+    sh -c "grep -q 'No input shapes in this trace (PyTorch writes them into its NVTX ranges only under torch.autograd.profiler.emit_nvtx(record_shapes=True))' '$T_DIR/c.txt' &&
+        ! grep -q '(record_shapes=True records them)' '$T_DIR/c.txt'"
 echo "1..$T_N"
