@@ -96,6 +96,7 @@ read_args(struct pr_trace *t, const cJSON *a, struct pr_tv_raw *x)
     x->conn_id = int_of(a, "connection_id", -1);
     x->dims = sid_of(t, a, "Input Dims");
     x->types = sid_of(t, a, "Input type");
+    x->stack = sid_of(t, a, "Call stack");
     x->seq = int_of(a, "Sequence number", -1);
     x->fwd_tid = int_of(a, "Fwd thread id", -1);
     x->py_id = int_of(a, "Python id", -1);

@@ -24,6 +24,9 @@ struct pr_tv_raw {
     uint32_t task_type; /* "Task Type" / HCCL "task type"; PR_STR_NONE */
     int64_t task_id, stream, conn_id; /* -1 absent */
     uint32_t dims, types;             /* Input Dims / Input type text */
+    uint32_t stack;                   /* "Call stack" (with_stack=True): frames
+                                         "file.py(line): func", each ended by ";\r\n";
+                                         PR_STR_NONE */
     int64_t seq, fwd_tid, py_id, py_parent;
     int64_t py_module;          /* "Python module id" of an nn.Module's
                                    range (with_modules); -1 absent */

@@ -419,6 +419,10 @@ add_host(struct map *m, const struct pr_tv_raw *x, struct pr_buf *b)
     o->fwd_tid = x->fwd_tid;
     o->input_dims = list_text(m, x->dims, 1, b);
     o->input_types = list_text(m, x->types, 0, b);
+    /* torch_npu writes the op's Python stack (with_stack=True) as
+       Kineto's "Call stack" arg; the source view reads it as it reads
+       Kineto's and the db's PYTORCH_CALLCHAINS (ascend_db.c) */
+    o->stack = x->stack;
     return pr_trace_set_py(m->t, e->info, x->py_id, x->py_parent, x->py_module);
 }
 
