@@ -7,6 +7,8 @@
  * per-layer files (task_time_*, hccl_*, step_trace_*, api_* ...), so when
  * a timeline folder holds an msprof_*.json only those are read and the
  * layer files are skipped with a note; a task is never counted twice.
+ * The union is one iteration's export while step_trace_* times them all:
+ * its other iterations are noted (note_other_iterations).
  * Without one, every layer file is read (they do not overlap).  Tasks of
  * the "Ascend Hardware" process are the device work, HCCL's operations on
  * its "Communication" threads the collectives (its plane tasks detail
@@ -478,6 +480,8 @@ struct tl {
     struct call *calls;   /* owned: CANN's records by (pid, tid, start) */
     size_t n_calls;
     size_t n_steps; /* steps added */
+    int64_t *nums;  /* owned: their numbers */
+    size_t cap_nums;
 };
 
 static const char *
@@ -676,7 +680,10 @@ add_step(struct tl *l, const struct pr_tv_raw *x, int64_t n,
         !pr_checked_add_i64(ts, x->dur_ns, &end))
         return pr_error_set(err, PR_E_FORMAT, "%s: out of range",
                             str(l, x->name));
-    l->n_steps++;
+    if (pr_grow((void **)&l->nums, &l->cap_nums, l->n_steps + 1,
+                sizeof(*l->nums)) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    l->nums[l->n_steps++] = n;
     return pr_ms_add_step(&l->r->b, n, ts, end, err);
 }
 
@@ -1107,12 +1114,92 @@ tl_free(struct tl *l)
     free(l->moved);
     pr_tv_h2d_free(&l->h2d);
     free(l->calls);
+    free(l->nums);
+}
+
+/* The iterations of a step trace file beside msprof_*.json that the
+ * union lacks.  CANN <= 6 exports the timeline of one iteration
+ * (msprof_{device}_{model}_{iteration}.json, --iteration-id) while its
+ * step_trace_*.json times every iteration of the model
+ * (mindinsight_cann6_PROF: iteration 1's tasks, 10 iterations timed).
+ * The report's steps stay the iterations whose tasks the timeline holds
+ * (a step without its tasks would read as idle); the others are said,
+ * with the producer's times, in a data-quality note ("iterations_timed",
+ * count = the iterations of the step trace).  `have` (n_have) are the
+ * numbers of the steps read from the union. */
+static enum pr_status
+note_other_iterations(struct pr_msprof_run *r, const char *path,
+                      const int64_t *have, size_t n_have, struct pr_error *err)
+{
+    struct tl l;
+    size_t i, j, n = 0, n_other = 0;
+    int64_t seen[64], lo = INT64_MAX, hi = 0, first = -1;
+    enum pr_status st;
+    const char *base = strrchr(path, '/');
+    char text[512];
+
+    memset(&l, 0, sizeof(l));
+    l.r = r;
+    l.tv.t = r->t;
+    st = pr_tv_read(path, r->max, &l.tv, err);
+    for (i = 0; i < l.tv.n_raw && st == PR_OK; i++) {
+        const struct pr_tv_raw *x = &l.tv.raw[i];
+        const char *name = str(&l, x->name), *p = name + strlen(name);
+        int64_t num = -1;
+
+        if (strcmp(str(&l, x->cat), "Iteration Time") != 0)
+            continue;
+        while (p > name && p[-1] >= '0' && p[-1] <= '9')
+            p--;
+        if (*p == '\0' || !pr_fld_parse_int64(p, strlen(p), &num))
+            continue;
+        for (j = 0; j < n && j < 64 && seen[j] != num; j++)
+            ;
+        if (j < n && j < 64)
+            continue; /* an iteration listed again */
+        if (n < 64)
+            seen[n] = num;
+        n++;
+        for (j = 0; j < n_have && have[j] != num; j++)
+            ;
+        if (j < n_have) {
+            first = x->dur_ns;
+            continue;
+        }
+        n_other++;
+        lo = x->dur_ns < lo ? x->dur_ns : lo;
+        hi = x->dur_ns > hi ? x->dur_ns : hi;
+    }
+    if (st == PR_OK && n_other > 0) {
+        int k =
+            snprintf(text, sizeof(text),
+                     "msprof's step trace (%s) times %zu iterations; this "
+                     "timeline (msprof_*.json, one iteration's export) "
+                     "holds the tasks of %zu, the report's step%s",
+                     base ? base + 1 : path, n, n_have, n_have == 1 ? "" : "s");
+        if (first >= 0 && n_have == 1 && k > 0 && (size_t)k < sizeof(text))
+            k += snprintf(text + k, sizeof(text) - (size_t)k, " (%.2f ms)",
+                          (double)first / 1e6);
+        if (k > 0 && (size_t)k < sizeof(text))
+            snprintf(text + k, sizeof(text) - (size_t)k,
+                     "; the other %zu took %.2f to %.2f ms each (export one "
+                     "with msprof --export=on --model-id=M "
+                     "--iteration-id=N)",
+                     n_other, (double)lo / 1e6, (double)hi / 1e6);
+        st = pr_trace_add_gap(r->t, "iterations_timed", n, text);
+        if (st != PR_OK)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", path);
+    tl_free(&l);
+    return st;
 }
 
 /* Read the timeline files `paths` of one device into its run. */
 static enum pr_status
 read_timelines(struct pr_msprof_run *r, char *const *paths, size_t n,
-               struct pr_error *err)
+               const struct names *traces, struct pr_error *err)
 {
     struct tl l;
     enum pr_status st = PR_OK;
@@ -1139,6 +1226,8 @@ read_timelines(struct pr_msprof_run *r, char *const *paths, size_t n,
         if (st != PR_OK)
             pr_error_prefix(err, "%s: ", paths[0]);
     }
+    for (i = 0; i < traces->n && st == PR_OK && l.n_steps > 0; i++)
+        st = note_other_iterations(r, traces->v[i], l.nums, l.n_steps, err);
     r->t->device_steps |= l.n_steps > 0;
     tl_free(&l);
     return st;
@@ -1258,11 +1347,13 @@ read_task_time(const char *path, struct pr_msprof_run *r, struct pr_error *err)
 /* What one device's run reads, gathered before reading: the clock first,
  * then the timelines, then the summaries that detail their tasks. */
 struct plan {
-    char *start_info, *info; /* owned; NULL when absent */
-    struct names timelines;  /* owned full paths */
-    struct names summaries;  /* owned full paths: op_summary CSVs */
-    struct names task_times; /* owned full paths: task_time CSVs */
-    struct names skip, whys; /* owned: members not read, and why */
+    char *start_info, *info;  /* owned; NULL when absent */
+    struct names timelines;   /* owned full paths */
+    struct names summaries;   /* owned full paths: op_summary CSVs */
+    struct names task_times;  /* owned full paths: task_time CSVs */
+    struct names step_traces; /* owned full paths: step_trace_*.json beside
+                                 msprof_*.json (note_other_iterations) */
+    struct names skip, whys;  /* owned: members not read, and why */
 };
 
 static void
@@ -1273,6 +1364,7 @@ plan_free(struct plan *p)
     names_free(&p->timelines);
     names_free(&p->summaries);
     names_free(&p->task_times);
+    names_free(&p->step_traces);
     names_free(&p->skip);
     names_free(&p->whys);
 }
@@ -1340,6 +1432,8 @@ plan_member(struct plan *p, const char *path, const char *b, enum where w,
 
     if (w != IN_SUMMARY && json && (!uni || starts(b, "msprof_")))
         return push(&p->timelines, path);
+    if (w != IN_SUMMARY && json && starts(b, "step_trace_"))
+        return push(&p->step_traces, path);
     if (w != IN_SUMMARY && json)
         return skip(p, path,
                     "a layer of the msprof_*.json timeline beside it, whose "
@@ -1548,7 +1642,8 @@ read_plan(const struct plan *p, int64_t id, const struct pr_read_opts *o,
     if (st == PR_OK && p->info)
         st = read_info(p->info, &r, err);
     if (st == PR_OK)
-        st = read_timelines(&r, p->timelines.v, p->timelines.n, err);
+        st = read_timelines(&r, p->timelines.v, p->timelines.n, &p->step_traces,
+                            err);
     for (i = 0; i < p->summaries.n && st == PR_OK; i++)
         st = pr_msprof_op_summary(p->summaries.v[i], &r, err);
     for (i = 0; i < p->task_times.n && st == PR_OK; i++)
