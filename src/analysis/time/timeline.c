@@ -27,6 +27,9 @@ struct span {
     uint8_t mtia; /* device work of a Meta MTIA accelerator */
 };
 
+/* span.b of an NPU's AI CPU tasks that have no stream (their own lane) */
+#define LANE_AICPU (-2)
+
 struct spans {
     struct span *v; /* owned */
     size_t n, cap;
@@ -208,6 +211,12 @@ collect_device(const struct pr_trace *t, struct pr_names *nc, int64_t start,
             return pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
         sp->v[sp->n - 1].a = g ? g->device : -1;
         sp->v[sp->n - 1].b = g ? g->stream : -1;
+        /* an AI CPU task without a stream (MindSpore's AI CPU table and
+           its timeline's pid 9000, "AICPU OP") has its own lane, as the
+           producer's timeline draws it: not HCCL's, not a stream's */
+        if (g != NULL && g->stream < 0 && g->unit == PR_UNIT_CPU &&
+            pr_trace_is_npu(t))
+            sp->v[sp->n - 1].b = LANE_AICPU;
         /* a collective as the critical path tells it (its kernel class,
            its collective metadata, HCCL's unit) */
         if (pr_comm_kernel_cached(nc, e) ||
@@ -446,7 +455,9 @@ lane_name(const struct pr_trace *t, const struct span *x, size_t len, char *buf,
 
     for (i = 0; i < len; i++)
         comm |= x[i].kind == KIND_COMM;
-    if (x->group == 0 && npu && x->b < 0 && comm)
+    if (x->group == 0 && npu && x->b == LANE_AICPU)
+        snprintf(buf, n, "NPU%d AI CPU", (int)x->a);
+    else if (x->group == 0 && npu && x->b < 0 && comm)
         snprintf(buf, n, "NPU%d HCCL", (int)x->a); /* HCCL's own row */
     else if (x->group == 0 && npu && x->b < 0)
         /* tasks without a stream that are not HCCL's (MindSpore's AI CPU

@@ -539,6 +539,9 @@ fill_gpu(struct pr_ms_builder *b, const struct pr_ms_task *k,
     memcpy(g->grid, k->grid, sizeof(g->grid));
     memcpy(g->block, k->block, sizeof(g->block));
     g->bytes = k->bytes;
+    /* the unit the producer names (AI CPU: its AI CPU table, its
+       timeline's pid 9000), as the Ascend readers keep Accelerator Core */
+    g->unit = (uint8_t)k->unit;
     if (k->has_block_dim)
         g->block_dim = k->block_dim;
     if (k->collective &&
