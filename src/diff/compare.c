@@ -1282,6 +1282,38 @@ int_free(const char *name)
     return out;
 }
 
+/* An HCCL operation's name without its group's number, the "*" in
+ * "hcom_allReduce__*_0_1" (malloc'd; NULL when name is not such a name or
+ * on out-of-memory, *oom set).  HCCL names an operation
+ * hcom_<op>__<group>_<index>_<n>, where <group> is the last three digits of
+ * its communication group's hash (MindStudio Insight's GroupId) and the
+ * group's name holds the host, port and creation time: it differs from
+ * run to run, the rest does not. */
+static char *
+hccl_key(const char *name, int *oom)
+{
+    const char *u = strstr(name, "__"), *d;
+    size_t a, n;
+    char *out;
+
+    if (strncmp(name, "hcom_", 5) != 0 || u == NULL)
+        return NULL;
+    d = u + 2;
+    n = strspn(d, "0123456789");
+    if (n == 0 || d[n] != '_')
+        return NULL;
+    a = (size_t)(d - name);
+    out = malloc(strlen(name) - n + 2);
+    if (out == NULL) {
+        *oom = 1;
+        return NULL;
+    }
+    memcpy(out, name, a);
+    out[a] = '*';
+    strcpy(out + a + 1, d + n);
+    return out;
+}
+
 /* The first integer literal of a (at *ta, length *na) that differs from
  * b's at the same place, the two names alike but for integers. */
 static void
@@ -1396,7 +1428,10 @@ renamed_row(const struct renames *rn, const char *name)
  * new one: where exactly one vanished and exactly one new kernel share
  * the name with its integers removed, the two rows become one, named
  * "fn<…, 2ul> -> <…, 5ul>" in the vanished row's place (rn keeps the
- * full names), and the new row goes. */
+ * full names), and the new row goes.  An HCCL operation pairs by its name
+ * without its group's number (hccl_key: text_level1's
+ * hcom_allReduce__586_0_1 is text_level2's hcom_allReduce__271_0_1), the
+ * row named "hcom_allReduce__*_0_1". */
 static enum pr_status
 pair_int_renames(struct pr_match_table *t, struct renames *rn,
                  struct pr_error *err)
@@ -1409,8 +1444,14 @@ pair_int_renames(struct pr_match_table *t, struct renames *rn,
     for (i = 0; i < n && st == PR_OK; i++) {
         const struct pr_match_row *r = &t->rows[i];
 
-        if (r->in_base != r->in_cur && r->shapes == NULL &&
-            (keys[i] = int_free(r->name)) == NULL)
+        int oom = 0;
+
+        if (r->in_base == r->in_cur || r->shapes != NULL)
+            continue;
+        keys[i] = hccl_key(r->name, &oom);
+        if (keys[i] == NULL && !oom)
+            keys[i] = int_free(r->name);
+        if (keys[i] == NULL)
             st = NOMEM(err);
     }
     for (i = 0; i < n && st == PR_OK; i++) {
@@ -1431,7 +1472,14 @@ pair_int_renames(struct pr_match_table *t, struct renames *rn,
         }
         if (nv != 1 || nn != 1)
             continue;
-        nm = renamed_name(r->name, t->rows[mate].name);
+        if (strncmp(keys[i], "hcom_", 5) == 0 &&
+            strstr(keys[i], "__*_") != NULL) {
+            size_t kn = strlen(keys[i]) + 1;
+
+            if ((nm = malloc(kn)) != NULL)
+                memcpy(nm, keys[i], kn);
+        } else
+            nm = renamed_name(r->name, t->rows[mate].name);
         if (nm == NULL)
             continue; /* no integer differs (cannot be), or no memory */
         if (!renames_grow(rn)) {
