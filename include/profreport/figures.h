@@ -274,6 +274,9 @@ struct pr_fig_table {
                                      NULL = a flat table */
     int npu;                      /* an NPU run's table: its columns in the
                                      NPU's words (pr_fig_col_npu) */
+    int report_only;              /* no `profreport table` kind shows it:
+                                     the PDF says its PR_COL_WIDE columns
+                                     are in the HTML report alone */
     int mindspore;                /* a MindSpore run's table: its words
                                      (pr_fig_col_mindspore) */
     int units;                    /* enum pr_fig_units: a GPU run's unit

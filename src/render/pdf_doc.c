@@ -1385,7 +1385,8 @@ pr_pdf_doc_col_table(struct pr_pdf_doc *d, const struct pr_col *cols,
 /* The caption's end: "A, B and C: in the HTML report ..." for the labels
  * of the n columns a page leaves out. */
 static void
-wide_note(char *caption, size_t cap, const char *const *label, size_t n)
+wide_note(char *caption, size_t cap, const char *const *label, size_t n,
+          int report_only)
 {
     size_t i, len = strlen(caption);
 
@@ -1398,8 +1399,9 @@ wide_note(char *caption, size_t cap, const char *const *label, size_t n)
         len = strlen(caption);
     }
     if (n > 0 && len < cap)
-        snprintf(caption + len, cap - len,
-                 ": in the HTML report and `profreport table`.");
+        snprintf(caption + len, cap - len, "%s",
+                 report_only ? ": in the HTML report."
+                             : ": in the HTML report and `profreport table`.");
 }
 
 /* t->others: the "name"s of ft->names_from, in an array (of borrowed
@@ -1452,7 +1454,7 @@ pr_pdf_doc_fig_table(struct pr_pdf_doc *d, const struct pr_fig_table *ft)
         return;
     pr_fig_table_count(ft, (size_t)d->top, &shown, &total);
     pr_fig_table_caption(ft, (size_t)d->top, caption, sizeof(caption));
-    wide_note(caption, sizeof(caption), left, n_left);
+    wide_note(caption, sizeof(caption), left, n_left, ft->report_only);
     if (caption[0] != '\0') {
         pr_pdf_doc_ensure(d, TABLE_KEEP); /* the caption goes with rows */
         pr_pdf_doc_note(d, caption);

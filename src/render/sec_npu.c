@@ -270,6 +270,11 @@ static const struct pr_col hccl_cols[] = {
     {"rank", PR_K_RANK, "Rank", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
     {"name", PR_K_NAME, "Operation", PR_FMT_NAME, 1.6, NULL, PR_COL_BOTH},
     {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 0.8, NULL, PR_COL_BOTH},
+    {"group", PR_K_GROUP, "Group", PR_FMT_TEXT, 1.1,
+     "the producer's communication group of the operation (communication."
+     "json's @<group>, analysis.db's): the group's name or its hash; no "
+     "file of these exports lists its members",
+     PR_COL_BOTH | PR_COL_WIDE},
     {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
     {"elapse", PR_K_ELAPSE_US, "Elapse", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
     {"transit", PR_K_TRANSIT_US, "Transit", PR_FMT_US, 0.8,
@@ -398,13 +403,20 @@ pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary)
     const cJSON *d = pr_sget(summary, PR_K_DISTRIBUTED);
     struct pr_fig_table t = {.cols = hccl_cols,
                              .what = "HCCL operation types",
-                             .order = "Elapse per rank"};
+                             .order = "Elapse per rank",
+                             .report_only = 1};
+    static const char *const no_group[] = {"group", NULL};
     cJSON *rows;
+    const cJSON *r;
+    int grouped = 0;
 
     pipeline(f, pr_sget(d, PR_K_PIPELINE));
     rows = hccl_rows(pr_sget(summary, PR_K_RUNS));
     if (rows == NULL)
         return;
+    cJSON_ArrayForEach(r, rows) grouped |= pr_sget_str(r, PR_K_GROUP) != NULL;
+    if (!grouped) /* MindSpore's hccl_raw names no group */
+        t.hide = no_group;
     if (hccl_raw_only(pr_sget(summary, PR_K_RUNS))) {
         /* MindSpore's hccl_raw gives no Elapse (review30a #8) */
         t.order = "rank, then operation";
