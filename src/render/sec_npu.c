@@ -272,8 +272,7 @@ static const struct pr_col hccl_cols[] = {
     {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 0.8, NULL, PR_COL_BOTH},
     {"group", PR_K_GROUP, "Group", PR_FMT_TEXT, 1.1,
      "the producer's communication group of the operation (communication."
-     "json's @<group>, analysis.db's): the group's name or its hash; no "
-     "file of these exports lists its members",
+     "json's @<group>, analysis.db's): the group's name or its hash",
      PR_COL_BOTH | PR_COL_WIDE},
     {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
     {"elapse", PR_K_ELAPSE_US, "Elapse", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
