@@ -105,6 +105,27 @@ static const struct {
     {"FFTS_PLUS", PR_UNIT_OTHER},
 };
 
+enum pr_copy_dir
+pr_ascend_copy_dir(const char *d)
+{
+    static const struct {
+        const char *text;
+        enum pr_copy_dir dir;
+    } dirs[] = {{"host to device", PR_DIR_H2D},
+                {"device to host", PR_DIR_D2H},
+                {"device to device", PR_DIR_D2D},
+                {"host to host", PR_DIR_H2H}};
+    size_t i, n;
+
+    for (i = 0; d != NULL && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+        n = strlen(dirs[i].text);
+        if (strncmp(d, dirs[i].text, n) == 0 &&
+            (d[n] == '\0' || strcmp(d + n, " ex") == 0))
+            return dirs[i].dir;
+    }
+    return PR_DIR_UNKNOWN;
+}
+
 enum pr_unit
 pr_ascend_unit(const char *core)
 {

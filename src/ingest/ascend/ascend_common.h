@@ -47,6 +47,14 @@ enum pr_kind pr_ascend_task_kind(enum pr_ascend_task c);
  * cube-led mix, ...); PR_UNIT_UNKNOWN for "N/A", "" and the like. */
 enum pr_unit pr_ascend_unit(const char *core);
 
+/* An RTS copy task's direction as the producer words it: trace_view's
+ * "memcpy direction" and the db's ENUM_MEMCPY_OPERATION ("host to
+ * device", "device to host", "device to device", "host to host", and
+ * "... ex" for the runtime's _EX copies, the same direction issued
+ * through the task's own descriptor); PR_DIR_UNKNOWN otherwise (NULL,
+ * "managed memory", "other"). */
+enum pr_copy_dir pr_ascend_copy_dir(const char *d);
+
 /* A CANN or HCCL dtype name ("FLOAT", "DT_BF16", "FLOAT16", "INT64",
  * "FP32", "BFP16") as PyTorch names it in Kineto's "Input type" ("float",
  * "c10::BFloat16", ...) and in its collective metadata ("Float",

@@ -17,7 +17,9 @@
  *                 measured FLOPs where TASK_PMU_INFO has the counters of
  *                 aic_metrics=ArithmeticUtilization (*_cube_fops,
  *                 *_vector_fops, summed as kernel_details.csv's); a copy,
- *                 wait or other task by its task type otherwise
+ *                 wait or other task by its task type otherwise, a copy
+ *                 with its bytes and direction where MEMCPY_INFO has
+ *                 them (as trace_view.json's RTS copy tasks)
  *   TASK_PMU_INFO a kernel's PMU counters (pmu.h), under
  *                 kernel_details.csv's column names and units
  *   COMMUNICATION_OP  the collectives, one device task each; their own
@@ -1286,7 +1288,10 @@ enum {
     K_BLOCK,
     K_COMM,
     K_FOPS,
-    K_GTID
+    K_GTID,
+    K_MSIZE, /* MEMCPY_INFO's size (bytes); NULL without the table */
+    K_MOP    /* its memcpyOperation: ENUM_MEMCPY_OPERATION's name, or the
+                id where the export has no such table */
 };
 
 static enum task_cls
@@ -1391,6 +1396,30 @@ kernel_info(struct adb *a, sqlite3_stmt *q, struct pr_gpu_info *g,
     return bad ? oom(a) : PR_OK;
 }
 
+/* A copy task's bytes and direction from MEMCPY_INFO (CANN 8.1's db,
+ * as trace_view.json's "data size(Byte)" and "memcpy direction" give
+ * them to the text export's reader): its memcpyOperation by
+ * ENUM_MEMCPY_OPERATION's name, else by the enum's documented ids. */
+static void
+copy_info(struct adb *a, sqlite3_stmt *q, struct pr_gpu_info *g)
+{
+    static const char *const ops[] = {
+        "host to host",      "host to device",   "device to host",
+        "device to device",  "managed memory",   "addr device to device",
+        "host to device ex", "device to host ex"};
+    int64_t size = col_i64(a, q, K_MSIZE, -1), op;
+    const char *d = NULL;
+
+    if (sqlite3_column_type(q, K_MOP) == SQLITE_TEXT)
+        d = (const char *)sqlite3_column_text(q, K_MOP);
+    else if ((op = col_i64(a, q, K_MOP, -1)) >= 0 &&
+             op < (int64_t)(sizeof(ops) / sizeof(ops[0])))
+        d = ops[op];
+    if (size >= 0 && sqlite3_column_type(q, K_MSIZE) != SQLITE_NULL)
+        g->bytes = size;
+    g->copy_dir = (uint8_t)pr_ascend_copy_dir(d);
+}
+
 static enum pr_status
 on_task(struct adb *a, sqlite3_stmt *q)
 {
@@ -1428,6 +1457,8 @@ on_task(struct adb *a, sqlite3_stmt *q)
     d.stream = (int32_t)(stream >= 0 && stream <= INT32_MAX ? stream : -1);
     if (pr_trace_add_task(a->t, k, &s, &d, &idx) != PR_OK)
         return oom(a);
+    if (k == PR_KIND_COPY)
+        copy_info(a, q, &a->t->gpu[a->t->events[idx].info]);
     if (a->has_pmu && k == PR_KIND_DEVICE_TASK &&
         push_pair(&a->pmu_tasks, &a->n_pmu_tasks, &a->cap_pmu_tasks,
                   col_i64(a, q, K_GTID, -1), a->t->events[idx].info) != PR_OK)
@@ -1445,7 +1476,7 @@ on_any(struct adb *a, sqlite3_stmt *q)
 }
 
 static enum pr_status
-task_sql(struct adb *a, int info, int comm, int pmu)
+task_sql(struct adb *a, int info, int comm, int pmu, int mem, int mem_enum)
 {
     static const char *const cols[] = {
         "name",           "taskType",     "opType",  "inputShapes",
@@ -1465,7 +1496,20 @@ task_sql(struct adb *a, int info, int comm, int pmu)
     if (st == PR_OK)
         st = sql_add(a, pmu ? ", f.fops" : ", NULL");
     if (st == PR_OK)
-        st = sql_add(a, ", t.globalTaskId FROM TASK t");
+        st = sql_add(a, ", t.globalTaskId");
+    if (st == PR_OK)
+        st = sql_add(a, !mem       ? ", NULL, NULL"
+                        : mem_enum ? ", m.size, coalesce(e.name, "
+                                     "m.memcpyOperation)"
+                                   : ", m.size, m.memcpyOperation");
+    if (st == PR_OK)
+        st = sql_add(a, " FROM TASK t");
+    if (st == PR_OK && mem)
+        st = sql_add(a, " LEFT JOIN MEMCPY_INFO m ON m.globalTaskId = "
+                        "t.globalTaskId");
+    if (st == PR_OK && mem && mem_enum)
+        st = sql_add(a, " LEFT JOIN ENUM_MEMCPY_OPERATION e ON e.id = "
+                        "m.memcpyOperation");
     if (st == PR_OK && info)
         st = sql_add(a, " LEFT JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = "
                         "t.globalTaskId");
@@ -1485,16 +1529,24 @@ read_tasks(struct adb *a)
     int info = table(a, "COMPUTE_TASK_INFO");
     int comm = table(a, "COMMUNICATION_TASK_INFO");
     int pmu = table(a, "TASK_PMU_INFO");
+    int mem = table(a, "MEMCPY_INFO"),
+        mem_enum = table(a, "ENUM_MEMCPY_OPERATION");
     enum pr_status st = PR_OK;
 
-    if (info < 0 || comm < 0 || pmu < 0)
+    if (info < 0 || comm < 0 || pmu < 0 || mem < 0 || mem_enum < 0)
         return PR_E_FORMAT;
+    /* both columns, or the copies stay as the export without them */
+    if (mem == 1 &&
+        (pr_sqlite_has_column(a->db, "MEMCPY_INFO", "size") != 1 ||
+         pr_sqlite_has_column(a->db, "MEMCPY_INFO", "memcpyOperation") != 1 ||
+         pr_sqlite_has_column(a->db, "MEMCPY_INFO", "globalTaskId") != 1))
+        mem = 0;
     a->has_pmu = pmu == 1;
     if (info == 1 &&
         (st = set_sql(a, "SELECT 1 FROM COMPUTE_TASK_INFO LIMIT 1")) == PR_OK)
         st = each_row(a, "COMPUTE_TASK_INFO", on_any);
     if (st == PR_OK)
-        st = task_sql(a, info, comm, pmu);
+        st = task_sql(a, info, comm, pmu, mem == 1, mem_enum == 1);
     return st == PR_OK ? each_row(a, "TASK", on_task) : st;
 }
 

@@ -461,31 +461,6 @@ add_hccl(struct map *m, const struct pr_tv_raw *x)
     return PR_OK;
 }
 
-/* An RTS copy task's "memcpy direction": torch_npu's trace_view writes
- * "host to device", "device to host", "device to device", and "... ex"
- * for runtime's _EX copies (RT_MEMCPY_HOST_TO_DEVICE_EX: the same
- * direction, issued through the task's own descriptor). */
-static enum pr_copy_dir
-tv_copy_dir(const char *d)
-{
-    static const struct {
-        const char *text;
-        enum pr_copy_dir dir;
-    } dirs[] = {{"host to device", PR_DIR_H2D},
-                {"device to host", PR_DIR_D2H},
-                {"device to device", PR_DIR_D2D},
-                {"host to host", PR_DIR_H2H}};
-    size_t i, n;
-
-    for (i = 0; d != NULL && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-        n = strlen(dirs[i].text);
-        if (strncmp(d, dirs[i].text, n) == 0 &&
-            (d[n] == '\0' || strcmp(d + n, " ex") == 0))
-            return dirs[i].dir;
-    }
-    return PR_DIR_UNKNOWN;
-}
-
 static enum pr_status
 add_task(struct map *m, const struct pr_tv_raw *x)
 {
@@ -526,7 +501,7 @@ add_task(struct map *m, const struct pr_tv_raw *x)
     if (k == PR_KIND_COPY) {
         if (x->data_bytes >= 0)
             g->bytes = x->data_bytes;
-        g->copy_dir = (uint8_t)tv_copy_dir(
+        g->copy_dir = (uint8_t)pr_ascend_copy_dir(
             x->copy_dir == PR_STR_NONE ? NULL : str(m, x->copy_dir));
     }
     /* "AI_CORE" here is the hardware queue, which on A2/A3 also runs
