@@ -1610,6 +1610,8 @@ finish_run(struct pr_msprof_run *r, const struct plan *p, struct pr_error *err)
     t->bytes = file_bytes(p->start_info) + file_bytes(p->info);
     for (i = 0; i < p->timelines.n; i++)
         t->bytes += file_bytes(p->timelines.v[i]);
+    for (i = 0; i < p->step_traces.n; i++)
+        t->bytes += file_bytes(p->step_traces.v[i]);
     for (i = 0; i < p->summaries.n; i++)
         t->bytes += file_bytes(p->summaries.v[i]);
     if (t->vendor == PR_STR_NONE || t->device_kind == PR_STR_NONE ||
