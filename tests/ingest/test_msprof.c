@@ -315,8 +315,11 @@ test_prof_union(void **state)
         layers += strstr(why, "layer of the msprof_") != NULL;
         raw += strstr(why, "raw") != NULL;
     }
-    assert_int_equal(layers, 3); /* task_time, hccl, step_trace */
-    assert_int_equal(raw, 2);    /* device_3/data, host */
+    /* task_time, hccl; step_trace is read for the iterations the union
+       lacks (issue #30 #3): here none, so no note */
+    assert_int_equal(layers, 2);
+    assert_int_equal(raw, 2); /* device_3/data, host */
+    assert_false(has_gap(t, "iterations_timed", NULL));
     assert_true(has_gap(t, "no_shapes", NULL));
     assert_false(has_gap(t, "no_comm_bytes", NULL));
     pr_trace_free(t);
@@ -674,7 +677,9 @@ test_cann7_layout(void **state)
     assert_true(has_gap(t, "no_clock", NULL));
     for (i = 0; i < t->n_skipped; i++)
         skipped++;
-    assert_int_equal(skipped, 2); /* step_trace layer, op_statistic */
+    /* op_statistic; the step_trace layer is read for the iterations the
+       union lacks (issue #30 #3) */
+    assert_int_equal(skipped, 1);
     pr_trace_free(t);
     /* only the SQLite export: left to discovery and the format that
        reads databases */
