@@ -1643,10 +1643,15 @@ delays_row(enum pr_rows_object ro, const int64_t *v, size_t n, size_t early,
 
 /* Queue of one stream, as HTA's queue length: +1 when a call starts that
  * enqueues an operation (a kernel, copy or fill), -1 when the operation
- * starts to run.  The kernels of a CUDA graph are not counted: the graph
- * took one entry of the launch queue (HTA leaves graph launches out too;
- * counting each kernel gave a queue of 1,338 on a stream whose launch
- * queue holds about 1,024). */
+ * starts to run.  A CUDA graph launch enqueues all of its graph's
+ * operations with one call: each kernel, copy or fill correlated to it is
+ * outstanding from the launch's start, as HTA's join of the launch to its
+ * correlated device events reads it (HTA's launch list lacks
+ * cudaGraphLaunch, which dropped diff_test's 5,046 graph operations from
+ * its busiest stream, issue #29 #1).  This counts operations, not slots
+ * of CUDA's launch queue (about 1,024 pending launches, critpath.c
+ * QUEUE_FULL): a graph takes one slot, so a stream can hold more graph
+ * operations than that (diff_test stream 7: 1,338). */
 struct qev {
     int64_t t;
     int d;
@@ -1690,11 +1695,12 @@ queue_sweep(struct qev *q, size_t n, struct qstat *s)
 
 #define MAX_STREAMS 64
 
-/* Work that went through the stream's queue from a call in the trace. */
+/* Work that went through the stream's queue from a call in the trace,
+ * a graph launch's included. */
 static int
 queued(const struct work *w)
 {
-    return w->launch != PR_NO_ID && !w->graph;
+    return w->launch != PR_NO_ID;
 }
 
 /* The streams that ran queued work, most operations first. */
