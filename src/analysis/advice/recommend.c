@@ -1917,30 +1917,56 @@ rule_copy_bound(struct rctx *c)
     double call_us;
     char text[REC_TEXT];
     size_t len;
+    int pageable;
 
     if (!copy_bound(c) || (top = top_host_copy(c, &call_us)) == NULL)
         return;
-    len = pr_append(
-        text, sizeof(text), 0,
-        "Copies between the host and the %s keep it busy %.0f%% of "
-        "its span: the run is bound by the host link, not by "
-        "compute. The largest kind, %.0f %s copies from %s memory, "
-        "takes %.1f ms",
-        dev_word(c), c->hd->copy_busy_pct, top->count, top->direction,
-        top->host_memory ? top->host_memory : "host", top->us / 1000.0);
+    pageable = pr_sget_is(top->host_memory, "pageable");
+    len =
+        pr_append(text, sizeof(text), 0,
+                  "Copies between the host and the %s keep it busy %.0f%% of "
+                  "its span: the run is bound by the host link, not by "
+                  "compute. The largest kind, %.0f %s copies from %s memory, ",
+                  dev_word(c), c->hd->copy_busy_pct, top->count, top->direction,
+                  top->host_memory ? top->host_memory : "host");
+    if (top->bytes > 0)
+        len = pr_append(text, sizeof(text), len, "moves %.1f MB in ",
+                        top->bytes / 1e6);
+    else
+        len = pr_append(text, sizeof(text), len, "takes ");
+    len = pr_append(text, sizeof(text), len, "%.1f ms", top->us / 1000.0);
     if (isfinite(top->gbps) && top->link != NULL && isfinite(top->link_pct))
         len = pr_append(text, sizeof(text), len,
-                        " at %.1f GB/s (%.0f%% of the %s link)", top->gbps,
-                        top->link_pct, top->link);
+                        " at %.1f GB/s (%.0f%% of the %s link, %.1f GB/s "
+                        "per direction)",
+                        top->gbps, top->link_pct, top->link, top->link_gbps);
+    else if (isfinite(top->gbps))
+        len = pr_append(text, sizeof(text), len, " at %.1f GB/s", top->gbps);
     len = pr_append(text, sizeof(text), len,
                     "; the host spends %.1f ms inside the calls that enqueue "
                     "copies",
                     call_us / 1000.0);
+    if (pageable)
+        len = pr_append(
+            text, sizeof(text), len,
+            ". Pageable copies are staged by the driver through a pinned "
+            "buffer and block the host: allocate the host tensors pinned "
+            "(DataLoader(pin_memory=True) or tensor.pin_memory()) and copy "
+            "with non_blocking=True on a side stream so the copies overlap "
+            "compute");
+    else if (pr_sget_is(top->host_memory, "pinned"))
+        len = pr_append(text, sizeof(text), len,
+                        ". The copies are pinned already: copy each batch "
+                        "once with non_blocking=True on a side stream so it "
+                        "overlaps compute");
+    else
+        len = pr_append(text, sizeof(text), len,
+                        ". Copy each batch once from pinned memory with "
+                        "non_blocking=True on a side stream so it overlaps "
+                        "compute");
     pr_append(text, sizeof(text), len,
-              ". Keep data on the %s across steps, copy each batch once from "
-              "pinned memory with non_blocking=True on a side stream so it "
-              "overlaps compute, and send less (uint8 images, normalised on "
-              "the %s).",
+              "; keep data on the %s across steps, and send less (uint8 "
+              "images, normalised on the %s).",
               dev_word(c), dev_word(c));
     add_rec(c, "copy_bound", "warning", text);
 }
