@@ -697,7 +697,12 @@ host_launch(const struct work *w)
  * called the launch when the device ran dry (host wait; behind torch_npu's
  * task queue, the dequeue thread's launch: enqueued_at), else a gap under
  * HTA's consecutive-kernel delay (kernel wait), else something else held
- * the work back (an event wait, another stream: other).  No work after
+ * the work back (an event wait, another stream: other).  A host wait ends
+ * when the launch call returns (with the launch latency after it, under
+ * the consecutive-kernel delay): work queued then that starts later still
+ * waits on an event or on work queued before it, not on the host (issue
+ * #30 #3: HTA's call_stack sample, one kernel that starts 64 ms after its
+ * call returned on an idle device, read 64 ms of host wait).  No work after
  * the gap (the end of a window of steps): the host launched none, where
  * the trace records launches for the device at all; a trace without host
  * events (an msprof op_summary, a MindSpore graph-sink run) says nothing
@@ -709,8 +714,15 @@ classify_gap(struct tb *r, int64_t a, int64_t b, const struct work *w,
 {
     int64_t gap = pr_sat_sub_i64(b, a);
 
-    if ((w == NULL && launched) ||
-        (w != NULL && host_launch(w) && enqueued_at(w) > a))
+    if (w != NULL && host_launch(w) && enqueued_at(w) > a) {
+        int64_t done = launch_end(w) > a ? launch_end(w) : a;
+        int64_t queued = b > done ? pr_sat_sub_i64(b, done) : 0;
+
+        if (queued < PR_HOSTDEV_KERNEL_WAIT_NS)
+            queued = 0;
+        r->host_wait += gap - queued;
+        r->other += queued;
+    } else if (w == NULL && launched)
         r->host_wait += gap;
     else if (gap < PR_HOSTDEV_KERNEL_WAIT_NS)
         r->kernel_wait += gap;
