@@ -715,8 +715,10 @@ classify_gap(struct tb *r, int64_t a, int64_t b, const struct work *w,
     int64_t gap = pr_sat_sub_i64(b, a);
 
     if (w != NULL && host_launch(w) && enqueued_at(w) > a) {
+        /* (w itself: a zero-length task can start inside the gap) */
         int64_t done = launch_end(w) > a ? launch_end(w) : a;
-        int64_t queued = b > done ? pr_sat_sub_i64(b, done) : 0;
+        int64_t start = w->s < b ? w->s : b;
+        int64_t queued = start > done ? pr_sat_sub_i64(start, done) : 0;
 
         if (queued < PR_HOSTDEV_KERNEL_WAIT_NS)
             queued = 0;
