@@ -670,16 +670,22 @@ kernel_hop(struct collect *c, const struct pr_event *e)
 /* The backend a kernel's collective row is named by: HCCL for a task its
  * producer put on the communication unit (whatever names it: MindSpore
  * calls HCCL's all-reduce Default/AllReduce-op5), else its kernel-table
- * rule's id up to the first '.' ("nccl", "deepep", "symm_mem"), else
- * "nccl" (a kernel known by its collective metadata alone). */
+ * rule's id up to the first '.' ("nccl", "deepep", "symm_mem"), else, for
+ * a task known by its collective metadata alone, the device's: "mtia" for
+ * an MTIA's (Kineto's mtia_ccp_events: no NCCL or HCCL runs there, issue
+ * #30 #4), else "nccl". */
 static void
-kernel_backend(const struct pr_kclass *k, const struct pr_gpu_info *g,
+kernel_backend(const struct pr_trace *t, const struct pr_event *e,
+               const struct pr_kclass *k, const struct pr_gpu_info *g,
                char *buf, size_t cap)
 {
     if (g != NULL && g->unit == PR_UNIT_COMM)
         snprintf(buf, cap, "hccl");
     else if (k->rule != NULL)
         snprintf(buf, cap, "%.*s", (int)strcspn(k->rule, "."), k->rule);
+    else if (strcmp(pr_trace_str(t, pr_event_cat(t, e)), "mtia_ccp_events") ==
+             0)
+        snprintf(buf, cap, "mtia");
     else
         snprintf(buf, cap, "nccl");
 }
@@ -827,7 +833,7 @@ take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e)
         return;
     }
     pr_names_rule(nc, e->name, &k);
-    kernel_backend(&k, g, backend, sizeof(backend));
+    kernel_backend(t, e, &k, g, backend, sizeof(backend));
     coll = kernel_collective(t, &k, g, pr_trace_str(t, e->name));
     bw = meta_link(t, g) >= 0 || producer_transit(t->phases)
              ? transit_of(t, e, &by_link)
@@ -940,7 +946,7 @@ keep_time(struct collect *c, struct pr_names *nc, const struct pr_event *e)
     const struct hop *h;
 
     pr_names_rule(nc, e->name, &k);
-    kernel_backend(&k, g, backend, sizeof(backend));
+    kernel_backend(t, e, &k, g, backend, sizeof(backend));
     if ((strcmp(backend, "nccl") != 0 && strcmp(backend, "rccl") != 0) ||
         e->dur_ns <= 0)
         return;
