@@ -15,6 +15,11 @@
  * GEMMs, convolution_backward, ...).  heuristic may be NULL. */
 int pr_tensorcore_op_eligible(const char *op_name, int *heuristic);
 
+/* 1 when the operator is a matrix-vector product: aten::mv, aten::addmv,
+ * or a GEMM whose cost (cost may be NULL) has M or N of 1.  cuBLAS runs
+ * these as gemv kernels on CUDA cores: no tensor-core path to miss. */
+int pr_tensorcore_op_gemv(const char *op_name, const struct pr_op_cost *cost);
+
 /* 1 when the operator is one of torch's convolutions by its name alone
  * (native_functions.yaml: aten::conv2d, aten::convolution, aten::_convolution,
  * aten::cudnn_convolution*, aten::convolution_backward, aten::mkldnn_/

@@ -116,6 +116,16 @@ pr_tensorcore_op_eligible(const char *op_name, int *heuristic)
 }
 
 int
+pr_tensorcore_op_gemv(const char *op_name, const struct pr_op_cost *cost)
+{
+    if (op_name != NULL && (strcmp(op_name, "aten::mv") == 0 ||
+                            strcmp(op_name, "aten::addmv") == 0))
+        return 1;
+    return cost != NULL && cost->cls == PR_OPC_GEMV && cost->m > 0 &&
+           cost->n > 0 && (cost->m == 1 || cost->n == 1);
+}
+
+int
 pr_tensorcore_op_is_conv(const char *op_name)
 {
     const char *s;
