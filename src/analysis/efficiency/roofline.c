@@ -2055,9 +2055,10 @@ npu_blind_note(const struct pr_trace *t)
                "not known";
     if (strcmp(f, "msprof") == 0)
         return "some NPU tasks do not say which unit ran them (msprof's "
-               "timeline names no core per task; op_summary's Task Type "
-               "does, msprof --export=on writes it): the Cube share is not "
-               "known";
+               "timeline names no core per task; op_summary_*.csv's Task "
+               "Type does, which this export lacks: msprof collects it with "
+               "--task-time, on by default, and --export=on writes it): the "
+               "Cube share is not known";
     return "some NPU tasks do not say which unit ran them (no "
            "kernel_details.csv Accelerator Core, or N/A as torch_npu's "
            "profiler_level0 writes it): the Cube share is not known; "
