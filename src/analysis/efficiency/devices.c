@@ -323,6 +323,15 @@ fill_row(struct pr_device_row *r, const struct pr_trace *t, int64_t id)
         t->device_kind != PR_STR_NONE ? pr_trace_str(t, t->device_kind) : NULL;
     r->num_sms = d && d->num_sms >= 0 ? d->num_sms : NAN;
     fill_arch(r, t, d);
+    /* a nameless HIP device is named by its architecture (gcnArchName or
+       its libraries' target): "GPU 0: AMD gfx950 (no device name in
+       trace)", not a GPU the reader cannot tell apart */
+    if (d != NULL && r->name == NULL && r->architecture != NULL &&
+        r->vendor != NULL && strcmp(r->vendor, "amd") == 0 &&
+        strcmp(r->name_source, "none") == 0)
+        snprintf(r->label_buf, sizeof(r->label_buf),
+                 "GPU %lld: AMD %s (no device name in trace)", (long long)id,
+                 r->architecture);
     r->memory_bytes =
         d && d->total_global_mem >= 0 ? (double)d->total_global_mem : NAN;
     r->props_id = d && d->id >= 0 && d->id != id ? d->id : -1;

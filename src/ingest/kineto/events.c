@@ -1906,11 +1906,36 @@ intern_str(struct pr_trace *t, const cJSON *v, uint32_t *id)
     return *id == PR_STR_NONE ? PR_E_NOMEM : PR_OK;
 }
 
+/* A HIP device whose deviceProperties name is empty (ROCm fills "name"
+ * from the marketing name, which some drivers and virtual functions leave
+ * blank) but whose gcnArchName says what it is: the reports name it by
+ * that architecture and take its peaks from the device table's entry of
+ * that architecture and compute-unit count, a guess.  The note says so. */
+static enum pr_status
+note_nameless_amd(struct pr_trace *t, size_t n, const char *arch)
+{
+    char text[400];
+
+    if (n == 0)
+        return PR_OK;
+    snprintf(text, sizeof(text),
+             "%zu deviceProperties entr%s of an AMD GPU %s an empty \"name\": "
+             "the reports name %s by its gcnArchName (%.*s) and take the "
+             "peaks of the device table's entry of that architecture and "
+             "compute-unit count, where it has one, as a guess "
+             "(peak_source \"guess\"); --peak-tflops and --peak-gbps set them",
+             n, n == 1 ? "y" : "ies", n == 1 ? "has" : "have",
+             n == 1 ? "it" : "them", (int)strcspn(arch, ":"), arch);
+    return pr_trace_add_gap(t, "no_device_name", n, text);
+}
+
 /* deviceProperties: one object per GPU, by list position. */
 static enum pr_status
 apply_devices(struct pr_trace *t, const cJSON *list)
 {
     const cJSON *o;
+    const char *nameless_arch = NULL;
+    size_t nameless = 0;
 
     cJSON_ArrayForEach(o, list)
     {
@@ -1941,8 +1966,15 @@ apply_devices(struct pr_trace *t, const cJSON *list)
         if (intern_str(t, cJSON_GetObjectItemCaseSensitive(o, "gcnArchName"),
                        &d->arch) != PR_OK)
             return PR_E_NOMEM;
+        if ((d->name == PR_STR_NONE || pr_trace_str(t, d->name)[0] == '\0') &&
+            d->arch != PR_STR_NONE &&
+            strncmp(pr_trace_str(t, d->arch), "gfx", 3) == 0) {
+            nameless++;
+            if (!nameless_arch)
+                nameless_arch = pr_trace_str(t, d->arch);
+        }
     }
-    return PR_OK;
+    return note_nameless_amd(t, nameless, nameless_arch ? nameless_arch : "");
 }
 
 static enum pr_status
