@@ -31,6 +31,7 @@ struct pr_attribution {
                           PR_STR_NONE when none (or out of memory) */
     int64_t top_ns;    /* that name's unattributed time */
     int npu;           /* an NPU's tasks: said in its words */
+    int amd; /* an AMD GPU's kernels: matrix cores, not tensor cores */
 };
 
 /* Measure the kernels of trace t against its op tree.  Cannot fail. */

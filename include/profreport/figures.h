@@ -139,6 +139,7 @@ struct pr_fig_words {
     const char *graphs;    /* "CUDA graphs" */
     const char *graph_adj; /* "CUDA-graph" */
     const char *device;    /* "GPU" */
+    const char *warps;     /* "warps" (AMD: "wavefronts") */
 };
 enum pr_fig_units pr_fig_run_units(const cJSON *run);
 enum pr_fig_units pr_fig_summary_units(const cJSON *summary);

@@ -62,6 +62,10 @@
     "kernel time has no operator: the trace has no operator events (CPU "      \
     "activities were not recorded), so per-operator times, tensor cores and "  \
     "the roofline cover no kernel"
+#define PR_HINT_NO_OPS_AMD                                                     \
+    "kernel time has no operator: the trace has no operator events (CPU "      \
+    "activities were not recorded), so per-operator times, matrix cores "      \
+    "(MFMA) and the roofline cover no kernel"
 #define PR_HINT_NO_OPS_NPU                                                     \
     "task time has no operator: the export holds no host operators, so "       \
     "per-operator times, the Cube view and the roofline cover no task"

@@ -580,12 +580,12 @@ pr_fig_words(enum pr_fig_units u)
 {
     static const struct pr_fig_words w[] = {
         {"Tensor cores", "tensor cores", "tensor-core", "Tensor cores",
-         "CUDA cores", "SM", "CUDA graphs", "CUDA-graph", "GPU"},
+         "CUDA cores", "SM", "CUDA graphs", "CUDA-graph", "GPU", "warps"},
         {"Matrix cores (MFMA)", "matrix cores (MFMA)", "matrix-core",
          "Matrix cores (MFMA)", "Vector ALUs", "CU", "HIP graphs", "HIP-graph",
-         "GPU"},
+         "GPU", "wavefronts"},
         {"Matrix units", "matrix units", "matrix-unit", "Matrix units",
-         "Unit not recorded", "core", "graphs", "graph", "MTIA"},
+         "Unit not recorded", "core", "graphs", "graph", "MTIA", "warps"},
     };
 
     return &w[(unsigned)u <= PR_UNITS_MTIA ? u : PR_UNITS_CUDA];

@@ -415,12 +415,15 @@ gpu_only_kpis(struct pr_figs *f, const cJSON *gm, int no_steps,
              no_steps ? "capture" : "steps");
     pr_figs_kpi(f, title, pr_sget_num(gm, PR_K_EST_SM_EFFICIENCY_PCT),
                 PR_FMT_PCT, busy);
-    char sub[160];
+    char sub[160], resident[96];
 
     occ_unknown_note(gm, 1, sub, sizeof(sub));
+    snprintf(resident, sizeof(resident),
+             "%s resident / maximum, while kernels run",
+             pr_fig_words(units)->warps);
     pr_figs_kpi(f, "Est. achieved occupancy",
                 pr_sget_num(gm, PR_K_EST_ACHIEVED_OCCUPANCY_PCT), PR_FMT_PCT,
-                sub[0] ? sub : "warps resident / maximum, while kernels run");
+                sub[0] ? sub : resident);
 }
 
 /* A run on the host only: how much of the mean step its operators and

@@ -2106,6 +2106,31 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
         o.change = "HIP graphs (torch.compile mode=\"reduce-overhead\"): "
                    "launch calls and the device's wait for each launch take "
                    "no time; the host operators' own work stays";
+    else if (s == PR_WHATIF_ALIGN && !a->npu && pr_sget_is(a->vendor, "amd"))
+        /* AMD's matrix units are matrix cores (MFMA), not tensor cores */
+        o.change = "the named operators' kernels that ran without the matrix "
+                   "cores (MFMA) on them (dims padded): their time times the "
+                   "ratio of the fp32 peak to the fp16 matrix-core peak, "
+                   "never less than their bytes at the memory roof";
+    else if (s == PR_WHATIF_OCCUPANCY && !a->npu &&
+             pr_sget_is(a->vendor, "amd"))
+        /* HIP's blocks are workgroups, and they run on CUs */
+        o.change = "the named kernels filling the device: their time times "
+                   "their workgroups per CU (a grid under one workgroup per "
+                   "CU) or their occupancy over 25%; an upper bound";
+    else if (s == PR_WHATIF_AMP && !a->npu && pr_sget_is(a->vendor, "amd"))
+        o.change = "automatic mixed precision: kernels of eligible operators "
+                   "that ran without the matrix cores (MFMA) take their time "
+                   "times the ratio of the fp32 peak to the fp16 matrix-core "
+                   "peak, never less than their operator's bytes (in fp16) at "
+                   "the memory roof; fp32 GEMM/conv kernels that no eligible "
+                   "operator launched (a compiled graph's), found by their "
+                   "names, take the ratio alone";
+    else if (s == PR_WHATIF_TF32 && !a->npu && pr_sget_is(a->vendor, "amd"))
+        o.change = "TF32 (torch.backends.cuda.matmul.allow_tf32 = True): the "
+                   "same kernels times the ratio of the fp32 peak to the TF32 "
+                   "matrix-core peak, never less than their bytes at the "
+                   "memory roof";
     else if (s == PR_WHATIF_LAUNCH && !a->npu && a->no_framework)
         /* a CUDA C++ or MPI program under Nsight Systems has no
            torch.compile (closing 'Left': saxpy, CloverLeaf) */
@@ -5374,6 +5399,10 @@ pr_whatif_title(const cJSON *r)
     if (pr_sget_is(id, "cold_step") &&
         strncmp(pr_sget_str_or(r, PR_K_TEXT, ""), "Memory freed and", 16) == 0)
         return "Allocator churn: memory freed every iteration";
+    /* AMD's words, as the finding's text says them (rule_misaligned) */
+    if (pr_sget_is(id, "misaligned_dims") &&
+        strstr(pr_sget_str_or(r, PR_K_TEXT, ""), "matrix cores (MFMA)") != NULL)
+        return "Dims that keep GEMMs off the matrix cores (MFMA)";
     /* unsized all-reduces: many, how small not known (review 7 #6) */
     if (pr_sget_is(id, "small_allreduce") &&
         strncmp(pr_sget_str_or(r, PR_K_TEXT, ""), "Many all-reduces", 16) == 0)

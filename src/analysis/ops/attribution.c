@@ -10,6 +10,7 @@
 
 #include "profreport/attribution.h"
 #include "profreport/checked.h"
+#include "profreport/devices.h"
 #include "profreport/hints.h"
 #include "profreport/keys.h"
 
@@ -83,6 +84,8 @@ pr_attribution_measure(const struct pr_trace *t, const struct pr_tree *tree,
     memset(a, 0, sizeof(*a));
     a->top_name = PR_STR_NONE;
     a->npu = pr_trace_is_npu(t);
+    a->amd = !a->npu && pr_devices_vendor(t) != NULL &&
+             strcmp(pr_devices_vendor(t), "amd") == 0;
     for (i = 0; i < tree->n_nodes; i++)
         a->n_ops += tree->nodes[i].is_operator && !tree->nodes[i].dropped;
     a->n_rt_by_id = tree->n_rt_by_id;
@@ -132,6 +135,8 @@ explain(const struct pr_attribution *a, double miss, char *buf, size_t n)
 
     if (a->n_ops == 0 && a->npu)
         len = snprintf(buf, n, "%.1f%% of " PR_HINT_NO_OPS_NPU, miss);
+    else if (a->n_ops == 0 && a->amd)
+        len = snprintf(buf, n, "%.1f%% of " PR_HINT_NO_OPS_AMD, miss);
     else if (a->n_ops == 0)
         len = snprintf(buf, n, "%.1f%% of " PR_HINT_NO_OPS, miss);
     else if (no_launch >= outside)
