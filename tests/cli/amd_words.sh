@@ -46,13 +46,23 @@ cases = {
         K("void at::native::batch_norm_collect_statistics_kernel<float>", 10,
           900, 1, grid=[16, 1, 1], block=[256, 1, 1]),
         call(14, 920, 2, "hipDeviceSynchronize")],
+    # an fp32 matmul on a vector-ALU Tensile kernel (no _MI field):
+    # TensorBoard's AMP rule fires
+    "amp": [step(9000), X("cpu_op", "aten::mm", 1, 30,
+        **{"Input Dims": [[4096, 4096], [4096, 4096]],
+           "Input type": ["float", "float"]}), call(2, 5, 1),
+        K("Cijk_Ailk_Bljk_SB_MT64x64x8_SN_1LDSB0_APM1_ISA942_IU1", 10, 8000, 1,
+          grid=[4096, 1, 1], block=[256, 1, 1]),
+        call(60, 8900, 2, "hipDeviceSynchronize")],
     # a GPU-only capture: kernels, no operator or runtime event
     "gpu_only": [K("void at::native::vectorized_elementwise_kernel<4>", 10 + 20 * i,
                    10, i + 1) for i in range(20)],
 }
 for name, ev in cases.items():
     for tag, props in (("amd", MI300X), ("nv", A100)):
-        evs = [dict(e, name="cudaLaunchKernel") if tag == "nv" and
+        evs = [dict(e, name="volta_sgemm_128x64_nn") if tag == "nv" and
+               e["name"].startswith("Cijk_") else
+               dict(e, name="cudaLaunchKernel") if tag == "nv" and
                e["name"] == "hipLaunchKernel" else
                dict(e, name="cudaDeviceSynchronize") if tag == "nv" and
                e["name"] == "hipDeviceSynchronize" else e for e in ev]
@@ -60,7 +70,7 @@ for name, ev in cases.items():
                   open("%s/%s_%s.pt.trace.json" % (d, name, tag), "w"))
 PY
 
-for c in misaligned occupancy gpu_only; do
+for c in misaligned occupancy gpu_only amp; do
     for v in amd nv; do
         "$PR_BIN" -q --input "$T_DIR/${c}_$v.pt.trace.json" \
             --json "$T_DIR/${c}_$v.json" --html "$T_DIR/${c}_$v.html" \
@@ -116,5 +126,25 @@ check "AMD GPU-only capture: matrix cores (MFMA) cover no kernel ($t)" \
 t=$(get gpu_only_nv diag kernels_without_operator)
 check "NVIDIA GPU-only capture keeps tensor cores ($t)" \
     has "$t" 'tensor cores and the roofline cover no kernel'
+
+# get_rec FILE ID: a recommendation's text
+get_rec() {
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+t = [x['text'] for x in r['recommendations'] if x['id'] == sys.argv[2]]
+print(t[0] if t else '')" "$T_DIR/$1.json" "$2"
+}
+amp_ok() {
+    amd_only "$1" 'run in fp32 off the matrix cores (MFMA)' &&
+        has "$1" 'torch.autocast("cuda", dtype=torch.bfloat16)' &&
+        ! grep -qE 'compute capability|cudnn|allow_tf32' "$T_DIR/s"
+}
+t=$(get_rec amp_amd enable_amp)
+check "AMD AMP advice: off the matrix cores, bf16 autocast, no CUDA capability or cuDNN TF32 ($t)" \
+    amp_ok "$t"
+t=$(get_rec amp_nv enable_amp)
+check "NVIDIA AMP advice keeps compute capability 8.x and TF32 ($t)" \
+    has "$t" 'On this GPU (compute capability 8.x) first allow TF32'
 
 echo "1..$T_N"

@@ -997,7 +997,11 @@ rule_embedding(struct rctx *c)
             "inputs and outputs) take %.1f%% of the kernel time, most of "
             "it (their time in the whole capture): %s. They move rows, not "
             "arithmetic, and run off the %s.%s",
-            pct, top, c->npu ? "Cube" : "tensor cores", rate);
+            pct, top,
+            c->npu       ? "Cube"
+            : amd_run(c) ? "matrix cores (MFMA)"
+                         : "tensor cores",
+            rate);
     else
         len = (size_t)snprintf(
             text, sizeof(text),
@@ -1009,7 +1013,10 @@ rule_embedding(struct rctx *c)
             "not on the %s, so their time falls with the bytes they move "
             "(fewer or de-duplicated lookups, narrower or lower-precision "
             "tables).",
-            pct, top, c->npu ? "Cube" : "tensor cores");
+            pct, top,
+            c->npu       ? "Cube"
+            : amd_run(c) ? "matrix cores (MFMA)"
+                         : "tensor cores");
     if (pr_sget_is(pr_sget_str(c->run, PR_K_FRAMEWORK), "mindspore") &&
         len < sizeof(text))
         snprintf(text + len, sizeof(text) - len,
@@ -1097,10 +1104,23 @@ rule_low_util(struct rctx *c)
  * cores by TF32 with one line, and AMP's dtype is bf16, which needs no
  * loss scaling (review R5).  pct: the eligible kernels' share. */
 static void
-amp_text(char *buf, size_t cap, double pct, int cc_major)
+amp_text(char *buf, size_t cap, double pct, int cc_major, int amd)
 {
     /* one decimal, as the tensor-core figures show the same ratio */
-    if (cc_major >= 8)
+    if (amd)
+        /* HIP's 9.x is no CUDA capability, and ROCm's convolutions
+           (MIOpen) have no cudnn.allow_tf32: bf16 autocast is the one
+           line that moves fp32 GEMMs onto the matrix cores, at the fp16
+           rate on CDNA 2 and 3 */
+        snprintf(buf, cap,
+                 "Kernels with %.1f%% time are launched by Tensor Cores "
+                 "eligible operators (TensorBoard's list) and run in fp32 "
+                 "off the matrix cores (MFMA). Use Automatic Mixed Precision "
+                 "in bf16: torch.autocast(\"cuda\", dtype=torch.bfloat16) "
+                 "(ROCm's PyTorch keeps the \"cuda\" device name), which "
+                 "needs no gradient scaler.",
+                 pct);
+    else if (cc_major >= 8)
         snprintf(buf, cap,
                  "Kernels with %.1f%% time are launched by Tensor Cores "
                  "eligible operators and run in fp32 off the tensor cores. "
@@ -1134,7 +1154,7 @@ is_compiled_fn(const char *op)
  * #28), appended to the AMP advice: their share, a kernel, the operators
  * that launched them and the fix.  len: what buf holds already. */
 static void
-by_name_text(const struct pr_rec_facts *f, char *buf, size_t cap)
+by_name_text(const struct pr_rec_facts *f, char *buf, size_t cap, int amd)
 {
     size_t len = strlen(buf), i;
     int compiled = 1, n = 0, k;
@@ -1149,11 +1169,12 @@ by_name_text(const struct pr_rec_facts *f, char *buf, size_t cap)
         buf + len, cap - len,
         "%sKernels with %.1f%% time (%.1f of the %.1f ms of kernels "
         "that operators launch themselves%s) are fp32 "
-        "GEMM/convolution kernels on CUDA cores (%.80s ...) that no "
+        "GEMM/convolution kernels on %s (%.80s ...) that no "
         "Tensor Cores eligible operator launched: ",
         len ? " " : "", 100.0 * f->by_name_ratio, (double)f->by_name_ns / 1e6,
         (double)f->by_name_den / 1e6,
         len ? ", the basis of the share above too, so the two add" : "",
+        amd ? "the vector ALUs" : "CUDA cores",
         f->by_name_kernel != PR_STR_NONE ? pr_trace_str(f->t, f->by_name_kernel)
                                          : "?");
     for (i = 0; i < 3 && k >= 0 && (size_t)k < cap - len; i++) {
@@ -1168,22 +1189,30 @@ by_name_text(const struct pr_rec_facts *f, char *buf, size_t cap)
     if (k < 0 || (size_t)k >= cap - len)
         return;
     len += (size_t)k;
-    snprintf(buf + len, cap - len, "%s%s",
-             compiled
-                 ? " launch them: fp32 GEMMs inside a compiled graph "
-                   "(torch.compile's AOT autograd functions), with no "
-                   "aten::mm/addmm/bmm above them; their names are cuBLAS, "
-                   "cuDNN or CUTLASS CUDA-core kernels'."
-                 : " launch them; their names are cuBLAS, cuDNN or CUTLASS "
-                   "CUDA-core kernels'.",
-             f->cc_major >= 8
-                 ? " Allow TF32 before compiling (torch.set_float32_matmul_"
-                   "precision(\"high\"): Inductor reads it when it compiles) "
-                   "or run the compiled model under torch.autocast(\"cuda\", "
-                   "dtype=torch.bfloat16)."
-                 : " Run the compiled model under torch.autocast(\"cuda\", "
-                   "dtype=torch.float16) with a GradScaler; TF32 needs compute "
-                   "capability 8.0, which this GPU does not have.");
+    snprintf(
+        buf + len, cap - len, "%s%s",
+        amd && compiled ? " launch them: fp32 GEMMs inside a compiled graph "
+                          "(torch.compile's AOT autograd functions), with no "
+                          "aten::mm/addmm/bmm above them; their names are "
+                          "vector-ALU GEMM or convolution kernels'."
+        : amd           ? " launch them; their names are vector-ALU GEMM or "
+                          "convolution kernels'."
+        : compiled      ? " launch them: fp32 GEMMs inside a compiled graph "
+                          "(torch.compile's AOT autograd functions), with no "
+                          "aten::mm/addmm/bmm above them; their names are cuBLAS, "
+                          "cuDNN or CUTLASS CUDA-core kernels'."
+                   : " launch them; their names are cuBLAS, cuDNN or CUTLASS "
+                     "CUDA-core kernels'.",
+        amd ? " Run the compiled model under torch.autocast(\"cuda\", "
+              "dtype=torch.bfloat16)."
+        : f->cc_major >= 8
+            ? " Allow TF32 before compiling (torch.set_float32_matmul_"
+              "precision(\"high\"): Inductor reads it when it compiles) "
+              "or run the compiled model under torch.autocast(\"cuda\", "
+              "dtype=torch.bfloat16)."
+            : " Run the compiled model under torch.autocast(\"cuda\", "
+              "dtype=torch.float16) with a GradScaler; TF32 needs compute "
+              "capability 8.0, which this GPU does not have.");
 }
 
 /* The AMP rule's two conditions that miss, with their values, onto its
@@ -1203,8 +1232,9 @@ amp_misses(struct rctx *c)
     buf = c->f->whatif->misses[PR_WHATIF_AMP];
     if (c->f->tc_ratio > 0)
         len = pr_append(buf, PR_WHATIF_MISSES_CAP, len,
-                        "tensor cores already run %.1f%% of the kernel time "
+                        "%s already run %.1f%% of the kernel time "
                         "(TensorBoard's rule fires only when none does",
+                        amd_run(c) ? "matrix cores (MFMA)" : "tensor cores",
                         100.0 * c->f->tc_ratio);
     else
         len = pr_append(buf, PR_WHATIF_MISSES_CAP, len,
@@ -1215,10 +1245,12 @@ amp_misses(struct rctx *c)
                         "; eligible operators' kernels are %.1f%% of it",
                         100.0 * c->f->eligible_ratio);
     pr_append(buf, PR_WHATIF_MISSES_CAP, len,
-              "), and no fp32 GEMM/convolution kernel on CUDA cores runs "
+              "), and no fp32 GEMM/convolution kernel on %s runs "
               "outside an eligible operator (the rule by kernel names "
               "needs one); the eligible operators' fp32 kernels are in "
-              "Tensor cores' findings");
+              "%s' findings",
+              amd_run(c) ? "the vector ALUs" : "CUDA cores",
+              amd_run(c) ? "Matrix cores (MFMA)" : "Tensor cores");
 }
 
 /* 7.5.6a: eligible operators launch kernels but none uses tensor cores;
@@ -1240,9 +1272,9 @@ rule_amp(struct rctx *c)
     text[0] = '\0';
     if (plugin)
         amp_text(text, sizeof(text), 100.0 * c->f->eligible_ratio,
-                 c->f->cc_major);
+                 c->f->cc_major, amd_run(c));
     if (named)
-        by_name_text(c->f, text, sizeof(text));
+        by_name_text(c->f, text, sizeof(text), amd_run(c));
     add_rec(c, "enable_amp", "info", text);
 }
 
@@ -1299,7 +1331,7 @@ rule_plugin_from_run(struct rctx *c)
         }
     }
     if (main_cc_major(c->tb) >= 7 && tcp == 0.0 && elig > 0) {
-        amp_text(text, sizeof(text), elig, main_cc_major(c->tb));
+        amp_text(text, sizeof(text), elig, main_cc_major(c->tb), amd_run(c));
         add_rec(c, "enable_amp", "info", text);
     }
 }

@@ -4238,11 +4238,14 @@ peaks_ratio(const cJSON *run, const char *key, const char *what, char *buf,
 {
     const cJSON *d;
     double ratio = NAN, f32 = NAN, tc = NAN;
+    int amd = 0;
 
     buf[0] = '\0';
     cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES))
     {
         const cJSON *p = pr_sget(d, PR_K_PEAK_TFLOPS);
+
+        amd |= pr_sget_is(pr_sget_str(d, PR_K_VENDOR), "amd");
         double a = pr_sget_num(p, PR_K_FP32), b = pr_sget_num(p, key);
 
         if (!(a > 0) || !(b > a))
@@ -4256,12 +4259,13 @@ peaks_ratio(const cJSON *run, const char *key, const char *what, char *buf,
     if (!isnan(ratio))
         snprintf(buf, cap,
                  " The upper end assumes these GEMMs speed up by the peaks' "
-                 "ratio, %.1fx (the %s peak, %.4g TFLOPS, over the fp32 "
-                 "peak, %.4g): that they run as close to the tensor-core "
+                 "ratio, %.1fx (the %s %s peak, %.4g TFLOPS, over the fp32 "
+                 "peak, %.4g): that they run as close to the %s "
                  "peak as they ran to the fp32 one. How close these shapes "
                  "come is not in the trace; at a smaller speed-up the upper "
                  "end shrinks with it.",
-                 ratio, what, tc, f32);
+                 ratio, what, amd ? "matrix-core" : "tensor-core", tc, f32,
+                 amd ? "matrix-core" : "tensor-core");
 }
 
 static int
@@ -4326,9 +4330,7 @@ precision_cap(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
     peaks_ratio(run,
                 pr_sget_is(pr_sget_str(w, PR_K_ID), "tf32") ? PR_K_TF32_TENSOR
                                                             : PR_K_FP16_TENSOR,
-                pr_sget_is(pr_sget_str(w, PR_K_ID), "tf32")
-                    ? "TF32 tensor-core"
-                    : "fp16 tensor-core",
+                pr_sget_is(pr_sget_str(w, PR_K_ID), "tf32") ? "TF32" : "fp16",
                 peaks, sizeof(peaks));
     if (best == 0)
         snprintf(text + len, sizeof(text) - len,
