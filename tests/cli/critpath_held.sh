@@ -41,7 +41,15 @@ ev = [x("user_annotation", "ProfilerStep#1", 1, 1, 0, 30),
         correlation=1, **{"External id": 1}, **grid),
       x("kernel", "kernel_B", 0, 20, b, 100, device=0, stream=20,
         correlation=2, **{"External id": 2})]
-json.dump({"schemaVersion": 1, "traceEvents": ev}, open(sys.argv[1], "w"))
+doc = {"schemaVersion": 1, "traceEvents": ev}
+if len(sys.argv) > 4 and sys.argv[4] == "amd":
+    # the same on an MI300X (issue #28 item 6): HIP's calls and device
+    for e in ev:
+        e["name"] = e["name"].replace("cudaLaunchKernel", "hipLaunchKernel")
+    doc["deviceProperties"] = [{"id": 0, "name": "AMD Instinct MI300X",
+        "computeMajor": 9, "computeMinor": 4, "warpSize": 64,
+        "numSms": 304, "gcnArchName": "gfx942:sramecc+:xnack-"}]
+json.dump(doc, open(sys.argv[1], "w"))
 PY
 }
 
@@ -120,6 +128,16 @@ mk "$T_DIR/wave1.json" 1005 20
 "$PR_BIN" -q --input "$T_DIR/wave1.json" --json "$T_DIR/wave1.s.json"
 check "held by a one-wave kernel (20 blocks a SM): no lever" \
     test "$(lever "$T_DIR/wave1.s.json")" = "False False"
+# an AMD run: the CUs a kernel held, and no waves from NVIDIA's resident
+# limit of 32 blocks an SM (a CU's is not that)
+mk "$T_DIR/amd.json" 1005 142 amd
+"$PR_BIN" -q --input "$T_DIR/amd.json" --json "$T_DIR/amd.s.json"
+check "held on an MI300X: the CUs, no SMs and no waves" python3 -c "
+import json, sys
+n = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['held_note']
+assert 'waited after its launch for the CUs a kernel on another stream held' in n, n
+assert 'SM' not in n and 'waves' not in n, n
+" "$T_DIR/amd.s.json"
 if shared_summary ctl hta/trace_diff/control/control.json.gz; then
     check "trace_diff control: 5 on the paths of 12, and the lever" \
         python3 -c "

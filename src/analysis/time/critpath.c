@@ -18,6 +18,7 @@
 #include "profreport/checked.h"
 #include "profreport/comm.h"
 #include "profreport/critpath.h"
+#include "profreport/devices.h"
 #include "profreport/kclass.h"
 #include "profreport/keys.h"
 #include "profreport/producer.h"
@@ -4333,6 +4334,10 @@ emit_held(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     const size_t cap = sizeof(o->held_note);
     double waves = NAN, bps;
     size_t len;
+    /* HIP's blocks are workgroups on CUs, and the resident limit below is
+       NVIDIA's: an AMD run's note names CUs and claims no waves */
+    const char *vendor = pr_devices_vendor(t);
+    int amd = vendor != NULL && strcmp(vendor, "amd") == 0;
 
     o->r.held_note = NULL;
     if (lw->held_n == 0 || n_steps == 0)
@@ -4353,13 +4358,14 @@ emit_held(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     len = (size_t)snprintf(
         text, cap,
         "On the %s, %zu task%s (%.2f ms%s) "
-        "waited after %s launch for the SMs a kernel on another stream "
+        "waited after %s launch for the %s a kernel on another stream "
         "held, starting as it drained; the path runs through that "
         "kernel%s. The longest: %.*s on %s waited %s for %.*s on %s.",
         lw->capture ? "capture's critical path" : "steps' critical paths",
         lw->held_n, lw->held_n == 1 ? "" : "s",
         (double)lw->held_ns / 1e6 / (double)n_steps,
-        lw->capture ? "" : " a step", lw->held_n == 1 ? "its" : "their", all,
+        lw->capture ? "" : " a step", lw->held_n == 1 ? "its" : "their",
+        amd ? "CUs" : "SMs", all,
         bare_len(pr_trace_str(t, t->events[lw->held_ev].name)),
         pr_trace_str(t, t->events[lw->held_ev].name), a, w,
         bare_len(pr_trace_str(t, t->events[lw->held_by_ev].name)),
@@ -4367,7 +4373,7 @@ emit_held(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     /* the lever, where the holder ran in waves: its later blocks were
        still pending when the short kernel was ready */
     bps = blocks_per_sm(t, lw->held_by_ev);
-    if (bps > MAX_RESIDENT_BLOCKS)
+    if (!amd && bps > MAX_RESIDENT_BLOCKS)
         waves = bps / MAX_RESIDENT_BLOCKS;
     /* and the wait spans more than the holder's last wave (its time over
        its fewest waves): a wave was still to start when the task was
