@@ -45,6 +45,9 @@ void pr_pdf_canvas_init(struct pr_pdf_canvas *pc, HPDF_Doc pdf, HPDF_Page page,
  * and tabs/newlines by spaces.  Returns an owned string (free()), or NULL on
  * out-of-memory.  NULL input gives "". */
 char *pr_pdf_text_clean(const char *utf8);
+/* The same into out, which holds strlen(utf8) + 1 bytes (the text never
+ * grows): no allocation, for a measure that must not fail. */
+void pr_pdf_text_clean_to(const char *utf8, char *out);
 
 /* The most bytes of clean text drawn in one piece: far more than a line
  * of a page holds, and far under libharu's 65,535-byte string limit, so a

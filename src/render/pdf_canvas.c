@@ -83,13 +83,21 @@ is_control(const unsigned char *p, size_t n)
 char *
 pr_pdf_text_clean(const char *utf8)
 {
-    const unsigned char *p = (const unsigned char *)(utf8 ? utf8 : "");
-    size_t len = strlen((const char *)p);
+    size_t len = strlen(utf8 ? utf8 : "");
     char *out = malloc(len + 1); /* never grows: '?' replaces >= 1 byte */
-    size_t o = 0;
 
     if (out == NULL)
         return NULL;
+    pr_pdf_text_clean_to(utf8, out);
+    return out;
+}
+
+void
+pr_pdf_text_clean_to(const char *utf8, char *out)
+{
+    const unsigned char *p = (const unsigned char *)(utf8 ? utf8 : "");
+    size_t o = 0;
+
     while (*p != '\0') {
         size_t n = utf8_bmp_len(p);
         if (n == 0) {
@@ -108,7 +116,6 @@ pr_pdf_text_clean(const char *utf8)
         }
     }
     out[o] = '\0';
-    return out;
 }
 
 double
