@@ -2068,6 +2068,42 @@ queue_full(struct pr_cp_ctx *c, const struct pr_cp_node *x)
     return launched >= started + QUEUE_FULL;
 }
 
+/* A stream-wait call no device record links to a stream (ROCm's traces
+ * record hipStreamWaitEvent on the host only, no device-side wait): the
+ * thread's next launch call, with no launch between, is marked (late 3),
+ * so a long wait of its task is not said to have no recorded cause. */
+static void
+mark_unlinked(struct pr_cp_ctx *c, uint32_t call)
+{
+    struct pr_cp_graph *g = &c->g;
+    const struct pr_event *ce;
+    uint32_t best = PR_CP_NONE;
+    size_t i;
+
+    if (call == PR_CP_NONE || g->v[call].ev == PR_CP_NONE)
+        return;
+    ce = &c->t->events[g->v[call].ev];
+    for (i = 0; i < g->n; i++) {
+        const struct pr_cp_node *x = &g->v[i];
+        const struct pr_event *e;
+        const char *nm;
+
+        if (x->type != PR_CP_N_HOST || x->ev == PR_CP_NONE ||
+            x->s < g->v[call].e || (best != PR_CP_NONE && x->s >= g->v[best].s))
+            continue;
+        e = &c->t->events[x->ev];
+        nm = pr_trace_str(c->t, e->name);
+        if (pr_event_pid(c->t, e) != pr_event_pid(c->t, ce) ||
+            pr_event_tid(c->t, e) != pr_event_tid(c->t, ce) ||
+            !(has(nm, "Launch") || has(nm, "Memcpy") || has(nm, "Memset") ||
+              has(nm, "memcpy")))
+            continue;
+        best = (uint32_t)i;
+    }
+    if (best != PR_CP_NONE && g->v[best].late == 0)
+        g->v[best].late = 3;
+}
+
 /* Stream waits: the first task launched on the waiting stream after the
  * wait call waits for the task of the launch before the event record. */
 static void
@@ -2080,6 +2116,8 @@ resolve_waits(struct pr_cp_ctx *c)
         const struct swait *w = &c->waits[k];
         uint32_t sig;
 
+        if (!w->have_stream)
+            mark_unlinked(c, w->call);
         if (!w->have_stream || w->signal == PR_CP_NONE)
             continue;
         sig = g->v[w->signal].corr_task;
@@ -3938,6 +3976,8 @@ struct lwait {
     int64_t ns, max_ns;
     size_t n;
     uint32_t max_ev;
+    int max_unlinked; /* the longest's launch call followed a stream wait
+                         the trace links to no stream (mark_unlinked) */
     /* late starts on the paths (late_starts): their waits from the
        launch's end, the longest and its task */
     int64_t late_ns, late_max_ns;
@@ -4097,8 +4137,14 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
         lw->ns = pr_sat_add_i64(lw->ns, n->w);
         lw->n++;
         if (n->w > lw->max_ns) {
+            int j;
+
             lw->max_ns = n->w;
             lw->max_ev = n->ev;
+            lw->max_unlinked = 0;
+            for (j = 0; j < n->n_pred; j++)
+                lw->max_unlinked |= g->v[n->pred[j]].type == PR_CP_N_HOST &&
+                                    g->v[n->pred[j]].late == 3;
         }
     }
 }
@@ -4416,17 +4462,26 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
             o->launch_note, sizeof(o->launch_note), 0,
             "%zu task%s on the %s waited %.0f \xC2\xB5s or "
             "more after %s launch on a stream with nothing before %s "
-            "(%.2f ms%s; the longest %.0f \xC2\xB5s, %.80s on %s%s): "
-            "the trace records no cause (no stream wait or event, no "
-            "task on another stream ending or draining then), so the path "
-            "keeps this as launch-to-start delay.",
+            "(%.2f ms%s; the longest %.0f \xC2\xB5s, %.80s on %s%s): %s",
             lw->n, lw->n == 1 ? "" : "s",
             lw->capture ? "capture's critical path" : "steps' critical paths",
             COINCIDE_MIN_WAIT_NS / 1000.0, lw->n == 1 ? "its" : "their",
             lw->n == 1 ? "it" : "them", (double)lw->ns / 1e6 / (double)n_steps,
             lw->capture ? " in all" : " a step", (double)lw->max_ns / 1e3,
             pr_trace_str(t, e->name),
-            strncmp(tid, "stream", 6) == 0 ? "" : "stream ", tid);
+            strncmp(tid, "stream", 6) == 0 ? "" : "stream ", tid,
+            lw->max_unlinked
+                /* ROCm: hipStreamWaitEvent on the host, no device record
+                   of the wait to say which stream waited */
+                ? "just before the longest's launch (no launch between) "
+                  "the launching thread made a stream-wait call that no "
+                  "device record links to a stream (a ROCm trace records "
+                  "none), so it most likely waited for work on another "
+                  "stream; the trace does not say which, and the path keeps "
+                  "this as launch-to-start delay."
+                : "the trace records no cause (no stream wait or event, no "
+                  "task on another stream ending or draining then), so the "
+                  "path keeps this as launch-to-start delay.");
     }
     if (lw->late_n > 0) {
         e = &t->events[lw->late_ev];
