@@ -160,8 +160,9 @@ struct pr_cp_node {
                            its launch returned, on a stream with nothing
                            before it: w is idle, not launch delay (2: its
                            launch call followed a stream wait on an event
-                           the step does not record); launch calls: 2
-                           where they follow such a wait */
+                           the step does not record; 3: a stream wait no
+                           device record links to a stream); launch calls:
+                           2 or 3 where they follow such a wait */
     uint32_t pred[PR_CP_MAX_PRED];
     int64_t pw[PR_CP_MAX_PRED];      /* edge weights (host gaps, offsets) */
     uint8_t p_start[PR_CP_MAX_PRED]; /* edge leaves the pred's start */

@@ -28,11 +28,16 @@ def K(name, ts, dur, corr, stream):
 MI300X = [{"id": 0, "name": "AMD Instinct MI300X", "computeMajor": 9,
            "computeMinor": 4, "warpSize": 64, "numSms": 304,
            "gcnArchName": "gfx942:sramecc+:xnack-"}]
-for case, wait in (("wait", True), ("nowait", False)):
+# "late": kernel_B starts at 3000 us, 1 ms and more after its launch, in
+# steps of 3.4 ms that a sync call covers, beside 40 short kernels: the
+# device idles most of the path
+for case, wait in (("wait", True), ("nowait", False), ("late", True)):
+    late = case == "late"
     ev = []
     for s in range(3):
         b, c = s * 10000, s * 10
-        ev += [X("user_annotation", "ProfilerStep#%d" % s, b, 9000),
+        ev += [X("user_annotation", "ProfilerStep#%d" % s, b,
+                 3400 if late else 9000),
                X("cpu_op", "aten::foo", b + 1, 10),
                X("cuda_runtime", "hipLaunchKernel", b + 2, 5, correlation=c + 1),
                K("kernel_A", b + 10, 500, c + 1, 7)]
@@ -40,11 +45,17 @@ for case, wait in (("wait", True), ("nowait", False)):
             ev += [X("cuda_runtime", "hipEventRecord", b + 8, 2, correlation=c + 2),
                    X("cuda_runtime", "hipStreamWaitEvent", b + 11, 1,
                      correlation=c + 3)]
+        if late:
+            for i in range(40):
+                ev += [X("cuda_runtime", "hipLaunchKernel", b + 3 + i * 0.01,
+                         0.005, correlation=1000 * (s + 1) + i),
+                       K("kernel_small", b + 100 + i * 10, 5,
+                         1000 * (s + 1) + i, 11)]
         ev += [X("cpu_op", "aten::bar", b + 12, 10),
                X("cuda_runtime", "hipLaunchKernel", b + 13, 5, correlation=c + 4),
-               K("kernel_B", b + 560, 300, c + 4, 9),
-               X("cuda_runtime", "hipStreamSynchronize", b + 20, 850,
-                 correlation=c + 5)]
+               K("kernel_B", b + (3000 if late else 560), 300, c + 4, 9),
+               X("cuda_runtime", "hipStreamSynchronize", b + 20,
+                 3290 if late else 850, correlation=c + 5)]
     json.dump({"deviceProperties": MI300X, "traceEvents": ev},
               open("%s/%s.pt.trace.json" % (d, case), "w"))
 PY
@@ -53,7 +64,7 @@ note() {
 import json, sys
 print(json.load(open(sys.argv[1]))['runs'][0]['critical_path']['launch_wait_note'] or '')" "$1"
 }
-for c in wait nowait; do
+for c in wait nowait late; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json" \
         2> "$T_DIR/err"
     check "$c: summary written (exit $?; $(head -c 200 "$T_DIR/err"))" \
@@ -65,5 +76,13 @@ check "after an unlinked hipStreamWaitEvent: the note names it ($(cat "$T_DIR/w.
 note "$T_DIR/nowait.json" > "$T_DIR/n.txt"
 check "no wait call: no recorded cause, as before ($(cat "$T_DIR/n.txt"))" \
     grep -q 'kernel_B on stream 9): the trace records no cause (no stream wait or event' "$T_DIR/n.txt"
+
+python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+print(r['critical_path']['launch_wait_note'] or '')
+print(r['verdict']['text'])" "$T_DIR/late.json" > "$T_DIR/l.txt"
+check "a late start after the unlinked wait: the note and the idle verdict name it, not 'no recorded cause' ($(cat "$T_DIR/l.txt"))" \
+    sh -c "grep -q 'made a stream-wait call that no device record links to a stream' '$T_DIR/l.txt' && grep -q '^The device is idle 88% of the critical path (mean step 3.4 ms; on the path: idle 88%, kernels 9%), and the trace links the longest wait to no stream' '$T_DIR/l.txt' && ! grep -q 'no recorded cause\|records no cause' '$T_DIR/l.txt'"
 
 echo "1..$T_N"

@@ -5316,6 +5316,17 @@ launch_title(const cJSON *run)
     return t[part][syncs][pr_sget_run_is_capture(run) != 0];
 }
 
+/* The critical path's launch-wait note names a stream-wait call that no
+ * device record links to a stream (critpath.c mark_unlinked): its idle
+ * has that cause, not none. */
+static int
+unlinked_wait(const cJSON *cp)
+{
+    return strstr(pr_sget_str_or(cp, PR_K_LAUNCH_WAIT_NOTE, ""),
+                  "stream-wait call that no device record links to a "
+                  "stream") != NULL;
+}
+
 /* The verdict's evidence cell for a list of evidence, in bytes. */
 #define EVIDENCE_CELL 400
 
@@ -6906,6 +6917,21 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
                      capture ? "training loop's" : "step's", idle,
                      split[0] ? split : "nothing",
                      capture ? "the capture" : "a step");
+        else if (unlinked_wait(cp))
+            /* the launch-wait note names a stream-wait call no device
+               record ties to a stream (ROCm's hipStreamWaitEvent): not
+               "no cause" */
+            snprintf(
+                text, sizeof(text),
+                "The device is idle %.0f%% of the critical path (%s%s; on "
+                "the path: %s), and the trace links the longest wait to no "
+                "stream: its launch follows a stream-wait call that no "
+                "device record ties to a stream (a ROCm trace records "
+                "none), so most likely it waited for work on another "
+                "stream, which the trace does not say. No resource is named "
+                "as the bound.",
+                idle, capture ? "no steps; over the capture, " : "mean step ",
+                mean, split[0] ? split : "nothing");
         else if (capture)
             snprintf(text, sizeof(text),
                      "The device is idle %.0f%% of the critical path and the "

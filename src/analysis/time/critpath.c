@@ -2590,13 +2590,16 @@ late_starts(struct pr_cp_ctx *c)
             n->w >= PR_CP_LATE_START_NS &&
             !(n->kind == PR_CP_COPY && n->name != PR_STR_NONE &&
               strstr(pr_trace_str(c->t, n->name), "Pageable") != NULL)) {
-            uint8_t j, after_wait = 0;
+            uint8_t j, after_wait = 0, unlinked = 0;
 
-            for (j = 0; j < n->n_pred; j++)
+            for (j = 0; j < n->n_pred; j++) {
                 after_wait |= g->v[n->pred[j]].type == PR_CP_N_HOST &&
                               g->v[n->pred[j]].late == 2;
+                unlinked |= g->v[n->pred[j]].type == PR_CP_N_HOST &&
+                            g->v[n->pred[j]].late == 3;
+            }
             n->w_kind = PR_CP_IDLE;
-            n->late = after_wait ? 2 : 1;
+            n->late = after_wait ? 2 : unlinked ? 3 : 1;
         }
     }
 }
@@ -3984,7 +3987,8 @@ struct lwait {
     size_t late_n;
     uint32_t late_ev;
     int late_after_wait; /* the longest's launch followed a stream wait on
-                            an event recorded before the step */
+                            an event recorded before the step (1), or one
+                            the trace links to no stream (2) */
     /* waits for the SMs another stream's kernel held (held_by): the
        wait from the task's launch, the longest and its kernel */
     int64_t held_ns, held_max_ns;
@@ -4123,7 +4127,7 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
             if (n->w > lw->late_max_ns) {
                 lw->late_max_ns = n->w;
                 lw->late_ev = n->ev;
-                lw->late_after_wait = n->late == 2;
+                lw->late_after_wait = n->late == 2 ? 1 : n->late == 3 ? 2 : 0;
             }
             continue;
         }
@@ -4493,7 +4497,7 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
             "ms%s; the longest %.2f ms, %.80s on %s%s): a launch takes "
             "microseconds and the host had moved on, so %s did not wait for "
             "the host; %s The "
-            "path keeps this as device idle with no recorded cause, which "
+            "path keeps this as device idle with %s, which "
             "no launch change shortens.",
             len > 0 ? " " : "", lw->late_n, lw->late_n == 1 ? "" : "s",
             lw->capture ? "capture's critical path" : "steps' critical paths",
@@ -4504,14 +4508,22 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
             pr_trace_str(t, e->name),
             strncmp(tid, "stream", 6) == 0 ? "" : "stream ", tid,
             lw->late_n == 1 ? "it" : "they",
-            lw->late_after_wait
+            lw->late_after_wait == 1
                 ? "just before the launch (no launch between) the launching "
                   "thread made a stream wait on an event whose record is not "
                   "in the trace: most likely the stream waited for work "
                   "issued before the window."
+            : lw->late_after_wait == 2
+                ? "just before the launch (no launch between) the launching "
+                  "thread made a stream-wait call that no device record "
+                  "links to a stream (a ROCm trace records none): most "
+                  "likely the stream waited for work on another stream, "
+                  "which the trace does not say."
                 : "the device ran work the trace does not hold (issued "
                   "before the window) or waited for an event it does not "
-                  "record.");
+                  "record.",
+            lw->late_after_wait == 2 ? "its wait linked to no stream"
+                                     : "no recorded cause");
     }
     o->r.launch_wait_note = o->launch_note;
 }
