@@ -1310,7 +1310,7 @@ hccl_key(const char *name, int *oom)
     }
     memcpy(out, name, a);
     out[a] = '*';
-    strcpy(out + a + 1, d + n);
+    memcpy(out + a + 1, d + n, strlen(d + n) + 1);
     return out;
 }
 
