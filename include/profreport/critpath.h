@@ -31,8 +31,9 @@ enum pr_cp_kind {
     PR_CP_KERNEL,      /* device compute (split by family) */
     PR_CP_COPY,        /* copies and fills */
     PR_CP_COMM,        /* collectives */
-    PR_CP_SYNC,        /* a blocking call's own time, a stream waiting
-                          for another stream's work */
+    PR_CP_SYNC,        /* a host call's time blocked on the device
+                          (cudaStreamSynchronize, aclrtSynchronizeStream,
+                          a blocking copy): host time */
     PR_CP_IDLE,        /* device waited and nothing in the trace says why */
     PR_CP_COMPILE,     /* CANN's online operator compilation: the compile
                           calls (aclopCompileAndExecute, aclopCompile), and
@@ -43,6 +44,11 @@ enum pr_cp_kind {
                           when a peer's notify came, not when this rank's
                           work was done); this rank's work before it has
                           slack, so it is off the path (review 8 #3) */
+    PR_CP_STREAM_WAIT, /* a device stream waiting for another stream of
+                          the same device (cudaStreamWaitEvent's wait on
+                          the device, an EVENT_WAIT task, a collective's
+                          stream waiting for its input): device time, not
+                          the host's (issue #29) */
     PR_CP_KIND_COUNT
 };
 

@@ -125,6 +125,7 @@
 #define PR_K_LAUNCH "launch"
 #define PR_K_COPY "copy"
 #define PR_K_SYNC_WAIT "sync_wait"
+#define PR_K_STREAM_WAIT "stream_wait"
 #define PR_K_IDLE "idle"
 #define PR_K_OP_COMPILE "op_compile"
 /* runs[].critical_path: why no step has a path ("kernel_replay") */
@@ -781,7 +782,7 @@ struct pr_category {
 extern const struct pr_category pr_keys_breakdown[PR_N_BREAKDOWN];
 
 /* The kinds of a critical path (critical_path.steps[].by_kind_us). */
-#define PR_N_CRITICAL_PATH 10
+#define PR_N_CRITICAL_PATH 11
 extern const struct pr_category pr_keys_critical_path[PR_N_CRITICAL_PATH];
 
 /* Computation, overlap, communication, other (distributed.workers[]). */

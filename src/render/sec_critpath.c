@@ -36,7 +36,12 @@ const struct pr_col pr_fig_cols_critical_path[] = {
     {"communication", CP_(PR_K_COMMUNICATION), "Comm.", PR_FMT_US, 0.7, NULL,
      PR_COL_BOTH},
     {"sync_wait", CP_(PR_K_SYNC_WAIT), "Sync", PR_FMT_US, 0.7,
-     "Blocking calls' own time; streams waiting for other streams",
+     "Host calls blocked on the device (stream, event and device "
+     "synchronizations, blocking copies): host time",
+     PR_COL_BOTH},
+    {"stream_wait", CP_(PR_K_STREAM_WAIT), "Stream wait", PR_FMT_US, 0.8,
+     "A device stream waiting for another stream of its device (an event "
+     "wait on the device): device time",
      PR_COL_BOTH},
     {"idle", CP_(PR_K_IDLE), "Idle", PR_FMT_US, 0.7,
      "The device waited and the trace records no cause", PR_COL_BOTH},
@@ -90,7 +95,13 @@ static const struct pr_col ms_cols[] = {
     {"communication", CP_(PR_K_COMMUNICATION), "Comm., ms", PR_FMT_FIGURE, 0.8,
      NULL, PR_COL_BOTH},
     {"sync_wait", CP_(PR_K_SYNC_WAIT), "Sync, ms", PR_FMT_FIGURE, 0.8,
-     "Blocking calls' own time; streams waiting for other streams",
+     "Host calls blocked on the device (stream, event and device "
+     "synchronizations, blocking copies): host time",
+     PR_COL_BOTH},
+    {"stream_wait", CP_(PR_K_STREAM_WAIT), "Stream wait, ms", PR_FMT_FIGURE,
+     0.9,
+     "A device stream waiting for another stream of its device (an event "
+     "wait on the device): device time",
      PR_COL_BOTH},
     {"idle", CP_(PR_K_IDLE), "Idle, ms", PR_FMT_FIGURE, 0.8,
      "The device waited and the trace records no cause", PR_COL_BOTH},
@@ -204,8 +215,10 @@ shown_step(const cJSON *run, const struct pr_row_cp_step *s, size_t n,
 }
 
 /* The resource that holds the most of the path's mean time (by_kind_us),
- * as a bound's word: host work, the data loader and launches are the
- * host's; NULL for a path without time.  Idle is no resource. */
+ * as a bound's word: host work, the data loader, launches and blocking
+ * calls are the host's, a stream's wait for another the device's (as
+ * critpath.c's bound_of); NULL for a path without time.  Idle is no resource.
+ */
 static const char *
 leading_resource(const cJSON *by_kind)
 {
@@ -215,7 +228,7 @@ leading_resource(const cJSON *by_kind)
         {PR_K_HOST_OP, "host"},   {PR_K_DATALOADER, "host"},
         {PR_K_LAUNCH, "host"},    {PR_K_KERNEL, "device"},
         {PR_K_COPY, "copy"},      {PR_K_COMMUNICATION, "communication"},
-        {PR_K_SYNC_WAIT, "host"},
+        {PR_K_SYNC_WAIT, "host"}, {PR_K_STREAM_WAIT, "device"},
     };
     double sum[sizeof(k) / sizeof(k[0])] = {0}, best = 0;
     const char *b = NULL;
@@ -367,8 +380,9 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const struct pr_row_cp_step *s,
  * (a 1280-pixel page holds the table without them; the note under it
  * names them). */
 static const char *const kind_cols[] = {
-    "host_op",       "loader",    "interval", "launch",     "kernel",    "copy",
-    "communication", "sync_wait", "idle",     "op_compile", "peer_wait", NULL};
+    "host_op",    "loader",        "interval",  "launch",      "kernel",
+    "copy",       "communication", "sync_wait", "stream_wait", "idle",
+    "op_compile", "peer_wait",     NULL};
 
 /* 1 when some step has time in kind k; its label in the run's words
  * (MindSpore's step interval). */
@@ -391,7 +405,8 @@ kind_label(const cJSON *run, const struct pr_category *k)
 
 /* After the table: which kinds it left out (operator compilation and
  * waiting for another rank, CANN's and HCCL's kinds, go unnamed: a CUDA
- * run never has them). */
+ * run never has them; nor does a stream's wait for another, which most
+ * paths never hold). */
 static void
 zero_note(struct pr_figs *f, const cJSON *run, const cJSON *steps)
 {
@@ -403,7 +418,8 @@ zero_note(struct pr_figs *f, const cJSON *run, const cJSON *steps)
         int w;
 
         if (pr_sget_is(k->key, PR_K_OP_COMPILE) ||
-            pr_sget_is(k->key, PR_K_PEER_WAIT) || kind_has_time(steps, k))
+            pr_sget_is(k->key, PR_K_PEER_WAIT) ||
+            pr_sget_is(k->key, PR_K_STREAM_WAIT) || kind_has_time(steps, k))
             continue;
         w = snprintf(text + len, sizeof(text) - len, "%s%s",
                      n++ ? ", "

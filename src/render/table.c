@@ -331,8 +331,9 @@ static void
 cp_columns(struct table *t, int drop)
 {
     static const char *const cp_kinds[] = {
-        "host_op",       "dataloader", "launch", "kernel",     "copy",
-        "communication", "sync_wait",  "idle",   "op_compile", "peer_wait"};
+        "host_op", "dataloader",    "launch",    "kernel",
+        "copy",    "communication", "sync_wait", "stream_wait",
+        "idle",    "op_compile",    "peer_wait"};
     const struct pr_col *c;
     size_t i, k;
 

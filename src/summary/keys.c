@@ -27,9 +27,13 @@ const struct pr_category pr_keys_critical_path[PR_N_CRITICAL_PATH] = {
     {PR_K_COPY, "Copy", 0xE69F00},
     {PR_K_COMMUNICATION, "Communication", 0xD55E00},
     {PR_K_SYNC_WAIT, "Sync wait", 0xF0E442},
+    /* a device stream's wait for another stream (issue #29): device time,
+       Paul Tol's teal, apart from the host's sync yellow */
+    {PR_K_STREAM_WAIT, "Stream wait", 0x44AA99},
     {PR_K_IDLE, "Idle", 0x999999},
-    /* the last two: sec_critpath.c leaves them out where no step has
-       some (CANN, HCCL only) */
+    /* the last two, and stream wait: sec_critpath.c's note leaves them
+       out where no step has some (CANN, HCCL only; stream waits on the
+       path where a trace records them) */
     {PR_K_OP_COMPILE, "Operator compilation", 0x882255},
     /* Paul Tol's indigo: apart from communication's vermillion */
     {PR_K_PEER_WAIT, "Set by another rank", 0x332288},

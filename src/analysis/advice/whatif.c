@@ -5725,6 +5725,8 @@ split_text(const cJSON *kinds, double delay, int cold, int ms, int aclop,
         {PR_K_COPY, "copies"},
         {PR_K_COMMUNICATION, "communication"},
         {PR_K_SYNC_WAIT, "sync waits"},
+        /* a device stream's wait for another stream (issue #29) */
+        {PR_K_STREAM_WAIT, "stream waits"},
         {PR_K_IDLE, "idle"},
         {PR_K_OP_COMPILE, "operator compilation"},
         /* the step up to where the path enters from a peer (critpath.c,
@@ -5876,6 +5878,13 @@ idle_dominant_pct(const cJSON *kinds)
         return NAN;
     for (i = 0; i < sizeof(rest) / sizeof(rest[0]); i++) {
         v = pr_sget_num(kinds, rest[i]);
+        if (i == 0) {
+            /* the device: its compute and its streams' waits for each
+               other (critpath.c's bound_of, issue #29) */
+            double sw = pr_sget_num(kinds, PR_K_STREAM_WAIT);
+
+            v = (v > 0 ? v : 0) + (sw > 0 ? sw : 0);
+        }
         if (v >= idle)
             return NAN;
         total += v > 0 ? v : 0;

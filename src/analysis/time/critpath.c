@@ -30,8 +30,9 @@
 #include "../internal.h"
 
 static const char *const kind_keys[PR_CP_KIND_COUNT] = {
-    "host_op",       "dataloader", "launch", "kernel",     "copy",
-    "communication", "sync_wait",  "idle",   "op_compile", "peer_wait"};
+    "host_op",    "dataloader",    "launch",     "kernel",
+    "copy",       "communication", "sync_wait",  "idle",
+    "op_compile", "peer_wait",     "stream_wait"};
 
 /* the kernel table's family names (kclass.c), and unknown */
 static const char *const fam_keys[PR_CP_FAM_COUNT] = {
@@ -2141,7 +2142,7 @@ resolve_waits(struct pr_cp_ctx *c)
             if (!launched_after)
                 continue;
             if (g->v[sig].e <= x->s && i != sig)
-                add_pred(x, sig, 0, 0, PR_CP_SYNC, PR_STR_NONE);
+                add_pred(x, sig, 0, 0, PR_CP_STREAM_WAIT, PR_STR_NONE);
             break;
         }
     }
@@ -2240,8 +2241,9 @@ wait_kind(const struct pr_cp_ctx *c, const struct pr_cp_node *n, int b)
         named_notify(c, p) || n->after_wait == 2)
         return PR_CP_COMM;
     if (n->after_wait)
-        return PR_CP_SYNC;
-    return named(c, p, "Wait") || named(c, p, "WAIT") ? PR_CP_SYNC : PR_CP_IDLE;
+        return PR_CP_STREAM_WAIT;
+    return named(c, p, "Wait") || named(c, p, "WAIT") ? PR_CP_STREAM_WAIT
+                                                      : PR_CP_IDLE;
 }
 
 /* Each task's wait that its edges do not explain (measured). */
@@ -2493,7 +2495,7 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
            launched long before): only a collective's end explains it, or,
            for a collective, any task's end (its producer's event) */
         after_idle = n->w_kind == PR_CP_IDLE && n->w >= COINCIDE_MIN_WAIT_NS;
-        if (n->w_kind != PR_CP_SYNC && !after_launch && !after_idle)
+        if (n->w_kind != PR_CP_STREAM_WAIT && !after_launch && !after_idle)
             continue;
         ready = ready_of(g, n, &b);
         e = &c->t->events[n->ev];
@@ -2525,9 +2527,9 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
                 break; /* nothing ended just before it: held, or a delay */
             if (after_idle && x->kind != PR_CP_COMM && !peers_inside(c, n))
                 continue;
-            add_pred(n, tasks[k].i, 0, 0, PR_CP_SYNC, PR_STR_NONE);
+            add_pred(n, tasks[k].i, 0, 0, PR_CP_STREAM_WAIT, PR_STR_NONE);
             n->w = n->s - x->e;
-            n->w_kind = PR_CP_SYNC;
+            n->w_kind = PR_CP_STREAM_WAIT;
             break;
         }
         if (after_launch && n->w_kind == PR_CP_LAUNCH &&
@@ -2541,7 +2543,7 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
                starts n where it started */
             add_pred(n, h, n->s - g->v[h].e, 0, PR_CP_KERNEL, g->v[h].name);
             n->w = 0;
-            n->w_kind = PR_CP_SYNC;
+            n->w_kind = PR_CP_STREAM_WAIT;
         } else if (after_idle && peers_inside(c, n) &&
                    n->w_kind == PR_CP_IDLE && n->n_pred < PR_CP_MAX_PRED) {
             /* a collective idle long, that started as a kernel on another
@@ -2557,7 +2559,7 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
                 continue;
             add_pred(n, h, n->s - g->v[h].e, 0, PR_CP_KERNEL, g->v[h].name);
             n->w = 0;
-            n->w_kind = PR_CP_SYNC;
+            n->w_kind = PR_CP_STREAM_WAIT;
         }
     }
 }
@@ -2646,9 +2648,9 @@ collective_output(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt,
             continue;
         if (x->kind != PR_CP_COMM || peers_inside(c, x))
             return; /* other work ended last: not the collective's */
-        add_pred(n, tasks[k].i, 0, 0, PR_CP_SYNC, PR_STR_NONE);
+        add_pred(n, tasks[k].i, 0, 0, PR_CP_STREAM_WAIT, PR_STR_NONE);
         n->w = n->s - x->e;
-        n->w_kind = n->w <= HCCL_HANDOFF_NS ? PR_CP_SYNC : PR_CP_IDLE;
+        n->w_kind = n->w <= HCCL_HANDOFF_NS ? PR_CP_STREAM_WAIT : PR_CP_IDLE;
         return;
     }
 }
@@ -2691,9 +2693,10 @@ collective_inputs(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
                 continue;
             if (x->kind == PR_CP_COMM)
                 continue; /* another communicator's: not its input */
-            add_pred(n, tasks[k].i, 0, 0, PR_CP_SYNC, PR_STR_NONE);
+            add_pred(n, tasks[k].i, 0, 0, PR_CP_STREAM_WAIT, PR_STR_NONE);
             n->w = n->s - x->e;
-            n->w_kind = n->w <= HCCL_HANDOFF_NS ? PR_CP_SYNC : PR_CP_IDLE;
+            n->w_kind =
+                n->w <= HCCL_HANDOFF_NS ? PR_CP_STREAM_WAIT : PR_CP_IDLE;
             n->w_coll = 0;
             break;
         }
@@ -3516,8 +3519,13 @@ walk(struct pr_cp_graph *g, struct sums *u, int64_t lead, struct pr_error *err)
 }
 
 /* The resource that bounds the step: the largest of host (operators,
- * data loader, launches, blocking calls), device compute, copies and
- * communication on its path; idle belongs to none. */
+ * data loader, launches, blocking calls), device (compute, and a stream's
+ * wait for another stream of its device), copies and communication on
+ * its path; idle belongs to none.  A stream's wait is device time: the
+ * path runs through the other stream's work on the device, as HTA's
+ * critical path joins the two kernels by a GPU-to-GPU sync edge
+ * (hta/analyzers/critical_path_analysis.py, SYNC_DEPENDENCY, weight 0);
+ * no faster host shortens it (issue #29). */
 static const char *
 bound_of(const int64_t *k)
 {
@@ -3528,7 +3536,7 @@ bound_of(const int64_t *k)
 
     v[0] = k[PR_CP_HOST_OP] + k[PR_CP_DATALOADER] + k[PR_CP_LAUNCH] +
            k[PR_CP_SYNC] + k[PR_CP_COMPILE];
-    v[1] = k[PR_CP_KERNEL];
+    v[1] = k[PR_CP_KERNEL] + k[PR_CP_STREAM_WAIT];
     v[2] = k[PR_CP_COPY];
     v[3] = k[PR_CP_COMM] + k[PR_CP_PEER_WAIT]; /* waits in collectives */
     for (i = 1; i < 4; i++) {
@@ -3580,8 +3588,9 @@ idle_dominant(const int64_t *k)
                    k[PR_CP_SYNC] + k[PR_CP_COMPILE];
 
     return k[PR_CP_KERNEL] > 0 && k[PR_CP_IDLE] > host &&
-           k[PR_CP_IDLE] > k[PR_CP_KERNEL] && k[PR_CP_IDLE] > k[PR_CP_COPY] &&
-           k[PR_CP_IDLE] > k[PR_CP_COMM] && k[PR_CP_IDLE] > k[PR_CP_PEER_WAIT];
+           k[PR_CP_IDLE] > k[PR_CP_KERNEL] + k[PR_CP_STREAM_WAIT] &&
+           k[PR_CP_IDLE] > k[PR_CP_COPY] && k[PR_CP_IDLE] > k[PR_CP_COMM] &&
+           k[PR_CP_IDLE] > k[PR_CP_PEER_WAIT];
 }
 
 /* A step's bound: bound_of, or "idle" where the producer's own table says
@@ -3628,7 +3637,7 @@ piece_name(const struct pr_trace *t, const struct piece *p)
         return "(host, outside operators)";
     case PR_CP_IDLE:
         return "(device idle, no recorded cause)";
-    case PR_CP_SYNC:
+    case PR_CP_STREAM_WAIT:
         return "(stream waits for another stream)";
     case PR_CP_LAUNCH:
         return "(launch-to-start delay)";
@@ -3712,6 +3721,7 @@ kinds_fill(struct pr_row_cp_kinds *r, const double v[PR_CP_KIND_COUNT])
     r->idle = v[PR_CP_IDLE];
     r->op_compile = v[PR_CP_COMPILE];
     r->peer_wait = v[PR_CP_PEER_WAIT];
+    r->stream_wait = v[PR_CP_STREAM_WAIT];
 }
 
 static cJSON *
