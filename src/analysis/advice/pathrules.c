@@ -19,6 +19,7 @@
 #include "profreport/critpath.h"
 #include "profreport/keys.h"
 #include "profreport/sget.h"
+#include "profreport/syncs.h"
 #include "profreport/whatif.h"
 
 #include "../internal.h"
@@ -542,7 +543,7 @@ syncs_in_loop(const cJSON *run, int capture, double gain_us, char *buf,
             double d = pr_sget_num(c, PR_K_DDP_LOGGING_COUNT);
             double dn = pr_sget_num(c, PR_K_CUDNN_SEARCH_COUNT);
 
-            if (pr_sget_is(kind, "stream_wait") ||
+            if (pr_sget_is(kind, pr_sync_kind_name(PR_SYNCK_STREAM_WAIT)) ||
                 pr_sget_is(kind, "blocking_copy") != copies)
                 continue;
             /* DDP's runtime-stats logging is not the user's to remove
@@ -811,7 +812,8 @@ sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     {
         double k = pr_sget_num(c, PR_K_CUDNN_SEARCH_COUNT);
 
-        if (pr_sget_is(pr_sget_str(c, PR_K_KIND), "stream_wait"))
+        if (pr_sget_is(pr_sget_str(c, PR_K_KIND),
+                       pr_sync_kind_name(PR_SYNCK_STREAM_WAIT)))
             continue;
         k = k > 0 ? k : 0;
         dnn += k;
@@ -824,7 +826,8 @@ sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     {
         const char *kind = pr_sget_str(c, PR_K_KIND);
 
-        if (n == 3 || pr_sget_is(kind, "stream_wait") ||
+        if (n == 3 ||
+            pr_sget_is(kind, pr_sync_kind_name(PR_SYNCK_STREAM_WAIT)) ||
             pr_sget_is(kind, "blocking_copy") ||
             !(pr_sget_num(c, PR_K_HOST_US) >= 1000))
             continue;
