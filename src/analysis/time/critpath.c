@@ -2183,13 +2183,13 @@ named_notify(const struct pr_cp_ctx *c, const struct pr_cp_node *n)
 /* What a task's unexplained wait was, by the edge that came last: after
  * its launch, a launch delay; after a collective or a wait for peers
  * (Ascend's Notify Wait), communication (NCCL counts that wait inside
- * its kernels); after a wait task (EVENT_WAIT) or a stream wait, a sync
- * wait; else idle.  A collective's own wait before it starts is not
- * communication: it waits for peers inside its kernel (NCCL) or in its
- * Notify Wait tasks (HCCL), so before it starts it can only wait for its
- * launch or a stream event (review 6 finding 1: HTA's trace_diff/test
- * showed 23 ms of a step's stream-7 embedding forward as "collective
- * wait"). */
+ * its kernels); after a wait task (EVENT_WAIT) or a stream wait, a
+ * stream wait (the device's, not the host's: issue #29); else idle.  A
+ * collective's own wait before it starts is not communication: it waits for
+ * peers inside its kernel (NCCL) or in its Notify Wait tasks (HCCL), so before
+ * it starts it can only wait for its launch or a stream event (review 6 finding
+ * 1: HTA's trace_diff/test showed 23 ms of a step's stream-7 embedding forward
+ * as "collective wait"). */
 /* Whether the step records a Notify task (HCCL's Notify Wait or Notify
  * Record) inside n's span: n's export records its tasks. */
 static int
