@@ -97,6 +97,7 @@ struct work {
     int64_t s, e;       /* on the device */
     int64_t launch;     /* start of its launch call; PR_NO_ID unknown */
     int64_t launch_end; /* end of that call */
+    size_t call;        /* index of that call's event; PR_NONE */
     /* torch_npu's task queue (pr_queue_launch): the launch the dequeue
        thread made where launch is the operator's enqueue: the moment
        the HostToDevice flow leaves (acl_at) and the CANN call holding it
@@ -325,6 +326,7 @@ add_work(struct hd *h, struct pr_names *nc, const struct pr_idmap *comm,
     w->launch_end = c != PR_NONE ? pr_sat_add_i64(h->t->events[c].ts_ns,
                                                   h->t->events[c].dur_ns)
                                  : PR_NO_ID;
+    w->call = c;
     w->graph = c != PR_NONE && is_graph_launch(h->t, &h->t->events[c]);
     w->acl_at = w->acl_s = w->acl_e = PR_NO_ID;
     w->acl_ev = PR_NONE;
@@ -1355,6 +1357,7 @@ struct crow {
 struct copies {
     struct crow rows[MAX_COPY_ROWS];
     size_t n;
+    struct pr_idmap calls; /* call event -> 1: its time counted */
     size_t fills;
     int64_t fill_bytes, fill_ns;
 };
@@ -1377,10 +1380,13 @@ crow_of(struct copies *c, int32_t dev, enum cdir d, enum hmem m)
 }
 
 /* Each copy event counted once: its bytes are the device record's, never
- * the runtime call's as well. */
-static void
+ * the runtime call's as well.  A launch call's host time counts once,
+ * with the first copy it launched, however many copies it launched (an
+ * Ascend db's aclopCompileAndExecute launches two copies under one
+ * connectionId: db_level1 counted its 2.5 ms twice). */
+static enum pr_status
 count_copy(const struct hd *h, const struct work *w, struct copies *c,
-           int64_t first_kernel)
+           int64_t first_kernel, struct pr_error *err)
 {
     const struct pr_event *e = &h->t->events[w->ev];
     struct pr_gpu_info gb;
@@ -1394,23 +1400,28 @@ count_copy(const struct hd *h, const struct work *w, struct copies *c,
         c->fills++;
         c->fill_bytes = pr_sat_add_i64(c->fill_bytes, bytes > 0 ? bytes : 0);
         c->fill_ns = pr_sat_add_i64(c->fill_ns, e->dur_ns);
-        return;
+        return PR_OK;
     }
     r = crow_of(c, w->dev, d, copy_mem(n, d));
     if (r == NULL)
-        return;
+        return PR_OK;
     r->n++;
     r->n_before += w->s < first_kernel;
     r->ns = pr_sat_add_i64(r->ns, e->dur_ns);
-    if (w->launch != PR_NO_ID)
+    if (w->launch != PR_NO_ID && w->call != PR_NONE &&
+        pr_idmap_get(&c->calls, (int64_t)w->call) == PR_NONE) {
+        if (pr_idmap_put(&c->calls, (int64_t)w->call, 1, err) != PR_OK)
+            return PR_E_NOMEM;
         r->call_ns = pr_sat_add_i64(r->call_ns,
                                     pr_sat_sub_i64(w->launch_end, w->launch));
+    }
     if (bytes < 0) {
         r->n_nobytes++;
-        return;
+        return PR_OK;
     }
     r->bytes = pr_sat_add_i64(r->bytes, bytes);
     r->ns_bytes = pr_sat_add_i64(r->ns_bytes, e->dur_ns);
+    return PR_OK;
 }
 
 /* The host link of a host copy's device; NaN for device-side copies and
@@ -1531,9 +1542,10 @@ copies_json(struct hd *h, cJSON **o, struct pr_error *err)
     for (i = 0; i < h->n && h->w[i].cls == W_MEMORY; i++)
         ;
     first = i < h->n ? h->w[i].s : INT64_MAX;
-    for (i = 0; i < h->n; i++)
+    for (i = 0; i < h->n && ok; i++)
         if (h->w[i].cls == W_MEMORY)
-            count_copy(h, &h->w[i], &c, first);
+            ok = count_copy(h, &h->w[i], &c, first, err) == PR_OK;
+    pr_idmap_free(&c.calls);
     qsort(c.rows, c.n, sizeof(c.rows[0]), cmp_crow);
     for (i = 0; i < c.n; i++) {
         n += c.rows[i].n;
