@@ -41,10 +41,28 @@ struct rctx {
     int ok;           /* sticky: 0 after an allocation failure */
 };
 
+/* An MTIA run: its devices are Meta's alone (vendor "meta", as the
+ * report's units, render/figures.c pr_fig_run_units). */
+static int
+mtia_run(const struct rctx *c)
+{
+    size_t i;
+    int meta = 0;
+
+    if (c->npu)
+        return 0;
+    for (i = 0; i < c->tb->n_devs; i++) {
+        if (!pr_sget_is(c->tb->devs[i].vendor, "meta"))
+            return 0;
+        meta = 1;
+    }
+    return meta;
+}
+
 static const char *
 dev_word(const struct rctx *c)
 {
-    return c->npu ? "NPU" : "GPU";
+    return c->npu ? "NPU" : mtia_run(c) ? "MTIA" : "GPU";
 }
 
 /* An AMD GPU run: the texts say CU, workgroup, matrix cores (MFMA) and
@@ -1356,6 +1374,24 @@ launch_advice(const struct rctx *c)
                      "torch.cuda.CUDAGraph, which ROCm builds of PyTorch "
                      "run as HIP graphs), fuse small ops with "
                      "torch.compile, or raise the batch size.";
+    if (mtia_run(c))
+        /* PyTorch's torch.mtia.mtia_graph (MTIAGraph, graph), the
+           backend's own out of tree */
+        return c->hd->cuda_graphs
+                   ? (pr_sget_run_is_capture(c->run)
+                          ? "The run already replays MTIA graphs: capture "
+                            "more of each iteration in them, fuse small ops "
+                            "with torch.compile, or raise the batch size."
+                          : "The run already replays MTIA graphs: capture "
+                            "more of the step in them, fuse small ops with "
+                            "torch.compile, or raise the batch size.")
+               : pr_sget_run_is_capture(c->run)
+                   ? "Capture each iteration in an MTIA graph "
+                     "(torch.mtia.mtia_graph.graph), fuse small ops with "
+                     "torch.compile, or raise the batch size."
+                   : "Capture the step in an MTIA graph "
+                     "(torch.mtia.mtia_graph.graph), fuse small ops with "
+                     "torch.compile, or raise the batch size.";
     if (pr_sget_run_is_capture(c->run))
         return c->npu ? "Run each iteration as a graph (torch.compile with "
                         "torchair's NPU backend), fuse small ops, or raise "
@@ -1607,9 +1643,10 @@ rule_launch_bound(struct rctx *c)
         "next launch (median launch delay %.1f \xC2\xB5s): the %s waits for "
         "the CPU to launch work. %s",
         100.0 * small / calls, calls, small_us / small,
-        c->npu       ? "CANN"
-        : amd_run(c) ? "HIP"
-                     : "CUDA",
+        c->npu        ? "CANN"
+        : amd_run(c)  ? "HIP"
+        : mtia_run(c) ? "MTIA"
+                      : "CUDA",
         100.0 * rt, pr_run_window(c->run), dev_word(c), host_wait,
         c->hd->delay_median_us, dev_word(c), launch_advice(c));
     add_rec(c, "launch_bound", "warning", text);

@@ -3076,9 +3076,13 @@ slow_transport(const cJSON *run, char *text, size_t cap, size_t len)
                   "a management or loopback interface is a common mistake) "
                   "and what else shares the link; on GPUs, use the NCCL "
                   "backend."
-                : "Check the interface and transport the backend chose (its "
-                  "debug log: NCCL_DEBUG=INFO names them) and what else "
-                  "shares the link.");
+            : strcmp(be, "nccl") == 0 || strcmp(be, "rccl") == 0
+                ? "Check the interface and transport the backend chose "
+                  "(its debug log: NCCL_DEBUG=INFO names them) and what "
+                  "else shares the link."
+                : "Check the interface and transport the backend chose "
+                  "(its debug log names them) and what else shares the "
+                  "link.");
     }
     return len;
 }

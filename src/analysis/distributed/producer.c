@@ -1987,6 +1987,7 @@ pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
     const cJSON *k;
     struct startup u;
     cJSON *rest, *num;
+    const char *lib;
     char split[200], text[2000];
 
     if (v == NULL || v->row.bound == NULL ||
@@ -2012,6 +2013,13 @@ pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
     }
     pr_whatif_split_words(rest, split, sizeof(split));
     cJSON_Delete(rest);
+    /* the library by the device's: an MTIA's collectives (Kineto's
+       mtia_ccp_events) are no NCCL's, and the trace names no library */
+    lib = pr_sget_is(pr_sget_str(run, PR_K_DEVICE_KIND), "npu") ? "HCCL"
+          : strcmp(pr_trace_str(t, pr_event_cat(t, u.first)),
+                   "mtia_ccp_events") == 0
+              ? "the collective library"
+              : "NCCL";
     snprintf(text, sizeof(text),
              "A start-up wait, not steady-state communication: one "
              "collective at the capture's start, %s (%.1f ms from %.1f ms "
@@ -2025,10 +2033,8 @@ pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
              pr_trace_str(t, u.first->name), f_us / 1000.0, at_us / 1000.0,
              100.0 * f_us / cap_us, cap_us / 1000.0,
              100.0 * (double)u.first->dur_ns / (double)u.comm_ns,
-             (double)u.next_ns / 1e6,
-             pr_sget_is(pr_sget_str(run, PR_K_DEVICE_KIND), "npu") ? "HCCL"
-                                                                   : "NCCL",
-             (path_us - f_us) / 1000.0, split[0] ? split : "nothing");
+             (double)u.next_ns / 1e6, lib, (path_us - f_us) / 1000.0,
+             split[0] ? split : "nothing");
     pr_whatif_verdict_set(v, text, v->row.bound, v->row.bound_steps);
     /* the Critical path part's "Bound by communication" carries the same
        caveat (review25a #15c) */
