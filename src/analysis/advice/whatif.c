@@ -5321,14 +5321,20 @@ launch_title(const cJSON *run)
 }
 
 /* The critical path's launch-wait note names a stream-wait call that no
- * device record links to a stream (critpath.c mark_unlinked): its idle
- * has that cause, not none. */
+ * device record links to a stream (critpath.c mark_unlinked), or its idle
+ * note says each of its gaps' tasks was launched after one: its idle has
+ * that cause, not none. */
 static int
 unlinked_wait(const cJSON *cp)
 {
+    const char *idle = pr_sget_str_or(cp, PR_K_IDLE_NOTE, "");
+
     return strstr(pr_sget_str_or(cp, PR_K_LAUNCH_WAIT_NOTE, ""),
                   "stream-wait call that no device record links to a "
-                  "stream") != NULL;
+                  "stream") != NULL ||
+           strstr(idle, "; its launch followed a stream-wait call") != NULL ||
+           strstr(idle, "; the launch of each followed a stream-wait call") !=
+               NULL;
 }
 
 /* The verdict's evidence cell for a list of evidence, in bytes. */

@@ -4016,6 +4016,9 @@ struct lwait {
        gaps, the longest and its task, the launches' lead over them */
     int64_t idle_ns, idle_max_ns, idle_lead_min, idle_lead_max;
     size_t idle_n, idle_unlaunched;
+    /* those launched right after a stream-wait call no device record
+       links to a stream (mark_unlinked: ROCm's hipStreamWaitEvent) */
+    size_t idle_unlinked;
     uint32_t idle_ev;
     /* tasks of the steps, on the paths or off them, that started as
        late after the task before them on their stream though launched
@@ -4309,6 +4312,12 @@ note_idle(const struct pr_trace *t, const struct pr_cp_graph *g,
         lw->idle_ns = pr_sat_add_i64(lw->idle_ns, w);
         if (lw->idle_n++ == 0 || w < lw->idle_min_ns)
             lw->idle_min_ns = w;
+        for (j = 0; j < n->n_pred; j++)
+            if (g->v[n->pred[j]].type == PR_CP_N_HOST &&
+                g->v[n->pred[j]].late == 3) {
+                lw->idle_unlinked++;
+                break;
+            }
         if (lead < 0)
             lw->idle_unlaunched++;
         else if (lw->idle_n - lw->idle_unlaunched == 1) {
@@ -4618,6 +4627,29 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
         snprintf(text + len, cap - len,
                  "with no other task of the export between%s: %s.", launched,
                  gaps);
+    else if (lw->idle_unlinked > 0)
+        /* ROCm: hipStreamWaitEvent on the host, no device record of the
+           wait to say which stream waited (mark_unlinked) */
+        snprintf(text + len, cap - len,
+                 "no task running; %s a stream-wait call (no launch "
+                 "between) that no device record links to a stream (a ROCm "
+                 "trace records none)%s%s%s%s device idle.",
+                 lw->idle_unlinked == lw->idle_n
+                     ? (lw->idle_n == 1 ? "its launch followed"
+                                        : "the launch of each followed")
+                 : lw->idle_unlinked == 1 ? "the launch of 1 followed"
+                                          : "the launches of some followed",
+                 lw->idle_unlinked == lw->idle_n
+                     ? ""
+                     : ", the others with no stream wait or event recorded",
+                 launched, unl,
+                 same >= lw->idle_n && nl > 0 ? ", kept as"
+                 : lw->idle_unlinked == lw->idle_n
+                     ? ": most likely the stream waited for work on another "
+                       "stream, which the trace does not say, so the path "
+                       "keeps it as"
+                     : ": the trace links none of these waits to a stream, "
+                       "so the path keeps it as");
     else
         snprintf(text + len, cap - len,
                  "no task running, no stream wait or event recorded%s%s%s "
