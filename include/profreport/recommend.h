@@ -93,6 +93,8 @@ struct pr_rec_facts {
     const struct pr_trace *t; /* borrowed; NULL: no trace (tests) */
     int known;                /* the numbers below were computed */
     double dataloader_share;  /* of the kept steps' time, 0..1 (7.5.1) */
+    int dataloader_lead;      /* that time counts from each step's host start
+                                 (torch_npu's device basis: pr_step.lead_ns) */
     double comm_share;        /* likewise, communication (7.5.4) */
     int cc_major;             /* deviceProperties[0] major; -1 none */
     double tc_ratio;          /* 10.4 over all kernels; NaN none */

@@ -37,6 +37,10 @@ struct pr_step {
                                            capture */
     size_t n_matched; /* device events launched inside (6.3) */
     int64_t breakdown_ns[PR_CAT_COUNT]; /* sums to end_ns - start_ns */
+    /* On torch_npu's device basis (PR_STEPS_BASIS_NPU_DEVICE): the same
+     * split of the host work before the step, from host_start_ns to
+     * start_ns (torch_npu's "Preparing"); zero otherwise. */
+    int64_t lead_ns[PR_CAT_COUNT];
     /* 13.2 over the same role ranges: computation (kernel time, or host
      * operator time in a run without kernels: pr_steps.comp_kernels),
      * the Communication role, and the time both cover. */
@@ -45,13 +49,17 @@ struct pr_step {
 
 /* What a step's start and end are (pr_steps.basis). */
 enum pr_steps_basis {
-    PR_STEPS_BASIS_HOST = 0, /* the ProfilerStep intervals (no device work
-                                was launched in them) */
-    PR_STEPS_BASIS_DEVICE,   /* 6.3: from the end of the previous step's
-                                device work (or its own host start) to the
-                                end of its own device work */
-    PR_STEPS_BASIS_PRODUCER, /* the producer's own device steps */
-    PR_STEPS_BASIS_CAPTURE   /* no steps: the whole capture, one window */
+    PR_STEPS_BASIS_HOST = 0,  /* the ProfilerStep intervals (no device work
+                                 was launched in them) */
+    PR_STEPS_BASIS_DEVICE,    /* 6.3: from the end of the previous step's
+                                 device work (or its own host start) to the
+                                 end of its own device work */
+    PR_STEPS_BASIS_PRODUCER,  /* the producer's own device steps */
+    PR_STEPS_BASIS_CAPTURE,   /* no steps: the whole capture, one window */
+    PR_STEPS_BASIS_NPU_DEVICE /* torch_npu's device step, its rule where
+                                 no step table gives it: from the step's
+                                 first NPU task to its last task's end or
+                                 its host end, whichever is later */
 };
 
 /* A launch that waited longer than this after its call returned was
@@ -76,6 +84,7 @@ struct pr_steps {
     int64_t global_start_ns, global_end_ns; /* 6.1 */
     int has_step_events; /* the trace has ProfilerStep events */
     int gpu_used;        /* some device event matched a step */
+    int npu_device;      /* the steps are torch_npu's device steps */
     /* The 6.1 role ranges (a range per gap between events, 16 MiB at
      * 1 GB) are not kept past pr_steps_compute: the breakdown and the
      * 13.2 split per step are all that later passes read of them. */
@@ -91,6 +100,15 @@ struct pr_steps {
 
 /* Device work in a step: its kernels, copies and fills. */
 int64_t pr_step_device_ns(const struct pr_step *p);
+
+/* Where the host-side analyses (the critical path, the device's idle
+ * and what it waits for) start step p: its start, or, on torch_npu's
+ * device basis (PR_STEPS_BASIS_NPU_DEVICE), its host start where that is
+ * earlier, so that the host work before the step's first NPU task (the
+ * data loading, the first launches; torch_npu's "Preparing") stays in
+ * them. */
+int64_t pr_step_host_side_start(const struct pr_steps *s,
+                                const struct pr_step *p);
 
 /* Fill *s (zero-initialised by the call) from trace t and its op tree.
  * PR_E_NOMEM on allocation failure (then *s is already freed). */

@@ -151,6 +151,13 @@ steps_json(const struct pr_trace *t, const struct pr_steps *s,
         row.breakdown = breakdown_row(us);
         ok = pr_rows_write(arr, PR_RO_RUNS_STEPS, &row, 1);
     }
+    /* the host-side analyses' span: on torch_npu's device basis from the
+       first step's host start (pr_step_host_side_start), as hostdev.c's
+       window, whose device idle the rules compare with it */
+    if (s->n > 0)
+        first_us = (double)pr_sat_sub_i64(pr_step_host_side_start(s, &s->v[0]),
+                                          origin_ns) /
+                   1000.0;
     tb->steps_span_us = end_us - first_us;
     tb->covered_span_us = 0; /* every step, or none, has device time */
     tb->covered_steps = 0;
@@ -323,19 +330,27 @@ rec_facts(const struct pr_trace *t, const struct pr_tree *tree,
           struct pr_error *err)
 {
     const struct pr_device *d0 = pr_trace_device(t, 0);
-    int64_t total = 0, dl = 0, comm = 0;
+    int64_t total = 0, host = 0, dl = 0, comm = 0;
     size_t i;
 
     memset(f, 0, sizeof(*f));
     f->t = t;
     f->known = 1;
+    /* the data loader's share counts the host work before each step on
+       torch_npu's device basis (pr_step.lead_ns, torch_npu's Preparing):
+       the loading that precedes a step's first NPU task holds it up */
     for (i = 0; i < s->n; i++) {
         total = pr_sat_add_i64(
             total, pr_sat_sub_i64(s->v[i].end_ns, s->v[i].start_ns));
+        host = pr_sat_add_i64(
+            host, pr_sat_sub_i64(s->v[i].end_ns,
+                                 pr_step_host_side_start(s, &s->v[i])));
         dl = pr_sat_add_i64(dl, s->v[i].breakdown_ns[PR_CAT_DATALOADER]);
+        dl = pr_sat_add_i64(dl, s->v[i].lead_ns[PR_CAT_DATALOADER]);
         comm = pr_sat_add_i64(comm, s->v[i].breakdown_ns[PR_CAT_COMM]);
     }
-    f->dataloader_share = total > 0 ? (double)dl / (double)total : NAN;
+    f->dataloader_share = host > 0 ? (double)dl / (double)host : NAN;
+    f->dataloader_lead = host > total;
     f->comm_share = total > 0 ? (double)comm / (double)total : NAN;
     f->cc_major = d0 != NULL ? d0->compute_major : -1;
     f->tc_ratio = pr_kernels_tc_ratio(t);

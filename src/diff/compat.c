@@ -203,6 +203,12 @@ windows_text(const char *basis, size_t n, const char *span, char *buf,
                  "%zu step%s measured on the device (from the end of the "
                  "previous step's device work to the end of its own)",
                  n, n == 1 ? "" : "s");
+    else if (strcmp(basis, "npu_device") == 0)
+        snprintf(buf, size,
+                 "%zu step%s measured on the NPU by torch_npu's rule (from "
+                 "the first launch's first task to the last launch's last "
+                 "task end or the host step end, whichever is later)",
+                 n, n == 1 ? "" : "s");
     else if (strcmp(basis, "host") == 0)
         snprintf(buf, size, "%zu step%s measured by their host step events", n,
                  n == 1 ? "" : "s");

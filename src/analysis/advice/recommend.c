@@ -436,12 +436,15 @@ low_util_note(const struct rctx *c)
 
 /* --------------------------------------------- the plugin's rules (7.5) */
 
-/* The data-loader finding's text.  Where the share is the device's own
+/* The data-loader finding's text; lead: the share counts the host work
+ * before each step's first task too (rec_facts, on torch_npu's device
+ * basis).  Where the share is the device's own
  * waiting in a framework's data-queue tasks (the kernel table's input
  * family: MindSpore's GetNext in dataset sink mode), the run is
  * data-bound in MindSpore's words; else the plugin's DataLoader text. */
 static void
-dataloader_text(const struct rctx *c, double share, char *text, size_t cap)
+dataloader_text(const struct rctx *c, double share, int lead, char *text,
+                size_t cap)
 {
     const cJSON *k;
     double in = 0;
@@ -476,10 +479,13 @@ dataloader_text(const struct rctx *c, double share, char *text, size_t cap)
     }
     snprintf(text, cap,
              "This run has high time cost on input data loading. %.1f%% "
-             "of the step time is in DataLoader. You could try to set "
+             "of the step time%s is in DataLoader. You could try to set "
              "num_workers on DataLoader's construction and enable "
              "multi-processes on data loading.",
-             100.0 * share);
+             100.0 * share,
+             lead ? ", counted from each step's host start (torch_npu's "
+                    "Preparing, before its first NPU task, included),"
+                  : "");
 }
 
 /* A pipeline finding's note until the stages' balance gives it a gain
@@ -608,8 +614,8 @@ rule_categories(struct rctx *c)
     if (!c->f->known)
         return;
     if (loader_share(c, c->f->dataloader_share) > 0.05) {
-        dataloader_text(c, loader_share(c, c->f->dataloader_share), text,
-                        sizeof(text));
+        dataloader_text(c, loader_share(c, c->f->dataloader_share),
+                        c->f->dataloader_lead, text, sizeof(text));
         add_rec(c, "dataloader", "warning", text);
     }
     if (startup)
@@ -1326,7 +1332,7 @@ rule_plugin_from_run(struct rctx *c)
     size_t i;
 
     if (dl > 0.05) {
-        dataloader_text(c, dl, text, sizeof(text));
+        dataloader_text(c, dl, 0, text, sizeof(text));
         add_rec(c, "dataloader", "warning", text);
     }
     for (i = 0; i < c->tb->n_gpus; i++) {

@@ -5317,7 +5317,8 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         double e = 0.0, r = 0.0;
 
         c.capture = s->basis == PR_STEPS_BASIS_CAPTURE;
-        st = build_step(&c, s->v[i].start_ns, s->v[i].end_ns);
+        st = build_step(&c, pr_step_host_side_start(s, &s->v[i]),
+                        s->v[i].end_ns);
         if (st != PR_OK)
             break;
         sums_reset(&u);

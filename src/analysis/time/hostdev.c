@@ -636,13 +636,14 @@ steps_window(struct hd *h)
     if (s->basis == PR_STEPS_BASIS_CAPTURE)
         return;
     for (i = 0; i < s->n; i++)
-        if (busy_in(h, s->v[i].start_ns, s->v[i].end_ns)) {
+        if (busy_in(h, pr_step_host_side_start(s, &s->v[i]), s->v[i].end_ns)) {
             first = first < i ? first : i;
             last = i;
         }
-    if (first == s->n || s->v[last].end_ns <= s->v[first].start_ns)
+    if (first == s->n ||
+        s->v[last].end_ns <= pr_step_host_side_start(s, &s->v[first]))
         return;
-    h->tb_s = s->v[first].start_ns;
+    h->tb_s = pr_step_host_side_start(s, &s->v[first]);
     h->tb_e = s->v[last].end_ns;
     h->tb_steps = last - first + 1;
 }

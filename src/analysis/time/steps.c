@@ -189,6 +189,10 @@ struct step_dev {
     int64_t min_ns, max_ns; /* device span of matched work */
     int64_t first_call_end; /* end of the launch call of the work that
                                starts at min_ns */
+    /* torch_npu's device step (npu_device_steps): the first start of the
+     * tasks of the step's first launch that has tasks, and the last end
+     * of those of its last such launch (launches in start order) */
+    int64_t first_launch_ns, last_launch_end_ns;
 };
 
 /* Mark the devices of runtime r as launched inside step k. */
@@ -197,12 +201,18 @@ match_runtime(const struct pr_trace *t, const struct pr_tree *tree, size_t r,
               struct pr_step *step, struct step_dev *sd, unsigned char *matched)
 {
     const struct pr_tree_rt *rt = &tree->rts[r];
+    int first = step->n_matched == 0;
     size_t i;
 
     for (i = 0; i < rt->n_dev; i++) {
         size_t d = tree->rt_devs[rt->dev_first + i];
         const struct pr_event *e = &t->events[tree->devs[d].ev];
+        int64_t end = pr_sat_add_i64(e->ts_ns, e->dur_ns);
 
+        if (first && (i == 0 || e->ts_ns < sd->first_launch_ns))
+            sd->first_launch_ns = e->ts_ns;
+        if (i == 0 || end > sd->last_launch_end_ns)
+            sd->last_launch_end_ns = end;
         if (step->n_matched == 0 || e->ts_ns < sd->min_ns ||
             (e->ts_ns == sd->min_ns &&
              pr_tree_rt_end(t, rt) > sd->first_call_end))
@@ -375,6 +385,37 @@ stretch_steps(const struct pr_trace *t, const struct pr_tree *tree,
     }
 }
 
+/* torch_npu's device step where no step table gives it (a trace_view.json
+ * alone, issue #30: msprof_tv's trace_view read its 14.09 ms host window,
+ * its first task 2.6 ms in).  torch_npu's analysis cuts
+ * step_trace_time.csv by FwkCANNRelationParser.get_step_range
+ * (torch_npu/profiler/analysis/prof_parse/_fwk_cann_relation_parser.py):
+ * the ACL launches inside a ProfilerStep in start order, the step starts
+ * at the earliest task of the first launch that has tasks and ends at the
+ * later of the latest task end of the last such launch and the
+ * ProfilerStep's host end; the time from the host start to the first task
+ * is its "Preparing" column, apart from the step (_trace_step_time_parser
+ * .py get_prepare_time).  A step that launched no task, for which
+ * torch_npu gives up on steps altogether, keeps its host interval here.
+ * The host-side analyses still start at the host start
+ * (pr_step_host_side_start). */
+static void
+npu_device_steps(struct pr_steps *s, const struct step_dev *sd)
+{
+    size_t i;
+
+    for (i = 0; i < s->n; i++) {
+        struct pr_step *st = &s->v[i];
+
+        if (st->n_matched == 0)
+            continue;
+        st->start_ns = sd[i].first_launch_ns;
+        if (sd[i].last_launch_end_ns > st->end_ns)
+            st->end_ns = sd[i].last_launch_end_ns;
+    }
+    s->npu_device = 1;
+}
+
 /* 6.4: drop steps after the last one that launched GPU work, and that one
  * too when it launched much less than its predecessor (cut off by the end
  * of the capture).  0.8 * count is evaluated in double as the plugin does. */
@@ -415,7 +456,10 @@ device_aware(const struct pr_trace *t, const struct pr_tree *tree,
      * range-profiler trace's device records carry no timing (summary.c
      * note_replay): its steps stay the host's */
     if (s->gpu_used && !t->device_steps && t->replayed_kernels == 0) {
-        stretch_steps(t, tree, s, sd, matched);
+        if (pr_trace_is_npu(t) && s->has_step_events)
+            npu_device_steps(s, sd);
+        else
+            stretch_steps(t, tree, s, sd, matched);
         trim_tail(s);
     }
     free(sd);
@@ -474,6 +518,9 @@ split_step(struct pr_steps *s, size_t k, struct roles *ro)
         lists[c] = &ro->r[c];
     pr_ranges_split(lists, PR_CAT_OTHER, v->start_ns, v->end_ns,
                     v->breakdown_ns);
+    if (s->npu_device && v->host_start_ns < v->start_ns)
+        pr_ranges_split(lists, PR_CAT_OTHER, v->host_start_ns, v->start_ns,
+                        v->lead_ns);
     v->comm_ns = pr_ranges_overlap(&ro->r[PR_CAT_COMM], v->start_ns, v->end_ns);
     lists[1] = &ro->r[PR_CAT_COMM];
     for (c = 0; c < 2; c++) {
@@ -509,6 +556,18 @@ add_role(const struct pr_trace *t, struct roles *ro, struct pr_names *nc,
                : -1;
 }
 
+/* Where step k's split starts: its start, or its host start where that
+ * is earlier on torch_npu's device basis (its lead, split_step); the
+ * host starts increase with k as the starts do. */
+static int64_t
+split_start(const struct pr_steps *s, size_t k)
+{
+    const struct pr_step *v = &s->v[k];
+
+    return s->npu_device && v->host_start_ns < v->start_ns ? v->host_start_ns
+                                                           : v->start_ns;
+}
+
 /* Pass 2: the role ranges in event order, each step split as soon as the
  * events pass its end (later ones start after it, so cannot reach in). */
 static enum pr_status
@@ -527,10 +586,10 @@ walk_roles(const struct pr_trace *t, struct pr_steps *s, struct roles *ro,
         for (; k < s->n && e->ts_ns >= s->v[k].end_ns; k++) {
             split_step(s, k, ro);
             if (k + 1 < s->n)
-                prune(ro, s->v[k + 1].start_ns);
+                prune(ro, split_start(s, k + 1));
         }
         bad = add_role(t, ro, &nc, &comm, e,
-                       k < s->n ? s->v[k].start_ns : INT64_MAX, err) != 0;
+                       k < s->n ? split_start(s, k) : INT64_MAX, err) != 0;
     }
     for (; k < s->n && !bad; k++)
         split_step(s, k, ro);
@@ -654,6 +713,8 @@ basis_of(const struct pr_trace *t, const struct pr_steps *s)
         return PR_STEPS_BASIS_CAPTURE;
     if (t->device_steps)
         return PR_STEPS_BASIS_PRODUCER;
+    if (s->npu_device)
+        return PR_STEPS_BASIS_NPU_DEVICE;
     return s->gpu_used && t->replayed_kernels == 0 ? PR_STEPS_BASIS_DEVICE
                                                    : PR_STEPS_BASIS_HOST;
 }
@@ -668,8 +729,8 @@ pr_steps_name(const struct pr_trace *t, const struct pr_step *st)
 const char *
 pr_steps_basis_name(enum pr_steps_basis b)
 {
-    static const char *const names[] = {"host", "device", "producer",
-                                        "capture"};
+    static const char *const names[] = {"host", "device", "producer", "capture",
+                                        "npu_device"};
 
     return (unsigned)b < sizeof(names) / sizeof(names[0]) ? names[b] : "";
 }
@@ -680,6 +741,14 @@ pr_step_device_ns(const struct pr_step *p)
     return pr_sat_add_i64(pr_sat_add_i64(p->breakdown_ns[PR_CAT_KERNEL],
                                          p->breakdown_ns[PR_CAT_MEMCPY]),
                           p->breakdown_ns[PR_CAT_MEMSET]);
+}
+
+int64_t
+pr_step_host_side_start(const struct pr_steps *s, const struct pr_step *p)
+{
+    if (s->basis == PR_STEPS_BASIS_NPU_DEVICE && p->host_start_ns < p->start_ns)
+        return p->host_start_ns;
+    return p->start_ns;
 }
 
 /* Where the device record starts and ends: the first device event's
