@@ -1,18 +1,25 @@
 #!/bin/sh
 # npu_trace_view_steps.sh - a torch_npu trace_view.json given alone (no
-# step_trace_time.csv) takes its steps on torch_npu's device basis
-# (issue #30 #7): torch_npu's analysis starts a ProfilerStep's device step
-# at the first NPU task launched inside it and ends it at the later of its
-# last task's end and the step's host end (fwk_cann_relation_parser
-# get_step_range); step_summary.basis says "npu_device".  It read the host
-# window (the CUDA rule: from the previous step's device end).
+# step_trace_time.csv) takes torch_npu's own device step (issue #30):
+# torch_npu's analysis (FwkCANNRelationParser.get_step_range, which cuts
+# step_trace_time.csv) starts a ProfilerStep's device step at the first
+# task of the first launch inside it that has tasks and ends it at the
+# later of the last task end of the last such launch and the step's host
+# end; step_summary.basis says "npu_device".  It read the host window (the
+# CUDA rule: from the previous step's device end).  The host work before
+# the first task (torch_npu's "Preparing") stays in the critical path, the
+# device's idle and the data loader's share.
 #
 # Hand-made trace_view.json, times in us: ProfilerStep#1 [0, 1000) and
-# #2 [1000, 2000) on the Python thread; each launches aclnnAdd
-# (AscendCL@aclnnAdd, a HostToDevice flow to its task, and the operator's
-# torch_to_npu flow to it): step 1's task runs
-# [300, 400), step 2's [1500, 2300).  Device steps: [300, 1000) = 700 us
-# and [1500, 2300) = 800 us.
+# #2 [1000, 2000) on the Python thread; the DataLoader's next [10, 250) in
+# step 1; each operator launches through AscendCL (a HostToDevice flow to
+# its task, the operator's torch_to_npu flow to it).  Step 1: aclnnAdd's
+# task [300, 400).  Step 2: aclnnAdd, launched first, runs on stream 2
+# [1500, 2300); aclnnMul, launched after it, on stream 3 [1400, 1450).
+# torch_npu's device steps: [300, 1000) = 700 us (the host end is later
+# than the task's) and [1500, 2000) = 500 us (the first launch's task
+# starts it, not the earlier one of the second launch; the last launch's
+# task ends at 1450, so the host end 2000 ends it, not add's 2300).
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -44,22 +51,31 @@ PY_, CANN, HW = 1, 2, 3
 ev = [m(PY_, "Python"), m(CANN, "CANN"), m(HW, "Ascend Hardware"),
       {"ph": "M", "name": "process_labels", "pid": HW, "tid": 0,
        "args": {"labels": "NPU"}}]
-# step, host start, op start, task start, task dur
-for i, (s0, op, ts, dur) in enumerate([(0, 100, 300, 100),
-                                       (1000, 1100, 1500, 800)]):
-    hid = str(40065429664266452991 + (i << 40))
+for i in range(2):
+    ev.append(x(PY_, 10, "ProfilerStep#%d" % (i + 1), 1000 * i, 1000,
+                "cpu_op"))
+ev.append(x(PY_, 10,
+            "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+            10, 240, "cpu_op"))
+# op, op start, stream, task start, task dur
+n = 0
+for op, o, stream, ts, dur in [("Add", 260, 2, 300, 100),
+                               ("Add", 1100, 2, 1500, 800),
+                               ("Mul", 1200, 3, 1400, 50)]:
+    hid = str(40065429664266452991 + (n << 40))
     tid = "%d" % int(round((t0 + ts) * 1000))  # torch_npu's flow id: ns
-    ev += [x(PY_, 10, "ProfilerStep#%d" % (i + 1), s0, 1000, "cpu_op"),
-           x(PY_, 10, "aten::add", op, 50, "cpu_op"),
-           fl("s", "async_npu", "torch_to_npu", PY_, 10, op + 3, tid),
-           fl("f", "async_npu", "torch_to_npu", HW, 2, ts, tid),
-           x(CANN, 10, "AscendCL@aclnnAdd", op + 10, 20, None,
+    ev += [x(PY_, 10, "aten::" + op.lower(), o, 30, "cpu_op"),
+           fl("s", "async_npu", "torch_to_npu", PY_, 10, o + 3, tid),
+           fl("f", "async_npu", "torch_to_npu", HW, stream, ts, tid),
+           x(CANN, 10, "AscendCL@aclnn" + op, o + 5, 20, None,
              **{"Thread Id": 10, "Mode": "ACL_OP", "level": "acl"}),
-           fl("s", "HostToDevice", "HostToDevice" + hid, CANN, 10, op + 20,
+           fl("s", "HostToDevice", "HostToDevice" + hid, CANN, 10, o + 15,
               hid),
-           x(HW, 2, "aclnnAdd_AddAiCore_Add", ts, dur, None,
-             **{"Task Type": "AI_CORE", "connection_id": 11 + i}),
-           fl("f", "HostToDevice", "HostToDevice" + hid, HW, 2, ts, hid)]
+           x(HW, stream, "aclnn%s_%sAiCore_%s" % (op, op, op), ts, dur,
+             None, **{"Task Type": "AI_CORE", "connection_id": 11 + n}),
+           fl("f", "HostToDevice", "HostToDevice" + hid, HW, stream, ts,
+              hid)]
+    n += 1
 json.dump(ev, open(sys.argv[1], "w"))
 PY
 
@@ -69,18 +85,33 @@ set -- $(python3 - "$T_DIR/s.json" << 'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]
 st = r["steps"]
+cp = r["critical_path"]["steps"]
+dl = [x for x in r["recommendations"] if x["id"] == "dataloader"]
 print(r["step_summary"].get("basis"), len(st),
       ",".join("%g" % s["start_us"] for s in st),
       ",".join("%g" % s["duration_us"] for s in st),
-      ",".join("%g" % s["host_duration_us"] for s in st))
+      ",".join("%g" % s["host_duration_us"] for s in st),
+      "%g" % st[0]["breakdown_us"]["dataloader"],
+      ",".join("%g" % s["measured_us"] for s in cp),
+      "%g" % r["temporal_breakdown"][0]["idle_host_wait_us"],
+      len(dl) == 1 and "counted from each step's host start" in dl[0]["text"]
+      and "%.1f%%" % 12.0 in dl[0]["text"])
 PY
 )
 check "basis: npu_device ($1)" test "$1" = npu_device
 check "two steps ($2)" test "$2" = 2
-check "each starts at its first NPU task: 300 and 1500 us ($3)" \
+check "each starts at its first launch's first task: 300 and 1500 us ($3)" \
     test "$3" = "300,1500"
-check "they end at the host end or the last task's end: 700, 800 us ($4)" \
-    test "$4" = "700,800"
+check "each ends at its host end or its last launch's task end: 700, 500 us ($4)" \
+    test "$4" = "700,500"
 check "the host windows stay beside them: 1000, 1000 us ($5)" \
     test "$5" = "1000,1000"
+check "the DataLoader before step 1's first task is not in its breakdown ($6)" \
+    test "$6" = 0
+check "the critical path starts at the host step: 1000 us for step 1 ($7)" \
+    sh -c "case '$7' in 1000,*) exit 0;; esac; exit 1"
+check "the device's idle before step 1's first task waits for the host ($8)" \
+    sh -c "awk 'BEGIN { exit !($8 >= 300) }'"
+check "the data-loader finding counts from the host start: 240 of 2000 us ($9)" \
+    test "$9" = True
 echo "1..$T_N"
