@@ -57,9 +57,10 @@ enum pr_steps_basis {
     PR_STEPS_BASIS_PRODUCER,  /* the producer's own device steps */
     PR_STEPS_BASIS_CAPTURE,   /* no steps: the whole capture, one window */
     PR_STEPS_BASIS_NPU_DEVICE /* torch_npu's device step, its rule where
-                                 no step table gives it: from the step's
-                                 first NPU task to its last task's end or
-                                 its host end, whichever is later */
+                                 no step table gives it (steps.c
+                                 npu_device_steps): from the first launch's
+                                 first task to the last launch's last task
+                                 end or the host end, whichever is later */
 };
 
 /* A launch that waited longer than this after its call returned was
@@ -127,7 +128,7 @@ void pr_steps_free(struct pr_steps *s); /* accepts a zeroed struct */
 const char *pr_steps_name(const struct pr_trace *t, const struct pr_step *st);
 
 /* The summary's word for a basis ("host", "device", "producer",
- * "capture"). */
+ * "capture", "npu_device"). */
 const char *pr_steps_basis_name(enum pr_steps_basis b);
 
 /* Summary key of a category ("kernel", ..., "other"). */

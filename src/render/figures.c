@@ -437,8 +437,9 @@ static const struct pr_col npu_cols[] = {
      "device: from the end of the previous step's device work to the end of "
      "its own; host: the host's step ranges (prof.step()); producer: the "
      "producer's own steps (step_trace_time); npu_device: torch_npu's device "
-     "step, from the step's first NPU task to its last task's end or its "
-     "host end, whichever is later; capture: no steps, the whole capture",
+     "step, from its first launch's first task to its last launch's last "
+     "task end or its host end, whichever is later; capture: no steps, the "
+     "whole capture",
      PR_COL_BOTH},
     {"host_mean", PR_K_HOST_MEAN_US, "Host mean", PR_FMT_US, 1,
      "Mean of the host's step ranges themselves", PR_COL_BOTH},
