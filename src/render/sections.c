@@ -226,9 +226,7 @@ static const struct pr_col step_summary_cols[] = {
     {"basis", PR_K_BASIS, "Basis", PR_FMT_TEXT, 1,
      "device: from the end of the previous step's device work to the end of "
      "its own; host: the ProfilerStep intervals; producer: the producer's "
-     "own steps; npu_device: torch_npu's device step, from its first "
-     "launch's first task to its last launch's last task end or its host "
-     "end, whichever is later; capture: no steps, the whole capture",
+     "own steps; capture: no steps, the whole capture",
      PR_COL_BOTH},
     {"host_mean", PR_K_HOST_MEAN_US, "Host mean", PR_FMT_US, 1,
      "Mean of the ProfilerStep intervals themselves", PR_COL_BOTH},
