@@ -397,6 +397,9 @@ stretch_steps(const struct pr_trace *t, const struct pr_tree *tree,
  * is its "Preparing" column, apart from the step (_trace_step_time_parser
  * .py get_prepare_time).  A step that launched no task, for which
  * torch_npu gives up on steps altogether, keeps its host interval here.
+ * A launch is the step's whose interval holds its call (6.3's match);
+ * behind its task queue torch_npu takes the step the operator was
+ * enqueued in, which differs only for a dequeue after the step's end.
  * The host-side analyses still start at the host start
  * (pr_step_host_side_start). */
 static void
