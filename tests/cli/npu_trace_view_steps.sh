@@ -114,4 +114,15 @@ check "the device's idle before step 1's first task waits for the host ($8)" \
     sh -c "awk 'BEGIN { exit !($8 >= 300) }'"
 check "the data-loader finding counts from the host start: 240 of 2000 us ($9)" \
     test "$9" = True
+
+# profreport diff names the basis in its words against a device-basis run
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['runs'][0]['step_summary']['basis'] = 'device'
+json.dump(d, open(sys.argv[2], 'w'))
+" "$T_DIR/s.json" "$T_DIR/dev.json"
+"$PR_BIN" diff "$T_DIR/dev.json" "$T_DIR/s.json" > "$T_DIR/diff.out" 2>&1
+check "diff: the npu_device basis is told in words" \
+    grep -q "measured on the NPU by torch_npu's rule" "$T_DIR/diff.out"
 echo "1..$T_N"
