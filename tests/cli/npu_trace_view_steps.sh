@@ -115,6 +115,34 @@ check "the device's idle before step 1's first task waits for the host ($8)" \
 check "the data-loader finding counts from the host start: 240 of 2000 us ($9)" \
     test "$9" = True
 
+# the memory peak's step is a host-side figure: a peak at 100 us, in
+# ProfilerStep#1 before its first task (operator_memory.csv beside the
+# trace: allocation times are the host's), is that step's
+python3 - "$T_DIR/r_ascend_pt/ASCEND_PROFILER_OUTPUT" << 'PY'
+import sys
+t0 = 1000000.0
+hdr = ("Name,Size(KB),Allocation Time(us),Release Time(us),Active Release "
+       "Time(us),Duration(us),Active Duration(us),Allocation Total "
+       "Allocated(MB),Allocation Total Reserved(MB),Allocation Total "
+       "Active(MB),Release Total Allocated(MB),Release Total "
+       "Reserved(MB),Release Total Active(MB),Stream Ptr,Device Type\n")
+with open(sys.argv[1] + "/operator_memory.csv", "w") as f:
+    f.write(hdr)
+    for n, kb, a, r, ta, tr in [("aten::empty", 4096, 100, 250, 4.0, 0.0),
+                                ("aten::add", 512, 265, 900, 0.5, 0.0)]:
+        f.write("%s,%s,%.3f\t,%.3f\t,,,,%s,8.0,%s,%s,8.0,%s,1,NPU:0\n" % (
+            n, kb, t0 + a, t0 + r, ta, ta, tr, tr))
+PY
+"$PR_BIN" -q --input "$T_DIR/r_ascend_pt" --json "$T_DIR/m.json" 2> "$T_DIR/m.err"
+check "memory: the peak before step 1's first task is step 1's" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+assert r['step_summary']['basis'] == 'npu_device', r['step_summary']
+d = r['memory']['devices'][0]
+assert d['peak_step'] == 'Step 1', d
+" "$T_DIR/m.json"
+
 # profreport diff names the basis in its words against a device-basis run
 python3 -c "
 import json, sys

@@ -878,7 +878,8 @@ peak_step(struct mem *m, const struct pr_steps *steps, int dev,
 
     memset(&lv, 0, sizeof(lv));
     for (i = 0; steps != NULL && i < steps->n; i++)
-        if (steps->v[i].start_ns <= ts && ts < steps->v[i].end_ns)
+        if (pr_step_host_side_start(steps, &steps->v[i]) <= ts &&
+            ts < steps->v[i].end_ns)
             sp = &steps->v[i];
     r->peak_step = sp == NULL || sp->name == PR_STR_NONE
                        ? NULL
@@ -1016,7 +1017,7 @@ take_pta(const struct mem *m, const struct pr_steps *steps,
 
         r->peak_at_us = (double)(pta->peak_ns - m->start_ns) / 1000.0;
         for (i = 0; steps != NULL && i < steps->n; i++)
-            if (steps->v[i].start_ns <= pta->peak_ns &&
+            if (pr_step_host_side_start(steps, &steps->v[i]) <= pta->peak_ns &&
                 pta->peak_ns < steps->v[i].end_ns &&
                 steps->v[i].name != PR_STR_NONE)
                 r->peak_step = pr_trace_str(m->t, steps->v[i].name);
