@@ -9,6 +9,10 @@
 # (cudaMemcpyAsync, 8.4 GB/s, 27% of PCIe 4.0 x16) and one 1 ms sgemm.
 # Pageable copies get pin_memory advice; the same copies from pinned
 # memory are said to be pinned already and get no pin_memory advice.
+# The same copies read back (DtoH, issue #29 #1) go into host memory, not
+# from it, and get read-back advice (keep the values on the GPU, a
+# preallocated pinned buffer), never the DataLoader's pinning or smaller
+# inputs, in copy_bound and in pageable_copies alike.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -17,11 +21,12 @@ if ! command -v python3 > /dev/null 2>&1; then
     exit 0
 fi
 
-# trace FILE pageable|pinned
+# trace FILE pageable|pinned [dtoh]
 trace() {
     python3 - "$@" << 'PY'
 import json, sys
 kind = "Pinned" if sys.argv[2] == "pinned" else "Pageable"
+dtoh = len(sys.argv) > 3
 def x(cat, name, pid, tid, ts, dur, **a):
     return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
             "ts": ts, "dur": dur, "args": a}
@@ -34,7 +39,8 @@ for s in range(4):
              **{"External id": corr}),
            x("cuda_runtime", "cudaMemcpyAsync", 1, 1, t + 30, 8150,
              correlation=corr, **{"External id": corr}),
-           x("gpu_memcpy", "Memcpy HtoD (%s -> Device)" % kind, 0, 7,
+           x("gpu_memcpy", ("Memcpy DtoH (Device -> %s)" if dtoh else
+                             "Memcpy HtoD (%s -> Device)") % kind, 0, 7,
              t + 100, 8000, device=0, stream=7, correlation=corr,
              bytes=64 * MB, **{"memory bandwidth (GB/s)": 8.389,
                                "External id": corr})]
@@ -99,4 +105,42 @@ check "pinned: it says the bytes the copies move" test "$2" = True
 check "pinned: no pin_memory advice" test "$4" = False
 check "pinned: said to be pinned already" test "$5" = True
 check "pinned: the verdict is bound by copies ($7)" test "$7" = copy
+
+# words SUMMARY ID: a finding's text checks, "<present> <into> <from>
+# <loader pinning advised> <uint8> <read-back advice> <pinned buffer>"
+words() {
+    python3 - "$1" "$2" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+f = {x["id"]: x["text"] for x in r["recommendations"] +
+     r.get("observations", [])}
+t = f.get(sys.argv[2], "").lower()
+print(sys.argv[2] in f, "into pageable" in t, "from pageable" in t,
+      "pin_memory=true) or" in t, "uint8" in t,
+      "keep the values on the gpu and read them back less often" in t,
+      "preallocated pinned buffer with non_blocking=true" in t)
+PY
+}
+
+trace "$T_DIR/dtoh.json" pageable dtoh
+"$PR_BIN" -q --input "$T_DIR/dtoh.json" --json "$T_DIR/dtoh.s.json"
+set -- $(words "$T_DIR/dtoh.s.json" copy_bound)
+check "dtoh: copy_bound finding" test "$1" = True
+check "dtoh: copies into pageable memory" test "$2" = True
+check "dtoh: not from pageable memory" test "$3" = False
+check "dtoh: no DataLoader pinning advice" test "$4" = False
+check "dtoh: no smaller-input advice" test "$5" = False
+check "dtoh: keep values on the GPU, read back less" test "$6" = True
+check "dtoh: or a preallocated pinned buffer" test "$7" = True
+set -- $(words "$T_DIR/dtoh.s.json" pageable_copies)
+check "dtoh: pageable_copies finding" test "$1" = True
+check "dtoh: pageable_copies says into pageable memory" test "$2" = True
+check "dtoh: pageable_copies gives no DataLoader pinning" test "$4" = False
+check "dtoh: pageable_copies: keep values, read back less" test "$6" = True
+check "dtoh: pageable_copies: or a preallocated pinned buffer" \
+    test "$7" = True
+set -- $(words "$T_DIR/pageable.s.json" pageable_copies)
+check "htod: pageable_copies finding" test "$1" = True
+check "htod: pageable_copies gives DataLoader pinning" test "$4" = True
+check "htod: pageable_copies gives no read-back advice" test "$6" = False
 echo "1..$T_N"

@@ -1872,7 +1872,7 @@ rule_host_sync(struct rctx *c)
 /* Pageable host copies: staged through a pinned buffer, blocking the
  * host; judged against the host link, never device memory. */
 struct pageable {
-    double n, bytes, us, link_pct, link_gbps, top_us;
+    double n, n_dtoh, bytes, us, link_pct, link_gbps, top_us;
     const char *link;
 };
 
@@ -1889,6 +1889,8 @@ sum_pageable(const struct rctx *c, struct pageable *p)
         if (!pr_sget_is(r->host_memory, "pageable") || !isfinite(r->us))
             continue;
         p->n += r->count;
+        if (pr_sget_is(r->direction, "DtoH"))
+            p->n_dtoh += r->count;
         p->us += r->us;
         p->bytes += isfinite(r->bytes) ? r->bytes : 0;
         if (r->us > p->top_us && r->link != NULL) {
@@ -1931,8 +1933,8 @@ rule_pageable_copies(struct rctx *c)
     struct pageable p;
     double span = c->tb->steps_span_us, input_idle = sync_idle(c, 1);
     char text[REC_TEXT];
-    size_t len = 0;
-    int slow;
+    size_t len = 0, mark;
+    int slow, to_dev, to_host;
 
     sum_pageable(c, &p);
     /* slow: under half the link, or a link we cannot judge */
@@ -1941,10 +1943,11 @@ rule_pageable_copies(struct rctx *c)
         return;
     if (slow) {
         len = pr_append(text, sizeof(text), 0,
-                        "%.0f copies between the %s and pageable host memory "
+                        "%.0f copies %s the %s %s pageable host memory "
                         "move %.1f MB in %.1f ms (%.1f GB/s",
-                        p.n, dev_word(c), p.bytes / 1e6, p.us / 1000.0,
-                        p.bytes / (p.us * 1000.0));
+                        p.n, p.n_dtoh >= p.n ? "from" : "between", dev_word(c),
+                        p.n_dtoh >= p.n ? "into" : "and", p.bytes / 1e6,
+                        p.us / 1000.0, p.bytes / (p.us * 1000.0));
         if (p.link != NULL && isfinite(p.link_pct))
             len = pr_append(text, sizeof(text), len,
                             "; the busiest kind runs at %.0f%% of the %s link, "
@@ -1952,13 +1955,43 @@ rule_pageable_copies(struct rctx *c)
                             p.link_pct, p.link, p.link_gbps);
         len = pr_append(text, sizeof(text), len, ")");
     }
+    mark = len;
     len = append_input_copies(text, sizeof(text), len, c);
+    /* advice by direction (issue #29 #1): pinning the loader's tensors
+       fixes copies to the device; a copy into pageable host memory returns
+       only once it is done, and no DataLoader option changes that */
+    to_dev = (slow && p.n > p.n_dtoh) || len > mark;
+    to_host = slow && p.n_dtoh > 0;
+    if (!to_host) {
+        pr_append(text, sizeof(text), len,
+                  ": the driver stages pageable memory through a pinned "
+                  "buffer and the host blocks until the copy is done. "
+                  "Allocate host tensors pinned (DataLoader(pin_memory=True) "
+                  "or tensor.pin_memory()) and copy with .to(device, "
+                  "non_blocking=True).");
+        add_rec(c, "pageable_copies", "warning", text);
+        return;
+    }
+    len = pr_append(text, sizeof(text), len,
+                    ": the driver stages pageable memory through a pinned "
+                    "buffer, and a copy into pageable host memory returns "
+                    "only once it is done, after the work queued before it");
+    if (to_dev)
+        len = pr_append(text, sizeof(text), len,
+                        ". For the copies to the %s, allocate host tensors "
+                        "pinned (DataLoader(pin_memory=True) or "
+                        "tensor.pin_memory()) and copy with .to(device, "
+                        "non_blocking=True); for the copies to the host,",
+                        dev_word(c));
+    else
+        len = pr_append(text, sizeof(text), len,
+                        ". DataLoader(pin_memory=True) does not help a read "
+                        "back to the host:");
     pr_append(text, sizeof(text), len,
-              ": the driver stages pageable memory through a pinned buffer "
-              "and the host blocks until the copy is done. Allocate host "
-              "tensors pinned (DataLoader(pin_memory=True) or "
-              "tensor.pin_memory()) and copy with .to(device, "
-              "non_blocking=True).");
+              " keep the values on the %s and read them "
+              "back less often, or copy into a preallocated pinned buffer "
+              "with non_blocking=True and synchronize once.",
+              dev_word(c));
     add_rec(c, "pageable_copies", "warning", text);
 }
 
@@ -1992,18 +2025,19 @@ rule_copy_bound(struct rctx *c)
     double call_us;
     char text[REC_TEXT];
     size_t len;
-    int pageable;
+    int pageable, to_host;
 
     if (!copy_bound(c) || (top = top_host_copy(c, &call_us)) == NULL)
         return;
     pageable = pr_sget_is(top->host_memory, "pageable");
-    len =
-        pr_append(text, sizeof(text), 0,
-                  "Copies between the host and the %s keep it busy %.0f%% of "
-                  "its span: the run is bound by the host link, not by "
-                  "compute. The largest kind, %.0f %s copies from %s memory, ",
-                  dev_word(c), c->hd->copy_busy_pct, top->count, top->direction,
-                  top->host_memory ? top->host_memory : "host");
+    to_host = pr_sget_is(top->direction, "DtoH");
+    len = pr_append(text, sizeof(text), 0,
+                    "Copies between the host and the %s keep it busy %.0f%% of "
+                    "its span: the run is bound by the host link, not by "
+                    "compute. The largest kind, %.0f %s copies %s %s memory, ",
+                    dev_word(c), c->hd->copy_busy_pct, top->count,
+                    top->direction, to_host ? "into" : "from",
+                    top->host_memory ? top->host_memory : "host");
     if (top->bytes > 0)
         len = pr_append(text, sizeof(text), len, "moves %.1f MB in ",
                         top->bytes / 1e6);
@@ -2021,6 +2055,33 @@ rule_copy_bound(struct rctx *c)
                     "; the host spends %.1f ms inside the calls that enqueue "
                     "copies",
                     call_us / 1000.0);
+    if (to_host) {
+        /* a read back (issue #29 #1): pinning the loader's tensors and
+           smaller inputs fix copies to the device, not these */
+        if (pageable)
+            len = pr_append(text, sizeof(text), len,
+                            ". A copy into pageable memory is staged by the "
+                            "driver through a pinned buffer and returns only "
+                            "once it is done, after the work queued before "
+                            "it; DataLoader(pin_memory=True) does not help a "
+                            "read back to the host");
+        if (pr_sget_is(top->host_memory, "pinned"))
+            pr_append(text, sizeof(text), len,
+                      ". The copies go into pinned memory already: keep the "
+                      "values on the %s and read them back less often (only "
+                      "what the host needs, every N steps), with "
+                      "non_blocking=True and one synchronize for them all.",
+                      dev_word(c));
+        else
+            pr_append(text, sizeof(text), len,
+                      ". Keep the values on the %s and read them back less "
+                      "often (only what the host needs, every N steps), or "
+                      "copy into a preallocated pinned buffer with "
+                      "non_blocking=True and synchronize once.",
+                      dev_word(c));
+        add_rec(c, "copy_bound", "warning", text);
+        return;
+    }
     if (pageable)
         len = pr_append(
             text, sizeof(text), len,
