@@ -17,7 +17,10 @@ int pr_tensorcore_op_eligible(const char *op_name, int *heuristic);
 
 /* 1 when the operator is a matrix-vector product: aten::mv, aten::addmv,
  * or a GEMM whose cost (cost may be NULL) has M or N of 1.  cuBLAS runs
- * these as gemv kernels on CUDA cores: no tensor-core path to miss. */
+ * these as gemv kernels on CUDA cores: no tensor-core path to miss.  Also
+ * 1 for a GEMM whose K is 1, an outer product (rank-1 update): it reads
+ * M + N values and writes M x N, memory-bound, nothing for tensor cores
+ * to gain. */
 int pr_tensorcore_op_gemv(const char *op_name, const struct pr_op_cost *cost);
 
 /* 1 when the operator is one of torch's convolutions by its name alone

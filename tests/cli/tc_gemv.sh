@@ -7,7 +7,9 @@
 #
 # Hand-made A100 step of fp16 operators whose kernels all run on CUDA
 # cores: aten::mm [1,4096]x[4096,4096] (gemv2T_kernel_val), aten::mv
-# [4096,4096]x[4096] (gemv2N_kernel), aten::addmm with N = 1, and a
+# [4096,4096]x[4096] (gemv2N_kernel), aten::addmm with N = 1, an fp32
+# aten::mm [1024,1]x[1,5185] whose K is 1 (an outer product, memory-bound,
+# on ampere_sgemm_128x32_nn: issue #29 #2), and a
 # control aten::mm [256,256]x[256,256] on an FFMA kernel: only the control
 # is a tensor-core finding, and eligible_on_tc_pct counts only its time.
 . "$PR_SRCDIR/tests/lib.sh"
@@ -28,12 +30,14 @@ ops = [("aten::mm", [[1, 4096], [4096, 4096]], [H, H],
        ("aten::addmm", [[1], [1024, 512], [512, 1], [], []],
         [H, H, H, "Scalar", "Scalar"],
         "void gemv2T_kernel_val<int, int, __half, __half, float, 128, 16, 4, 4, false, true>(...)"),
+       ("aten::mm", [[1024, 1], [1, 5185]], ["float", "float"],
+        "ampere_sgemm_128x32_nn"),
        ("aten::mm", [[256, 256], [256, 256]], [H, H],
         "volta_sgemm_128x64_nn")]
 def x(cat, name, pid, tid, ts, dur, **a):
     return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
             "ts": ts, "dur": dur, "args": a}
-ev = [x("user_annotation", "ProfilerStep#1", 1, 1, 0, 2000)]
+ev = [x("user_annotation", "ProfilerStep#1", 1, 1, 0, 2400)]
 for i, (op, dims, types, k) in enumerate(ops):
     t = 10 + 400 * i
     ev += [x("cpu_op", op, 1, 1, t, 30, **{"External id": i + 1,

@@ -1219,7 +1219,8 @@ estimate_row(const struct pass *p, struct pr_op_row *src, struct row *r,
     r->on_tc = r->tc_self_us > 0 || pr_ops_tc_total_pct(src) > 0;
     /* a GEMV (aten::mv, aten::addmv, or a GEMM whose M or N is 1) runs
        cuBLAS's gemv kernels on CUDA cores: no tensor-core path to miss,
-       though the plugin's list (its own figures keep it) names mv */
+       though the plugin's list (its own figures keep it) names mv; a GEMM
+       whose K is 1 (an outer product) is as memory-bound */
     if (!r->on_tc && pr_tensorcore_op_gemv(r->name, &r->cost))
         r->eligible = 0;
     r->tf32 = g ? g->tf32 : 0;

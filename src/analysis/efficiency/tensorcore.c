@@ -121,8 +121,12 @@ pr_tensorcore_op_gemv(const char *op_name, const struct pr_op_cost *cost)
     if (op_name != NULL && (strcmp(op_name, "aten::mv") == 0 ||
                             strcmp(op_name, "aten::addmv") == 0))
         return 1;
-    return cost != NULL && cost->cls == PR_OPC_GEMV && cost->m > 0 &&
-           cost->n > 0 && (cost->m == 1 || cost->n == 1);
+    if (cost == NULL || !(cost->m > 0 && cost->n > 0))
+        return 0;
+    /* K = 1: an outer product (a rank-1 update), as memory-bound as a
+       GEMV: its bytes, not its flops, set its time (issue #29 #2) */
+    return (cost->cls == PR_OPC_GEMV && (cost->m == 1 || cost->n == 1)) ||
+           (cost->cls == PR_OPC_GEMM && cost->k == 1);
 }
 
 int
