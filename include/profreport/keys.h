@@ -391,6 +391,8 @@
 #define PR_K_STREAM "stream"
 #define PR_K_GRAPH_LAUNCHES "graph_launches"
 #define PR_K_GRAPH_KERNELS "graph_kernels"
+#define PR_K_GRAPH_FILLS "graph_fills"
+#define PR_K_GRAPH_COPIES "graph_copies"
 #define PR_K_CUDA_GRAPHS "cuda_graphs"
 #define PR_K_GRAPH_CAPTURES "graph_captures"
 #define PR_K_GPU_IDLE_HOST_WAIT_PCT "gpu_idle_host_wait_pct"

@@ -893,6 +893,44 @@ task_queue(struct pr_figs *f, const cJSON *q)
     pr_figs_text(f, text);
 }
 
+/* What the graph launches ran: graph_kernels counts every device
+ * operation, the fills and copies among them (issue #29 #3: "12 graph
+ * launches ran 5046 kernels" beside a stream whose kernels rose by 4,464:
+ * 576 of them were memsets, 6 copies). */
+static void
+graph_words(struct pr_figs *f, const cJSON *run, const cJSON *l)
+{
+    double ops = pr_sget_num(l, PR_K_GRAPH_KERNELS),
+           fills = pr_sget_num(l, PR_K_GRAPH_FILLS),
+           copies = pr_sget_num(l, PR_K_GRAPH_COPIES);
+    char text[300], a[32], b[32], c[32];
+    size_t len;
+
+    fills = fills > 0 ? fills : 0;
+    copies = copies > 0 ? copies : 0;
+    len = (size_t)snprintf(
+        text, sizeof(text), "%s: %.0f graph launch%s ran ",
+        pr_fig_run_units(run) == PR_UNITS_AMD    ? "HIP graphs"
+        : pr_fig_run_units(run) == PR_UNITS_MTIA ? "Graphs"
+                                                 : "CUDA graphs",
+        pr_sget_num(l, PR_K_GRAPH_LAUNCHES),
+        pr_sget_num(l, PR_K_GRAPH_LAUNCHES) == 1 ? "" : "es");
+    if (!(fills + copies > 0) || !(ops >= fills + copies))
+        snprintf(text + len, sizeof(text) - len, "%.0f kernel%s.", ops,
+                 ops == 1 ? "" : "s");
+    else
+        snprintf(
+            text + len, sizeof(text) - len,
+            "%.0f operations (%s kernel%s, %s fill%s, %s cop%s).", ops,
+            pr_chart_format(ops - fills - copies, PR_UNIT_COUNT, a, sizeof(a)),
+            ops - fills - copies == 1 ? "" : "s",
+            pr_chart_format(fills, PR_UNIT_COUNT, b, sizeof(b)),
+            fills == 1 ? "" : "s",
+            pr_chart_format(copies, PR_UNIT_COUNT, c, sizeof(c)),
+            copies == 1 ? "y" : "ies");
+    pr_figs_text(f, text);
+}
+
 static void
 launches(struct pr_figs *f, const cJSON *run)
 {
@@ -900,7 +938,6 @@ launches(struct pr_figs *f, const cJSON *run)
     struct pr_fig_table t = {.cols = queue_cols,
                              .rows = pr_sget(l, PR_K_QUEUE_LENGTH),
                              .what = "streams"};
-    char text[300];
 
     pr_figs_heading(f, "Kernel launches");
     if (!cJSON_IsObject(l)) {
@@ -912,16 +949,8 @@ launches(struct pr_figs *f, const cJSON *run)
         return;
     }
     launch_kpis(f, l, pr_fig_run_is_npu(run), pr_fig_run_units(run));
-    if (pr_sget_true(l, PR_K_CUDA_GRAPHS)) {
-        snprintf(text, sizeof(text),
-                 "%s: %.0f graph launches ran %.0f kernels.",
-                 pr_fig_run_units(run) == PR_UNITS_AMD    ? "HIP graphs"
-                 : pr_fig_run_units(run) == PR_UNITS_MTIA ? "Graphs"
-                                                          : "CUDA graphs",
-                 pr_sget_num(l, PR_K_GRAPH_LAUNCHES),
-                 pr_sget_num(l, PR_K_GRAPH_KERNELS));
-        pr_figs_text(f, text);
-    }
+    if (pr_sget_true(l, PR_K_CUDA_GRAPHS))
+        graph_words(f, run, l);
     pr_figs_table(f, NULL, &t, "No kernels on any stream.");
     pr_figs_text(f, "A mean queue near 0 while the device waits for the host "
                     "means the run is launch-bound: the CPU is the "
