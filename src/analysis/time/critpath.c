@@ -2564,6 +2564,27 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
     }
 }
 
+/* How long task n waited after its launch call returned: its binding
+ * launch edge leaves the call's start, and the call's own time is the
+ * host's, not a wait for the device (issue #29 #4: nsys_mock's
+ * cudaMemcpyAsync held the host 589.5 us and its copy started 20.4 us
+ * after it returned, "610 us after its launch"); n->w where n waits on
+ * no launch call. */
+static int64_t
+after_return(const struct pr_cp_graph *g, const struct pr_cp_node *n)
+{
+    const struct pr_cp_node *x;
+    int b;
+
+    (void)ready_of(g, n, &b);
+    if (b < 0 || n->p_kind[b] != PR_CP_LAUNCH || !n->p_start[b])
+        return n->w;
+    x = &g->v[n->pred[b]];
+    if (x->type != PR_CP_N_HOST)
+        return n->w;
+    return n->s > x->e ? n->s - x->e : 0;
+}
+
 /* A task that started PR_CP_LATE_START_NS or more after its launch call
  * returned, on a stream with nothing before it, with no other cause in
  * the trace (infer_stream_waits left it a launch delay), did not wait for
@@ -2589,7 +2610,7 @@ late_starts(struct pr_cp_ctx *c)
            staged it through a pinned buffer, the host's work (note_waits
            leaves it out as a known cause) */
         if (n->type == PR_CP_N_TASK && n->w_kind == PR_CP_LAUNCH &&
-            n->w >= PR_CP_LATE_START_NS &&
+            after_return(g, n) >= PR_CP_LATE_START_NS &&
             !(n->kind == PR_CP_COPY && n->name != PR_STR_NONE &&
               strstr(pr_trace_str(c->t, n->name), "Pageable") != NULL)) {
             uint8_t j, after_wait = 0, unlinked = 0;
@@ -4103,7 +4124,7 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
     for (i = 0; i < g->n; i++) {
         const struct pr_cp_node *n = &g->v[i];
 
-        int64_t held;
+        int64_t held, wait;
         uint32_t by = PR_CP_NONE;
 
         if (n->type != PR_CP_N_TASK || n->ev == PR_CP_NONE)
@@ -4134,29 +4155,32 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
             }
             continue;
         }
+        /* both notes measure from the launch call's return, as the
+           host-wait figures do (hostdev.c) */
+        wait = after_return(g, n);
         if (n->late) {
-            lw->late_ns = pr_sat_add_i64(lw->late_ns, n->w);
+            lw->late_ns = pr_sat_add_i64(lw->late_ns, wait);
             lw->late_n++;
-            if (n->w > lw->late_max_ns) {
-                lw->late_max_ns = n->w;
+            if (wait > lw->late_max_ns) {
+                lw->late_max_ns = wait;
                 lw->late_ev = n->ev;
                 lw->late_after_wait = n->late == 2 ? 1 : n->late == 3 ? 2 : 0;
             }
             continue;
         }
-        if (n->w_kind != PR_CP_LAUNCH || n->w < COINCIDE_MIN_WAIT_NS)
+        if (n->w_kind != PR_CP_LAUNCH || wait < COINCIDE_MIN_WAIT_NS)
             continue;
         /* a copy from pageable memory starts when the driver has staged
            it through a pinned buffer: a known cause (CUDA's guide) */
         if (n->kind == PR_CP_COPY && n->name != PR_STR_NONE &&
             strstr(pr_trace_str(t, n->name), "Pageable") != NULL)
             continue;
-        lw->ns = pr_sat_add_i64(lw->ns, n->w);
+        lw->ns = pr_sat_add_i64(lw->ns, wait);
         lw->n++;
-        if (n->w > lw->max_ns) {
+        if (wait > lw->max_ns) {
             int j;
 
-            lw->max_ns = n->w;
+            lw->max_ns = wait;
             lw->max_ev = n->ev;
             lw->max_unlinked = 0;
             for (j = 0; j < n->n_pred; j++)
@@ -4484,7 +4508,8 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
         len = pr_append(
             o->launch_note, sizeof(o->launch_note), 0,
             "%zu task%s on the %s waited %.0f \xC2\xB5s or "
-            "more after %s launch on a stream with nothing before %s "
+            "more after %s launch call returned, on a stream with nothing "
+            "before %s "
             "(%.2f ms%s; the longest %.0f \xC2\xB5s, %.80s on %s%s): %s",
             lw->n, lw->n == 1 ? "" : "s",
             lw->capture ? "capture's critical path" : "steps' critical paths",
