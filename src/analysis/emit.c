@@ -416,14 +416,20 @@ pr_run_no_framework(const cJSON *run)
 }
 
 /* The share of the run's launched kernels that a graph launch issued
- * (runs[].launches: graph_kernels over them and kernels_with_launch,
- * which counts the others); 0 when it has none. */
+ * (runs[].launches: graph_kernels less the graphs' fills and copies,
+ * graph_fills and graph_copies, over them and kernels_with_launch, which
+ * counts the other kernels, memory operations apart); 0 when it has
+ * none. */
 double
 pr_run_graph_share(const cJSON *run)
 {
     const cJSON *l = pr_sget(run, PR_K_LAUNCHES);
     double g = pr_sget_num(l, PR_K_GRAPH_KERNELS);
     double k = pr_sget_num(l, PR_K_KERNELS_WITH_LAUNCH);
+    double fills = pr_sget_num(l, PR_K_GRAPH_FILLS);
+    double copies = pr_sget_num(l, PR_K_GRAPH_COPIES);
+
+    g -= (fills > 0 ? fills : 0) + (copies > 0 ? copies : 0);
 
     if (!(g > 0))
         return 0;
