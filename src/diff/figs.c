@@ -206,7 +206,7 @@ runs(struct pr_figs *f, const cJSON *diff, struct pairs *p)
             pair_chart(f, draw_waterfall, &pf->waterfall,
                        "Waterfall of the change in mean step time", WIDE_W,
                        FALL_H, FALL_PDF_H, 0);
-        pr_dfigs_table(f, &t, pr_dtable_figures(&t, pair));
+        pr_dfigs_table(f, &t, pr_dtable_figures(&t, pair, diff));
         if (pr_sget_len(pr_sget(pair, "collectives")) > 0) {
             pr_figs_heading(f, "Collectives (mean time per call)");
             pr_dfigs_table(f, &t, pr_dtable_collectives(&t, pair));

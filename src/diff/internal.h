@@ -367,7 +367,7 @@ struct pr_dtable {
     const cJSON *names_from; /* borrowed: the change list whose "name"s
                                 the table's names are told apart from
                                 (its other tables too), or NULL */
-    char note[800];          /* shown under the table, or "": the rows a
+    char note[2048];         /* shown under the table, or "": the rows a
                                 top list left out as not compared */
 };
 
@@ -379,7 +379,8 @@ struct pr_dtable {
  * nights of a trend tree.  0, or -1 on out-of-memory; pr_dtable_free() either
  * way. */
 PR_NODISCARD int pr_dtable_gates(struct pr_dtable *t, const cJSON *diff);
-PR_NODISCARD int pr_dtable_figures(struct pr_dtable *t, const cJSON *pair);
+PR_NODISCARD int pr_dtable_figures(struct pr_dtable *t, const cJSON *pair,
+                                   const cJSON *diff);
 PR_NODISCARD int pr_dtable_changes(struct pr_dtable *t, const cJSON *arr,
                                    int want, size_t top, size_t n_pairs);
 /* The same, and with step_calls a per-step table ends with each row's

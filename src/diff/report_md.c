@@ -176,7 +176,7 @@ runs_tables(struct pr_buf *b, const cJSON *diff)
         pr_dadd(b, " (");
         pr_dadd(b, pr_dpair_per(pair));
         pr_dadd(b, ")\n\n");
-        pr_dtable_put(b, &t, pr_dtable_figures(&t, pair), pr_dtable_md);
+        pr_dtable_put(b, &t, pr_dtable_figures(&t, pair, diff), pr_dtable_md);
         if (pr_sget_len(pr_sget(pair, "collectives")) > 0) {
             pr_dadd(b, "Collectives (mean time per call):\n\n");
             pr_dtable_put(b, &t, pr_dtable_collectives(&t, pair), pr_dtable_md);

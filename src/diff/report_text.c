@@ -279,7 +279,7 @@ runs_tables(struct pr_buf *b, const cJSON *diff)
                  pr_sget_str_or(pair, "baseline", "?"),
                  pr_sget_str_or(pair, "current", "?"), pr_dpair_per(pair));
         heading(b, s);
-        pr_dtable_put(b, &t, pr_dtable_figures(&t, pair), table);
+        pr_dtable_put(b, &t, pr_dtable_figures(&t, pair, diff), table);
         if (pr_sget_len(pr_sget(pair, "collectives")) > 0) {
             pr_dadd(b, "Collectives (mean time per call)\n\n");
             pr_dtable_put(b, &t, pr_dtable_collectives(&t, pair), table);
