@@ -423,6 +423,8 @@ coverage(struct job *j, const cJSON *summary)
  * ranks wait for a late peer, the slowest step is the one that waited
  * longest, not the rank to look at (review 8 finding 2). */
 #define LATE_MAX 64
+/* collectives named in the NCCL late-rank note (nccl_late_in) */
+#define LATE_GROUPS 32
 
 double
 pr_job_wait_for(const cJSON *run, double rank)
@@ -934,7 +936,8 @@ nccl_late_in(struct job *jb, const cJSON *runs, struct nrank *v)
     size_t waiter = LATE_MAX, held = 0;
     char *text = jb->late, names[200] = "", others[300] = "";
     const size_t cap = sizeof(jb->late);
-    size_t nlen = 0, olen = 0;
+    size_t nlen = 0, olen = 0, ng = 0, gcalls[LATE_GROUPS];
+    const char *gname[LATE_GROUPS];
     double pct = 0;
     int sporadic;
 
@@ -955,13 +958,37 @@ nccl_late_in(struct job *jb, const cJSON *runs, struct nrank *v)
     }
     if (n < 2)
         return;
+    /* each collective with its paired calls, the most first (review s20:
+       "(send_recv, all_to_all)" read as even; nsys_before pairs 32
+       all_to_all and 1 send_recv calls) */
     cJSON_ArrayForEach(g, pr_sget(v[0].kt, PR_K_GROUPS))
     {
         const char *name = pr_sget_str(g, PR_K_NAME);
+        size_t before = calls;
 
-        if (name != NULL && pair_group(v, n, name, &calls, &agree))
-            nlen = pr_append(names, sizeof(names), nlen, "%s%s",
-                             nlen ? ", " : "", name);
+        if (name != NULL && pair_group(v, n, name, &calls, &agree) &&
+            ng < LATE_GROUPS) {
+            gname[ng] = name;
+            gcalls[ng++] = calls - before;
+        }
+    }
+    for (k = 0; k < ng; k++) {
+        size_t i, top = k;
+
+        for (i = k + 1; i < ng; i++)
+            if (gcalls[i] > gcalls[top])
+                top = i;
+        if (top != k) {
+            const char *tn = gname[k];
+            size_t tc = gcalls[k];
+
+            gname[k] = gname[top];
+            gcalls[k] = gcalls[top];
+            gname[top] = tn;
+            gcalls[top] = tc;
+        }
+        nlen = pr_append(names, sizeof(names), nlen, "%s%zu %s",
+                         nlen ? ", " : "", gcalls[k], gname[k]);
     }
     if (calls < NCLK_MIN_CALLS || (double)agree < NCLK_AGREE * (double)calls)
         return; /* too few, or clocks that do not agree: nothing said */
