@@ -849,6 +849,15 @@ pr_trace_str(const struct pr_trace *t, uint32_t id)
  * speaks of AI Cores, the Cube, HCCL and torch_npu (issue #30). */
 int pr_trace_is_npu(const struct pr_trace *t);
 
+/* Whether the trace records a backward pass: autograd's engine ranges
+ * ("autograd::engine::evaluate_function: AddmmBackward0", Kineto's and
+ * emit_nvtx's alike), autograd nodes' ranges ("AddmmBackward0"), an
+ * operator with a sequence number and a forward thread id (Kineto's
+ * backward operators) or FSDP's backward hooks' ranges (FSDP::pre_backward,
+ * FSDP::post_backward).  Issue #28 (review s20): nsys mfu_2gpu_before holds
+ * FSDP::pre_forward / post_forward ranges alone, and none of these. */
+int pr_trace_has_backward(const struct pr_trace *t);
+
 /* ---- An event's ids, thread and category: read and written only
  * through these, never as fields, so that the event record can keep them
  * in whatever compact form it likes (DEVELOPERS.md, "The trace model").

@@ -1129,3 +1129,50 @@ pr_trace_is_npu(const struct pr_trace *t)
     return t->device_kind != PR_STR_NONE &&
            strcmp(pr_trace_str(t, t->device_kind), "npu") == 0;
 }
+
+/* An autograd node's name: "<Name>Backward<digits>" ("AddmmBackward0"). */
+static int
+is_node_name(const char *name)
+{
+    const char *b = strstr(name, "Backward");
+
+    if (b == NULL || b == name)
+        return 0;
+    b += strlen("Backward");
+    if (*b < '0' || *b > '9')
+        return 0;
+    while (*b >= '0' && *b <= '9')
+        b++;
+    return *b == '\0';
+}
+
+int
+pr_trace_has_backward(const struct pr_trace *t)
+{
+    static const char *const prefix[] = {"autograd::engine::evaluate_function",
+                                         "FSDP::pre_backward",
+                                         "FSDP::post_backward", NULL};
+    size_t i, k;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const char *name;
+        struct pr_op_info op;
+
+        if (e->kind != PR_KIND_HOST_OP && e->kind != PR_KIND_ANNOTATION)
+            continue;
+        name = pr_trace_str(t, e->name);
+        if (name == NULL)
+            continue;
+        for (k = 0; prefix[k] != NULL &&
+                    strncmp(name, prefix[k], strlen(prefix[k])) != 0;
+             k++)
+            ;
+        if (prefix[k] != NULL || is_node_name(name))
+            return 1;
+        if (e->kind == PR_KIND_HOST_OP && pr_trace_op(t, e, &op) != NULL &&
+            op.seq >= 0 && op.fwd_tid > 0)
+            return 1;
+    }
+    return 0;
+}

@@ -237,6 +237,22 @@ cases = {
         "at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::"
         "{lambda()#3}::operator()() const::{lambda()#7}::operator()() "
         "const::{lambda(c10::BFloat16)#1})", "aten::copy_"),
+    # issue #28 (review s20): the same pre_forward cast in a trace that
+    # holds a backward pass (autograd's engine range): backward's share is
+    # known, 0
+    "casts_fsdp_evalfn": [step(430),
+        X("user_annotation", "FSDP::pre_forward (blocks.0)", 0, 20),
+        X("cpu_op", "aten::_to_copy", 1, 6), call(2, 5, 1),
+        X("cpu_op", "autograd::engine::evaluate_function: AddmmBackward0",
+          25, 3),
+        K(cast("bfloat16"), 10, 400, 1)] + consumer(
+        "void at::native::elementwise_kernel<128, 4, at::native::"
+        "direct_copy_kernel_cuda(at::TensorIteratorBase&)::"
+        "{lambda()#3}::operator()() const::{lambda()#7}::operator()() "
+        "const::{lambda(c10::BFloat16)#1}>(int, "
+        "at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::"
+        "{lambda()#3}::operator()() const::{lambda()#7}::operator()() "
+        "const::{lambda(c10::BFloat16)#1})", "aten::copy_"),
     "graphs_optim": [step(210),
         X("user_annotation", "Optimizer.step#SGD.step", 79, 122)] +
         [call(20 * i, 20, i + 1) for i in range(10)] +
@@ -276,7 +292,7 @@ for c in dataloader graphs sync copies comm amp amp_roof batch \
     occupancy membound misaligned cold cold_malloc cold_batch p2p \
     same_stream consumer \
     prefetch \
-    amp_v100 comm_off casts casts_fp8 casts_gemm casts_fsdp casts_fsdp_bwd graphs_optim; do
+    amp_v100 comm_off casts casts_fp8 casts_gemm casts_fsdp casts_fsdp_bwd casts_fsdp_evalfn graphs_optim; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json"
     check "$c: summary written (exit $?)" [ -s "$T_DIR/$c.json" ]
     # issue #31: a finding without a gain is an observation, not a
@@ -413,9 +429,13 @@ assert 'autocast re-casting' not in x['text'], x['text']
 assert w['fsdp_ranges'] == 'FSDP::pre_forward', w
 assert 'pre_backward' not in x['text'], x['text']
 # gpu_a #1: no backward re-gather cast, so no reshard_after_forward
-# advice (its basis would be 0%)
-assert w['fsdp_backward_pct'] == 0, w
-assert 'reshard_after_forward' not in x['text'], x['text']
+# advice; issue #28 (review s20): the trace holds no backward pass, so
+# that share is unknown (null, not 0) and the text says backward cannot
+# be judged
+assert w['fsdp_backward_pct'] is None, w
+assert 'reshard_after_forward=False' not in x['text'], x['text']
+assert 'The capture holds no backward pass, so backward\'s re-gather' in \
+    x['text'] and 'cannot be judged: capture a whole step.' in x['text'], x['text']
 # one cast a step: singular ('launched 1 casts' before)
 assert 'launched 1 cast a step, 100% of the casts' in x['text'], x['text']
 " "$T_DIR/casts_fsdp.json"
@@ -433,7 +453,19 @@ assert 'pre_forward' not in x['text'], x['text']
 assert w['fsdp_backward_pct'] == 100, w
 assert 'reshard_after_forward=False' in x['text'] and \
     'the casts under FSDP::pre_backward, 100% of the casts\' time, would go' in x['text'], x['text']
+assert 'holds no backward pass' not in x['text'], x['text']
 " "$T_DIR/casts_fsdp_bwd.json"
+check "  a pre_forward cast in a trace with a backward pass: 0% under pre_backward, no 'cannot be judged'" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+w = [w for w in r['critical_path']['what_if'] if w['id'] == 'dtype_conversions'][0]
+assert w['fsdp_pct'] == 100 and w['fsdp_backward_pct'] == 0, w
+x = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'dtype_conversions'][0]
+assert 'FSDP::pre_forward' in x['text'], x['text']
+assert 'no backward pass' not in x['text'] and \
+    'reshard_after_forward' not in x['text'], x['text']
+" "$T_DIR/casts_fsdp_evalfn.json"
 check "  casts outside FSDP ranges keep the autocast cause, no FSDP keys" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]

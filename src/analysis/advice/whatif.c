@@ -263,6 +263,10 @@ struct pr_whatif_acc {
     size_t n_fsdp;
     int fsdp_done;
     int64_t fsdp_max; /* the longest of them */
+    int bwd_done;     /* has_bwd read, once a trace */
+    int has_bwd;      /* the trace records a backward pass
+                         (pr_trace_has_backward): else fsdp_backward_pct
+                         is unknown, null */
     uint32_t sub_name[PR_WHATIF_COUNT];
     struct opt_span *opt; /* the trace's optimizer steps, in time order */
     size_t n_opt;
@@ -2195,8 +2199,16 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
     if (s == PR_WHATIF_CASTS && a->all_ns[s] > 0 && a->n_fsdp > 0 &&
         a->cast_ns > 0 && a->steps > 0) {
         o.fsdp_pct = 100.0 * (double)a->fsdp_all_ns / (double)a->cast_ns;
+        /* issue #28 (review s20): with no backward pass in the trace
+           (nsys mfu_2gpu_before: FSDP::pre_forward / post_forward
+           ranges alone), backward's re-gather casts are unknown, not 0 */
+        if (!a->bwd_done) {
+            a->has_bwd = pr_trace_has_backward(t);
+            a->bwd_done = 1;
+        }
         o.fsdp_backward_pct =
-            100.0 * (double)a->fsdp_bwd_ns / (double)a->cast_ns;
+            a->has_bwd ? 100.0 * (double)a->fsdp_bwd_ns / (double)a->cast_ns
+                       : NAN;
         o.fsdp_path_pct = 100.0 * (double)a->fsdp_ns / (double)a->all_ns[s];
         o.fsdp_calls = (double)a->fsdp_n / (double)a->steps;
         /* the kinds of range the casts were in, not every kind looked
@@ -4704,7 +4716,10 @@ cast_fused_share(const char *name, int *src, int *dst)
  * all_gather_inputs casts the shard to param_dtype at every all-gather)
  * are FSDP_BWD_MIN_PCT of the casts' time or more: its basis is those
  * casts, and nsys mfu_2gpu_before has none (its 0% / 1% "of the casts'
- * time on the critical path" was all pre_forward).  0: out of memory. */
+ * time on the critical path" was all pre_forward).  Where the trace holds
+ * no backward pass (fsdp_backward_pct null: nsys mfu_2gpu_before, a
+ * forward-only capture) it says that backward cannot be judged instead
+ * (issue #28, review s20).  0: out of memory. */
 #define FSDP_BWD_MIN_PCT 5.0
 static int
 fsdp_cause(cJSON *r, const cJSON *w, const char *a_step)
@@ -4746,6 +4761,12 @@ fsdp_cause(cJSON *r, const cJSON *w, const char *a_step)
             "FSDP::pre_backward, %.0f%% of the casts' time, would go. No "
             "gain is claimed for it: the replay does not model it.",
             bwd);
+    else if (isnan(bwd))
+        len = pr_append(out, sizeof(out), len,
+                        " The capture holds no backward pass, so backward's "
+                        "re-gather (the casts again, where "
+                        "reshard_after_forward=True) cannot be judged: "
+                        "capture a whole step.");
     if (fsdp < 99.5)
         len = pr_append(out, sizeof(out), len,
                         " The other casts usually come from %s",
