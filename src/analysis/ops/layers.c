@@ -1188,6 +1188,22 @@ rows_json(const struct ctx *c, const struct pr_layers_in *in)
     return arr;
 }
 
+/* Whether an operator from event `from` on carries a sequence number. */
+static int
+has_seq(const struct pr_trace *t, size_t from)
+{
+    size_t i;
+
+    for (i = from; i < t->n_events; i++) {
+        struct pr_op_info op;
+
+        if (t->events[i].kind == PR_KIND_HOST_OP &&
+            pr_trace_op(t, &t->events[i], &op) != NULL && op.seq >= 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* Why no layer has a backward pass, in the producer's terms (review32a
  * #5): record_shapes=True is a PyTorch option, MindSpore writes no
  * sequence numbers, and an export of device tasks (kernel_details.csv,
@@ -1204,11 +1220,17 @@ no_pairs_note(const struct pr_trace *t)
     if (pr_run_framework(t) == NULL && pr_trace_is_npu(t))
         return PR_LAYERS_NO_OPS;
     for (i = 0; i < t->n_events; i++)
-        if (t->events[i].kind == PR_KIND_HOST_OP)
-            return t->format != PR_STR_NONE &&
-                           strcmp(pr_trace_str(t, t->format), "nsys") == 0
-                       ? PR_LAYERS_NO_PAIRS_NSYS
-                       : PR_LAYERS_NO_PAIRS;
+        if (t->events[i].kind == PR_KIND_HOST_OP) {
+            if (t->format == PR_STR_NONE ||
+                strcmp(pr_trace_str(t, t->format), "nsys") != 0)
+                return PR_LAYERS_NO_PAIRS;
+            /* recorded under emit_nvtx (an operator with its sequence
+               number) but no backward pass in the capture: its window,
+               not the option, is what is missing (issue #28) */
+            return has_seq(t, i) && !pr_trace_has_backward(t)
+                       ? PR_LAYERS_FORWARD_ONLY_NSYS
+                       : PR_LAYERS_NO_PAIRS_NSYS;
+        }
     return PR_LAYERS_NO_OPS;
 }
 
