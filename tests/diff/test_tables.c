@@ -110,7 +110,7 @@ test_figures(void **state)
     struct pr_buf md, html;
 
     (void)state;
-    assert_int_equal(pr_dtable_figures(&t, p), 0);
+    assert_int_equal(pr_dtable_figures(&t, p, NULL), 0);
     /* a figure neither run has is left out */
     assert_int_equal(cJSON_GetArraySize(t.rows), 2);
     assert_string_equal(cell(&t, 0, "noise"), "significant (MWU exact)");
