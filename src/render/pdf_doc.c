@@ -424,19 +424,40 @@ is_open_before(const char *s, size_t i)
     return i >= 2 && strncmp(s + i - 2, "\xC2\xAB", 2) == 0;
 }
 
+/* Whether byte i of s follows the leading "-" or "--" of a word (a
+ * command-line switch, "--aic-metrics", "--export=on"): the dashes start
+ * the text or follow a space or opening punctuation, and a word goes on
+ * after them.  A switch is one word: no line ends after its dashes (issue
+ * #30: msprof_cann6's PDF broke "--" / "aic-metrics" and "msprof --" /
+ * "export=on"). */
+static int
+after_lead_dash(const char *s, size_t i)
+{
+    size_t k = i;
+
+    if (i == 0 || s[i - 1] != '-' || s[i] == ' ' || s[i] == '-')
+        return 0;
+    while (k > 0 && s[k - 1] == '-')
+        k--;
+    return k == 0 || s[k - 1] == ' ' || is_open_before(s, k) ||
+           s[k - 1] == '"' || s[k - 1] == '\'';
+}
+
 /* Whether a line may end before byte i of clean text s (0 < i, s[i] not
  * NUL) at all, separator or not: never before closing punctuation (review
  * 10 #7: a sentence's final "." after a ")" does not wrap alone onto the
  * next line), never after opening punctuation, spaces between or not
  * (review 18 #8: npu_text1's "22.0 ms (" / "the bound's parts"), and never
  * right before or after a straight quote but for a space (UAX #14's QU,
- * LB19: it may open or close, so it stays with the word it touches). */
+ * LB19: it may open or close, so it stays with the word it touches), nor
+ * after a word's leading dashes (after_lead_dash) or between them. */
 int
 pr_pdf_break_ok(const char *s, size_t i)
 {
     size_t j = i;
 
-    if (i == 0 || s[i] == '\0' || is_close(s + i))
+    if (i == 0 || s[i] == '\0' || is_close(s + i) || after_lead_dash(s, i) ||
+        (s[i] == '-' && s[i - 1] == '-'))
         return 0;
     while (j > 0 && s[j - 1] == ' ')
         j--;

@@ -619,6 +619,27 @@ test_breaks(void **state)
     assert_false(pr_pdf_break_ok("a", 1));
 }
 
+/* Issue #30: a command-line switch is one word: no line ends after its
+ * leading "-" or "--" (msprof_cann6's PDF had "--" / "aic-metrics" and
+ * "msprof --" / "export=on"); a hyphen inside a word and a dash between
+ * spaces still break. */
+static void
+test_switch_breaks(void **state)
+{
+    (void)state;
+    check_lines("metrics with --aic-metrics x", 16,
+                "metrics with|--aic-metrics x");
+    check_lines("msprof --export=on", 10, "msprof|--export=|on");
+    check_lines("run (-v) now", 6, "run|(-v)|now");
+    assert_false(pr_pdf_break_ok("a --b", 3)); /* between the dashes */
+    assert_false(pr_pdf_break_ok("a --b", 4)); /* after them */
+    assert_false(pr_pdf_break_ok("-b", 1));
+    assert_false(pr_pdf_break_ok("(--b)", 3));
+    assert_true(pr_pdf_break_ok("a --b", 2));       /* before them */
+    assert_true(pr_pdf_break_ok("aic-metrics", 4)); /* inside a word */
+    assert_true(pr_pdf_break_ok("a - b", 3));       /* a dash alone */
+}
+
 int
 main(void)
 {
@@ -636,6 +657,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_bad_font, setup, teardown),
         cmocka_unit_test(test_text_clean),
         cmocka_unit_test(test_breaks),
+        cmocka_unit_test(test_switch_breaks),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
