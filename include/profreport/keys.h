@@ -469,6 +469,7 @@
 #define PR_K_DEVICE_KIND "device_kind"
 #define PR_K_DEVICE_NOT_RECORDED "device_not_recorded"
 #define PR_K_PROFILER_LEVEL "profiler_level"
+#define PR_K_ITERATIONS_NOTE "iterations_note"
 #define PR_K_FRAMEWORK "framework"
 #define PR_K_BLOCK_DIM "block_dim"
 #define PR_K_STEP_PHASES "step_phases"

@@ -611,6 +611,10 @@ struct pr_trace {
     /* torch_npu's profiler_level ("Level0" ...), from profiler_info;
        PR_STR_NONE when not told */
     uint32_t profiler_level;
+    /* the analysed step against the producer's step trace of the
+       iterations a one-iteration timeline export lacks (msprof CANN <= 6:
+       step_trace_*.json beside msprof_*.json); PR_STR_NONE: none */
+    uint32_t iterations_note;
     struct pr_diag diag;
     /* Kineto's "Record Window End" instant: where the profiler's
      * recording window ended (has_window_end 0: the trace has none) */

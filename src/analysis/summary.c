@@ -262,6 +262,11 @@ run_row(const struct pr_trace *t, const char *worker, const char *span,
                             : NULL;
     if (r->profiler_level == NULL)
         pr_rows_omit(PR_RO_RUNS, r, PR_SR_RUNS_PR_K_PROFILER_LEVEL);
+    r->iterations_note = t->iterations_note != PR_STR_NONE
+                             ? pr_trace_str(t, t->iterations_note)
+                             : NULL;
+    if (r->iterations_note == NULL)
+        pr_rows_omit(PR_RO_RUNS, r, PR_SR_RUNS_PR_K_ITERATIONS_NOTE);
     for (k = 0; k < o->n_fields; k++) {
         const struct pr_rows_field *f = &o->fields[k];
         if ((f->type == PR_RT_JSON &&

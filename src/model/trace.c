@@ -45,7 +45,8 @@ pr_trace_new(void)
         pr_trace_free(t);
         return NULL;
     }
-    t->vendor = t->device_kind = t->framework = t->profiler_level = PR_STR_NONE;
+    t->vendor = t->device_kind = t->framework = t->profiler_level =
+        t->iterations_note = PR_STR_NONE;
     t->op_draft_at = PR_NO_INFO;
     return t;
 }

@@ -3406,11 +3406,14 @@ peer_note(const cJSON *run, const cJSON *cp, char *note, size_t cap)
     fmt_us(pr_sget_num(cp, PR_K_PEER_WAIT_US), w, sizeof(w));
     if (pr_sget_run_first_iteration_only(run))
         snprintf(note, cap,
-                 "no estimate: the capture holds only the program's first "
+                 "no estimate: the %s holds only the program's first "
                  "iteration (%s), with HCCL's link setup and first-call "
                  "costs, so whether rank %.0f's lateness recurs in the "
                  "steps after it is not known. %s, the collectives' Notify "
                  "Wait on the path, is that step's",
+                 pr_sget_str(run, PR_K_ITERATIONS_NOTE) != NULL
+                     ? "timeline export"
+                     : "capture",
                  pr_sget_str_or(cJSON_GetArrayItem(pr_sget(run, PR_K_STEPS), 0),
                                 PR_K_NAME, "?"),
                  late, b);
@@ -3527,7 +3530,18 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
     }
     (void)len;
     peer_note(run, cp, note, sizeof(note));
-    if (pr_sget_run_first_iteration_only(run)) {
+    if (pr_sget_run_first_iteration_only(run) &&
+        pr_sget_str(run, PR_K_ITERATIONS_NOTE) != NULL) {
+        /* issue #30: the step trace times the later iterations */
+        pr_append(text, sizeof(text), strlen(text),
+                  " This timeline export holds only the program's first "
+                  "iteration, which includes HCCL's link setup and "
+                  "first-call costs: whether the wait recurs is not known. "
+                  "%s Read that iteration before acting on it.",
+                  pr_sget_str(run, PR_K_ITERATIONS_NOTE));
+        bound = 0;
+        a = NAN;
+    } else if (pr_sget_run_first_iteration_only(run)) {
         /* one first iteration: no per-step figure (review 31 #6) */
         pr_append(text, sizeof(text), strlen(text),
                   " The capture holds only the program's first iteration, "
@@ -5499,6 +5513,20 @@ peer_words(const cJSON *run, const cJSON *cp, const char *bound, char *text,
                  rank, gr);
     else if (!isnan(rank) && rank >= 0) /* HCCL's dst rank (critpath.c) */
         snprintf(who, sizeof(who), "rank %.0f, the one it waits for", rank);
+    if (pr_sget_run_first_iteration_only(run) &&
+        pr_sget_str(run, PR_K_ITERATIONS_NOTE) != NULL) {
+        /* issue #30: the producer's step trace times the iterations the
+           timeline lacks; the note sets this one against them and names
+           the export of another, instead of asking to profile them */
+        snprintf(text + len, cap - len,
+                 " Its collectives waited in HCCL's Notify Wait for %s in "
+                 "the program's first iteration, the only one whose tasks "
+                 "this timeline export holds, which includes HCCL's link "
+                 "setup and first-call costs: whether a late rank sets the "
+                 "iterations after it is not known. %s",
+                 who, pr_sget_str(run, PR_K_ITERATIONS_NOTE));
+        return;
+    }
     if (pr_sget_run_first_iteration_only(run)) {
         /* review 31 #6: one first iteration cannot show recurrence */
         snprintf(text + len, cap - len,

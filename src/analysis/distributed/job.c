@@ -661,7 +661,7 @@ late_rank(struct job *jb, const cJSON *runs)
         if (i >= n)
             break;
         if (who[i] == who[best] && !isnan(w) && len < cap) {
-            char next[200] = "", alone[200] = "";
+            char next[200] = "", alone[400] = "";
             double nr, nw = pr_job_next_wait(r, (double)who[best], &nr);
             const cJSON *lp = pr_sget(r, PR_K_LATE_PEER);
             double a = pr_sget_num(lp, PR_K_ALONE_US),
@@ -695,10 +695,16 @@ late_rank(struct job *jb, const cJSON *runs)
                 snprintf(alone, sizeof(alone),
                          ": with %s on time that step would be %.2f ms "
                          "shorter (late_peer.%s), but it is the program's "
-                         "first iteration, the only step captured: whether "
-                         "the wait recurs is not known",
+                         "first iteration, %s: whether the wait recurs is "
+                         "not known",
                          g > 0 ? "both" : "it", (g > 0 ? g : a) / 1e3,
-                         g > 0 ? "group_us" : "alone_us");
+                         g > 0 ? "group_us" : "alone_us",
+                         /* issue #30: the step trace times the others */
+                         pr_sget_str(r, PR_K_ITERATIONS_NOTE) != NULL
+                             ? "the only one whose tasks its timeline "
+                               "export holds (msprof's step trace times "
+                               "the later ones: see its verdict)"
+                             : "the only step captured");
             if (pr_sget_num(lp, PR_K_FIRST_STEP_PCT) >= 80.0)
                 /* hunt30 #2: a warm-up's wait is no wait a step */
                 snprintf(part, sizeof(part),
