@@ -1691,19 +1691,21 @@ add_gaps(struct pr_msprof_run *r, const struct plan *p)
         unsized += g != NULL && g->unit == PR_UNIT_COMM && g->bytes < 0;
     }
     if (p->summaries.n == 0)
-        /* CANN's msprof options: --task-time=l1 (on, the default)
-           collects the operators' basic information, l0 and off do not;
-           op_summary_*.csv holds it (Input Shapes, Input Data Types) and
-           the AI Core PMU columns that --aic-metrics selects (none with
-           --task-time l0 or off) */
+        /* CANN's msprof options: --task-time=on (the default) collects
+           the operators' basic information, off does not; CANN 6.0 takes
+           on or off only, CANN 7.0.RC1 on adds l1 (the same as on) and l0
+           (the timings without that information); op_summary_*.csv holds
+           it (Input Shapes, Input Data Types) and the AI Core PMU columns
+           that --aic-metrics selects */
         st = pr_trace_add_gap(
             t, "no_shapes", 0,
             "this msprof export has no op_summary_*.csv (a PROF folder's "
             "summary/), so no "
             "operator's input shapes or dtypes (its Input Shapes and Input "
             "Data Types; the timeline records none) and no FLOPs: msprof "
-            "collects them with --task-time=on or l1 (the default; l0 and "
-            "off leave them out), the AI Core metrics beside them with "
+            "collects them with --task-time=on, the default (CANN 6.0 "
+            "takes on or off; CANN 7.0 adds l1, the same as on, and l0, "
+            "which leaves them out), the AI Core metrics beside them with "
             "--aic-metrics (PipeUtilization by default), and msprof "
             "--export=on writes op_summary_*.csv from the collected data");
     if (st == PR_OK && p->task_times.n > 0)
