@@ -1184,8 +1184,9 @@ note_other_iterations(struct pr_msprof_run *r, const char *path,
 {
     struct tl l;
     size_t i, j, n = 0, n_other = 0, n_red = 0;
-    struct iter_time it[64];
-    int64_t durs[64], shares[64], lo = INT64_MAX, hi = 0;
+    struct iter_time *it = NULL;
+    size_t cap_it = 0;
+    int64_t *durs = NULL, *shares = NULL, lo = INT64_MAX, hi = 0;
     int64_t rlo = INT64_MAX, rhi = 0, model, pick = -1;
     const struct iter_time *first = NULL;
     enum pr_status st;
@@ -1215,9 +1216,9 @@ note_other_iterations(struct pr_msprof_run *r, const char *path,
                 e++;
             if (e == q || !pr_fld_parse_int64(q, (size_t)(e - q), &num))
                 continue;
-            for (j = 0; j < n && j < 64 && it[j].num != num; j++)
+            for (j = 0; j < n && it[j].num != num; j++)
                 ;
-            if (j < n && j < 64 && x->dur_ns > 0)
+            if (j < n && x->dur_ns > 0)
                 it[j].reduce_ns += x->dur_ns;
             continue;
         }
@@ -1227,18 +1228,24 @@ note_other_iterations(struct pr_msprof_run *r, const char *path,
             p--;
         if (*p == '\0' || !pr_fld_parse_int64(p, strlen(p), &num))
             continue;
-        for (j = 0; j < n && j < 64 && it[j].num != num; j++)
+        for (j = 0; j < n && it[j].num != num; j++)
             ;
-        if (j < n && j < 64)
+        if (j < n)
             continue; /* an iteration listed again */
-        if (n < 64) {
-            it[n].num = num;
-            it[n].dur_ns = x->dur_ns;
-            it[n].reduce_ns = 0;
+        if (pr_grow((void **)&it, &cap_it, n + 1, sizeof(*it)) != PR_OK) {
+            st = PR_E_NOMEM;
+            break;
         }
+        it[n].num = num;
+        it[n].dur_ns = x->dur_ns;
+        it[n].reduce_ns = 0;
         n++;
     }
-    for (i = 0; i < n && i < 64; i++) {
+    if (st == PR_OK && n > 0 &&
+        ((durs = malloc(n * sizeof(*durs))) == NULL ||
+         (shares = malloc(n * sizeof(*shares))) == NULL))
+        st = PR_E_NOMEM;
+    for (i = 0; i < n && st == PR_OK; i++) {
         for (j = 0; j < n_have && have[j] != it[i].num; j++)
             ;
         if (j < n_have) {
@@ -1258,7 +1265,7 @@ note_other_iterations(struct pr_msprof_run *r, const char *path,
         goto out;
     med = median_i64(durs, n_other);
     /* the iteration whose time is nearest the others' median, to export */
-    for (i = 0; i < n && i < 64; i++) {
+    for (i = 0; i < n; i++) {
         double d = (double)it[i].dur_ns - med, b;
 
         if (&it[i] == first)
@@ -1298,7 +1305,7 @@ note_other_iterations(struct pr_msprof_run *r, const char *path,
         double ratio = (double)first->dur_ns / med;
         int lowest = 1; /* the analysed iteration is the step trace's first */
 
-        for (i = 0; i < n && i < 64; i++)
+        for (i = 0; i < n; i++)
             lowest &= it[i].num >= first->num;
         if (n_red > 0 && first->reduce_ns > 0)
             snprintf(red, sizeof(red),
@@ -1332,6 +1339,9 @@ out:
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", path);
     tl_free(&l);
+    free(it);
+    free(durs);
+    free(shares);
     return st;
 }
 
