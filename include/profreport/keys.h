@@ -632,6 +632,9 @@
 #define PR_K_SYNCHRONIZATION_US "synchronization_us"
 #define PR_K_WAIT_RATIO "wait_ratio"
 #define PR_K_TRANSIT_BANDWIDTH_GBPS "transit_bandwidth_gbps"
+#define PR_K_GROUP_TAG "group_tag"
+#define PR_K_LINK_TYPE "link_type"
+#define PR_K_LINK_BANDWIDTH_GBPS "link_bandwidth_gbps"
 /* runs[].npu_memory */
 #define PR_K_COMPONENTS "components"
 /* runs[].npu_memory.components[] */

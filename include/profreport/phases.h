@@ -144,15 +144,38 @@ struct pr_comm_stat *pr_phases_add_comm(struct pr_trace *t);
  * the producer wrote no SDMA entry); -1 when it names none. */
 double pr_comm_stat_bytes(const struct pr_comm_stat *c);
 
+/* An operation that moved fewer bytes than this (pr_comm_stat_bytes) is
+ * not rated: its time is latency, not bandwidth (the size comm.c's
+ * size_note calls bandwidth-bound on any link; issue #30: old2023's
+ * 4-byte all_reduce read 0.0036 GB/s). */
+#define PR_COMM_RATE_MIN_BYTES 1048576.0
+
+/* Why pr_comm_stat_rated_ns left an operation unrated. */
+enum pr_comm_unrated {
+    PR_COMM_RATED = 0,
+    PR_COMM_TRANSIT_ZERO, /* its op-level Transit Time is 0 */
+    PR_COMM_SMALL,        /* under PR_COMM_RATE_MIN_BYTES */
+    PR_COMM_OVER_ELAPSE   /* a Transit Time longer than its Elapse */
+};
+
 /* The time an operation's bytes (pr_comm_stat_bytes) are rated over: its
- * Transit Time when above 0; when that is 0 (torch_npu's 2023 export
- * gives 0 to operations whose links carried bytes), the Transit
- * Time its link types give for the same entries the bytes sum (SDMA +
- * RDMA, the parts where no SDMA entry: the file's own Bandwidth(GB/s) is
- * each link type's size over its own time), when above 0 and given by every
- * entry with bytes, *by_link then set to 1 (else 0); -1 when neither;
- * PR_PHASE_UNKNOWN when the operation gives no Transit Time. */
-int64_t pr_comm_stat_rated_ns(const struct pr_comm_stat *c, int *by_link);
+ * op-level Transit Time when above 0, no longer than its Elapse, and its
+ * bytes (where known) PR_COMM_RATE_MIN_BYTES or more; else -1, with why
+ * in *why (PR_COMM_RATED when rated).  Never its link types' Transit Time
+ * (issue #30: old2023's hcom_allReduce__483_2, op-level Transit 0, gives
+ * HCCS 7.65 ms for 7 transfers side by side in a 2.09 ms operation): that
+ * is pr_comm_stat_link's per-link figure.  PR_PHASE_UNKNOWN when the
+ * operation gives no Transit Time. */
+int64_t pr_comm_stat_rated_ns(const struct pr_comm_stat *c, int *why);
+
+/* Where an operation's op-level Transit Time is 0 while one link type
+ * carried its bytes: that type's name ("HCCS", "PCIE", "SIO", "SDMA" when
+ * its parts are not told apart, "RDMA"), its bytes and its Transit Time,
+ * from which msprof's own per-link Bandwidth(GB/s) is their ratio; 1 then,
+ * else 0 (more than one type, no time above 0, or under
+ * PR_COMM_RATE_MIN_BYTES). */
+int pr_comm_stat_link(const struct pr_comm_stat *c, const char **type,
+                      double *bytes, int64_t *ns);
 
 /* The component `name` of `device`, added (samples 0, peaks -1) when it
  * is new; NULL on out-of-memory or past 64 components. */

@@ -118,42 +118,87 @@ pr_comm_stat_bytes(const struct pr_comm_stat *c)
     return add_known(sdma, c->rdma_bytes);
 }
 
-/* Link entry (bytes, ns) into *sum: 0 when it has bytes but no time. */
-static int
-add_link_ns(int64_t *sum, double bytes, int64_t ns)
+int64_t
+pr_comm_stat_rated_ns(const struct pr_comm_stat *c, int *why)
 {
-    if (bytes < 0)
-        return 1; /* no entry: not among the bytes */
-    if (ns == PR_PHASE_UNKNOWN || ns < 0)
-        return bytes == 0;
-    *sum = pr_sat_add_i64(*sum, ns);
+    double b = pr_comm_stat_bytes(c);
+
+    *why = PR_COMM_RATED;
+    if (c->transit_ns == PR_PHASE_UNKNOWN)
+        return PR_PHASE_UNKNOWN;
+    if (c->transit_ns <= 0) {
+        *why = PR_COMM_TRANSIT_ZERO;
+        return -1;
+    }
+    if (c->elapse_ns != PR_PHASE_UNKNOWN && c->transit_ns > c->elapse_ns) {
+        *why = PR_COMM_OVER_ELAPSE;
+        return -1;
+    }
+    if (b >= 0 && b < PR_COMM_RATE_MIN_BYTES) {
+        *why = PR_COMM_SMALL;
+        return -1;
+    }
+    return c->transit_ns;
+}
+
+/* One link entry into the single type pr_comm_stat_link names: 0 once a
+ * second type carried bytes. */
+static int
+one_link(const char *name, double bytes, int64_t ns, const char **type,
+         double *b, int64_t *t)
+{
+    if (!(bytes > 0))
+        return 1;
+    if (*type != NULL)
+        return 0;
+    *type = name;
+    *b = bytes;
+    *t = ns;
     return 1;
 }
 
-int64_t
-pr_comm_stat_rated_ns(const struct pr_comm_stat *c, int *by_link)
+int
+pr_comm_stat_link(const struct pr_comm_stat *c, const char **type,
+                  double *bytes, int64_t *ns)
 {
-    int64_t sum = 0;
-    int ok = 1;
+    const char *part = NULL;
+    double pb = 0;
+    int64_t pt = 0;
 
-    *by_link = 0;
-    if (c->transit_ns == PR_PHASE_UNKNOWN)
-        return PR_PHASE_UNKNOWN;
-    if (c->transit_ns > 0)
-        return c->transit_ns;
-    /* the same entries pr_comm_stat_bytes sums: SDMA already holds
-       HCCS, PCIE and SIO (msprof's combine_sdma_info) */
-    if (c->sdma_bytes >= 0)
-        ok = add_link_ns(&sum, c->sdma_bytes, c->sdma_ns);
-    else
-        ok = add_link_ns(&sum, c->hccs_bytes, c->hccs_ns) &&
-             add_link_ns(&sum, c->pcie_bytes, c->pcie_ns) &&
-             add_link_ns(&sum, c->sio_bytes, c->sio_ns);
-    ok = ok && add_link_ns(&sum, c->rdma_bytes, c->rdma_ns);
-    if (!ok || sum <= 0 || !(pr_comm_stat_bytes(c) > 0))
-        return -1;
-    *by_link = 1;
-    return sum;
+    *type = NULL;
+    *bytes = 0;
+    *ns = 0;
+    /* an operation under PR_COMM_RATE_MIN_BYTES: latency, no figure */
+    if (c->transit_ns != 0 ||
+        !(pr_comm_stat_bytes(c) >= PR_COMM_RATE_MIN_BYTES))
+        return 0;
+    /* the parts of SDMA (msprof's combine_sdma_info): named when one
+       carried all of it */
+    if (!one_link("HCCS", c->hccs_bytes, c->hccs_ns, &part, &pb, &pt) ||
+        !one_link("PCIE", c->pcie_bytes, c->pcie_ns, &part, &pb, &pt) ||
+        !one_link("SIO", c->sio_bytes, c->sio_ns, &part, &pb, &pt))
+        part = "SDMA";
+    if (c->sdma_bytes > 0) {
+        if (part == NULL || strcmp(part, "SDMA") == 0 || pb != c->sdma_bytes ||
+            pt != c->sdma_ns)
+            part = "SDMA";
+        pb = c->sdma_bytes;
+        pt = c->sdma_ns;
+    } else if (part != NULL && strcmp(part, "SDMA") == 0)
+        return 0; /* two parts, no SDMA entry to sum them */
+    if (part != NULL && c->rdma_bytes > 0)
+        return 0; /* SDMA and RDMA: no one link type */
+    if (part == NULL) {
+        part = "RDMA";
+        pb = c->rdma_bytes;
+        pt = c->rdma_ns;
+    }
+    if (!(pb > 0) || pt == PR_PHASE_UNKNOWN || pt <= 0)
+        return 0;
+    *type = part;
+    *bytes = pb;
+    *ns = pt;
+    return 1;
 }
 
 void

@@ -269,6 +269,10 @@ pipeline(struct pr_figs *f, const cJSON *p)
 static const struct pr_col hccl_cols[] = {
     {"rank", PR_K_RANK, "Rank", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
     {"name", PR_K_NAME, "Operation", PR_FMT_NAME, 1.6, NULL, PR_COL_BOTH},
+    {"tag", PR_K_GROUP_TAG, "Tag", PR_FMT_TEXT, 0.4,
+     "the digits HCCL puts into the operation's name (hcom_allReduce__483_2: "
+     "483), the last of its group's id: which group, in the PDF too",
+     PR_COL_BOTH},
     {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 0.8, NULL, PR_COL_BOTH},
     {"group", PR_K_GROUP, "Group", PR_FMT_TEXT, 1.1,
      "the producer's communication group of the operation (communication."
@@ -348,51 +352,65 @@ hccl_raw_only(const cJSON *runs)
  * gives them a Transit Time of 0 (review32a #7: old2023's hcom_allGather_,
  * 8 calls, 1.09 GiB over HCCS, Transit 0, all of its 9.69 ms "Idle"):
  * named in a note, so that the table's 0 is not read as no transfer, with
- * whether their bandwidth is rated over their link types' Transit Time
- * (pr_comm_stat_rated_ns: transit_bandwidth_gbps not null). */
+ * the producer's own per-link figure under its name (link_type,
+ * link_bandwidth_gbps): never rated as the operation's bandwidth, the
+ * link's Transit Time being its transfers' time summed (issue #30:
+ * hcom_allReduce__483_2, HCCS 7.65 ms in a 2.09 ms operation). */
 static void
 zero_transit(struct pr_figs *f, const cJSON *rows)
 {
-    char text[1600], fb[48];
-    size_t len = 0, n = 0, rated = 0;
+    char text[1600], fb[48], tag[40], link[96];
+    size_t len = 0, n = 0, linked = 0;
     const cJSON *r;
     int w;
 
     text[0] = '\0';
     cJSON_ArrayForEach(r, rows)
     {
-        double b = pr_sget_num(r, PR_K_BYTES), rank = pr_sget_num(r, PR_K_RANK);
+        double b = pr_sget_num(r, PR_K_BYTES), rank = pr_sget_num(r, PR_K_RANK),
+               lbw = pr_sget_num(r, PR_K_LINK_BANDWIDTH_GBPS);
+        const char *lt = pr_sget_str(r, PR_K_LINK_TYPE),
+                   *gt = pr_sget_str(r, PR_K_GROUP_TAG);
 
-        if (!(b > 0) || pr_sget_num(r, PR_K_TRANSIT_US) != 0 || len >= 1200)
+        if (!(b > 0) || len >= 1200 ||
+            (pr_sget_num(r, PR_K_TRANSIT_US) != 0 &&
+             (lt == NULL || isnan(lbw))))
             continue;
-        w = snprintf(text + len, sizeof(text) - len, "%s%s%.0f %s (%s)",
+        snprintf(tag, sizeof(tag), "%s%s", gt ? " " : "", gt ? gt : "");
+        link[0] = '\0';
+        if (lt != NULL && !isnan(lbw)) {
+            snprintf(link, sizeof(link), "; %s per-link bandwidth %.1f GB/s",
+                     lt, lbw);
+            linked++;
+        }
+        w = snprintf(text + len, sizeof(text) - len, "%s%s%.0f %s%s (%s%s)",
                      n > 0 ? ", "
                            : "Operations with bytes on their links but a "
                              "Transit Time of 0: ",
                      isnan(rank) ? "" : "rank ", isnan(rank) ? 0 : rank,
-                     pr_sget_str_or(r, PR_K_NAME, "?"),
-                     pr_chart_format(b, PR_UNIT_BYTES, fb, sizeof(fb)));
+                     pr_sget_str_or(r, PR_K_NAME, "?"), tag,
+                     pr_chart_format(b, PR_UNIT_BYTES, fb, sizeof(fb)), link);
         if (w < 0)
             break;
         len += (size_t)w;
         n++;
-        rated += !isnan(pr_sget_num(r, PR_K_TRANSIT_BANDWIDTH_GBPS));
     }
     if (n == 0 || len >= sizeof(text))
         return;
-    snprintf(text + len, sizeof(text) - len,
-             ". communication.json's Bandwidth Info gives these bytes "
-             "moved, yet its op-level Transit Time is 0: the transfer is "
-             "counted in Idle here, not Transit, and %s.",
-             rated == 0 ? (n == 1 ? "no bandwidth is rated over it"
-                                  : "no bandwidth is rated over them")
-             : rated == n
-                 ? "the bandwidth is rated over the Transit Time the "
-                   "Bandwidth Info gives per link type, SDMA + RDMA "
-                   "(as its own Bandwidth(GB/s) is)"
-                 : "the bandwidth is rated over the Transit Time the "
-                   "Bandwidth Info gives per link type, SDMA + RDMA "
-                   "(as its own Bandwidth(GB/s) is), where that is above 0");
+    w = snprintf(text + len, sizeof(text) - len,
+                 ". communication.json's Bandwidth Info gives these bytes "
+                 "moved, yet %s op-level Transit Time is 0: the transfer "
+                 "is counted in Idle here, not Transit, and no algbw or "
+                 "busbw is rated over %s.",
+                 n == 1 ? "the operation's" : "these operations'",
+                 n == 1 ? "it" : "them");
+    len = w < 0 ? sizeof(text) : len + (size_t)w;
+    if (linked > 0 && len < sizeof(text))
+        snprintf(text + len, sizeof(text) - len,
+                 " The per-link bandwidth is msprof's own Bandwidth(GB/s) of "
+                 "that link type: its bytes over its Transit Time, the time "
+                 "of its transfers summed, which may run side by side on "
+                 "several links; it is not the operation's bandwidth.");
     pr_figs_note(f, text);
 }
 
@@ -404,18 +422,25 @@ pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary)
                              .what = "HCCL operation types",
                              .order = "Elapse per rank",
                              .report_only = 1};
-    static const char *const no_group[] = {"group", NULL};
+    static const char *const no_group[] = {"group", "tag", NULL};
+    static const char *const no_tag[] = {"tag", NULL};
     cJSON *rows;
     const cJSON *r;
-    int grouped = 0;
+    int grouped = 0, tagged = 0;
 
     pipeline(f, pr_sget(d, PR_K_PIPELINE));
     rows = hccl_rows(pr_sget(summary, PR_K_RUNS));
     if (rows == NULL)
         return;
-    cJSON_ArrayForEach(r, rows) grouped |= pr_sget_str(r, PR_K_GROUP) != NULL;
+    cJSON_ArrayForEach(r, rows)
+    {
+        grouped |= pr_sget_str(r, PR_K_GROUP) != NULL;
+        tagged |= pr_sget_str(r, PR_K_GROUP_TAG) != NULL;
+    }
     if (!grouped) /* MindSpore's hccl_raw names no group */
         t.hide = no_group;
+    else if (!tagged)
+        t.hide = no_tag;
     if (hccl_raw_only(pr_sget(summary, PR_K_RUNS))) {
         /* MindSpore's hccl_raw gives no Elapse (review30a #8) */
         t.order = "rank, then operation";

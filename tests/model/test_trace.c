@@ -328,7 +328,10 @@ test_comm_rated(void **state)
 {
     struct pr_trace *t = pr_trace_new();
     struct pr_comm_stat *c;
-    int by_link = -1;
+    int why = -1;
+    const char *type = NULL;
+    double bytes = -1;
+    int64_t ns = -1;
 
     (void)state;
     assert_non_null(t);
@@ -337,36 +340,53 @@ test_comm_rated(void **state)
     /* no op-level Transit Time at all: unknown, never the links' */
     c->sdma_bytes = 10e6;
     c->sdma_ns = 2000000;
-    assert_true(pr_comm_stat_rated_ns(c, &by_link) == PR_PHASE_UNKNOWN);
-    assert_int_equal(by_link, 0);
+    assert_true(pr_comm_stat_rated_ns(c, &why) == PR_PHASE_UNKNOWN);
+    assert_int_equal(why, PR_COMM_RATED);
+    assert_int_equal(pr_comm_stat_link(c, &type, &bytes, &ns), 0);
     /* above 0: its own */
     c->transit_ns = 500000;
-    assert_true(pr_comm_stat_rated_ns(c, &by_link) == 500000);
-    assert_int_equal(by_link, 0);
-    /* 0: SDMA + RDMA, the HCCS part not added on top */
+    c->elapse_ns = 600000;
+    assert_true(pr_comm_stat_rated_ns(c, &why) == 500000);
+    assert_int_equal(why, PR_COMM_RATED);
+    assert_int_equal(pr_comm_stat_link(c, &type, &bytes, &ns), 0);
+    /* longer than its Elapse: not rated */
+    c->elapse_ns = 400000;
+    assert_true(pr_comm_stat_rated_ns(c, &why) == -1);
+    assert_int_equal(why, PR_COMM_OVER_ELAPSE);
+    c->elapse_ns = 2000000;
+    /* 0: never its links' summed time (issue #30: 7 transfers side by
+       side), though the per-link figure is given: HCCS, SDMA's one part */
     c->transit_ns = 0;
     c->hccs_bytes = 10e6;
     c->hccs_ns = 2000000;
+    assert_true(pr_comm_stat_rated_ns(c, &why) == -1);
+    assert_int_equal(why, PR_COMM_TRANSIT_ZERO);
+    assert_int_equal(pr_comm_stat_link(c, &type, &bytes, &ns), 1);
+    assert_string_equal(type, "HCCS");
+    assert_true(bytes == 10e6 && ns == 2000000);
+    /* SDMA and RDMA both carried bytes: no one link type */
     c->rdma_bytes = 6e6;
     c->rdma_ns = 1000000;
-    assert_true(pr_comm_stat_rated_ns(c, &by_link) == 3000000);
-    assert_int_equal(by_link, 1);
-    /* without an SDMA entry: the parts */
+    assert_int_equal(pr_comm_stat_link(c, &type, &bytes, &ns), 0);
+    assert_null(type);
+    /* two parts without an SDMA entry: none either */
+    c->rdma_bytes = -1;
     c->sdma_bytes = -1;
-    c->sdma_ns = PR_PHASE_UNKNOWN;
     c->pcie_bytes = 2e6;
     c->pcie_ns = 1000000;
-    assert_true(pr_comm_stat_rated_ns(c, &by_link) == 4000000);
-    assert_int_equal(by_link, 1);
-    /* an entry with bytes but no time: the bytes cannot be rated */
-    c->rdma_ns = PR_PHASE_UNKNOWN;
-    assert_true(pr_comm_stat_rated_ns(c, &by_link) == -1);
-    assert_int_equal(by_link, 0);
-    /* links of 0 bytes in 0 ms: nothing to rate */
-    c->hccs_bytes = c->pcie_bytes = c->rdma_bytes = 0;
-    c->hccs_ns = c->pcie_ns = c->rdma_ns = 0;
-    assert_true(pr_comm_stat_rated_ns(c, &by_link) == -1);
-    assert_int_equal(by_link, 0);
+    assert_int_equal(pr_comm_stat_link(c, &type, &bytes, &ns), 0);
+    /* RDMA alone */
+    c->hccs_bytes = c->pcie_bytes = 0;
+    c->rdma_bytes = 6e6;
+    assert_int_equal(pr_comm_stat_link(c, &type, &bytes, &ns), 1);
+    assert_string_equal(type, "RDMA");
+    assert_true(bytes == 6e6 && ns == 1000000);
+    /* a few bytes: latency, neither rated nor given a per-link figure */
+    c->rdma_bytes = 4;
+    assert_int_equal(pr_comm_stat_link(c, &type, &bytes, &ns), 0);
+    c->transit_ns = 1000;
+    assert_true(pr_comm_stat_rated_ns(c, &why) == -1);
+    assert_int_equal(why, PR_COMM_SMALL);
     pr_trace_free(t);
 }
 

@@ -211,9 +211,9 @@ struct hop {
     /* its kernels' producer transfer time (producer_transit), summed;
        -1 once one has none */
     int64_t transit_ns;
-    /* one of them is its operation's link types' Transit Time
-       (pr_comm_stat_rated_ns: the operation's own is 0) */
-    int by_link;
+    /* why one of them left it unrated (pr_comm_stat_rated_ns's
+       PR_COMM_*; PR_COMM_RATED when none did) */
+    int why;
 };
 
 /* One row of the collective table. */
@@ -291,11 +291,10 @@ struct collect {
     struct op ops[MAX_OPS];
     size_t n_ops;
     /* timed calls with bytes but no transfer time to rate them over
-       (an operation whose Transit Time is 0: older torch_npu) */
-    int64_t unrated;
-    /* of the calls rated, those over their operation's link types'
-       Transit Time, its own being 0 (pr_comm_stat_rated_ns) */
-    int64_t link_rated;
+       (an operation whose Transit Time is 0: older torch_npu), and of
+       them those of an operation under PR_COMM_RATE_MIN_BYTES or whose
+       Transit Time is longer than its Elapse (pr_comm_stat_rated_ns) */
+    int64_t unrated, unrated_small, unrated_long;
     int64_t single_rank; /* device collectives of a one-rank group without
                             a kernel: NCCL launches none when nranks = 1 */
     struct call_iv *ivs; /* owned */
@@ -364,15 +363,18 @@ op_for(struct collect *c, const char *backend, const char *coll)
  * pairs the bytes with a transfer time of their own (-1: none). */
 static void
 add_call(struct collect *c, const char *backend, const char *coll, int64_t ns,
-         int64_t bw_ns, double bytes, double link, int group, int64_t start_ns,
-         int proto, const char *kernel)
+         int64_t bw_ns, int why, double bytes, double link, int group,
+         int64_t start_ns, int proto, const char *kernel)
 {
     struct op *o = op_for(c, backend, coll);
+    int unrated = ns >= 0 && bw_ns < 0 && (link >= 0 || bytes >= 0);
 
     if (o == NULL)
         return; /* more kinds of collectives than rows: left out */
     o->calls++;
-    c->unrated += ns >= 0 && bw_ns < 0 && (link >= 0 || bytes >= 0);
+    c->unrated += unrated;
+    c->unrated_small += unrated && why == PR_COMM_SMALL;
+    c->unrated_long += unrated && why == PR_COMM_OVER_ELAPSE;
     o->transit_calls += bw_ns >= 0 && bw_ns != ns && (link >= 0 || bytes >= 0);
     if (link >= 0 && bw_ns >= 0) {
         o->link_calls++;
@@ -733,14 +735,13 @@ producer_transit(const struct pr_phases *p)
  * CommAnalyzerTime start was 13.4 us after its task's on npu_db1), never
  * the task's time (review32a #3, #7: npu_text2's all_reduce, 93% of its
  * Elapse Idle waiting for a late rank, read 4.3 GB/s busbw beside 15 GB/s a
- * link).  Where that time is 0, its link types' Transit Time (SDMA + RDMA,
- * *by_link set: old2023's hcom_allReduce__483_2, 146.8 MB over HCCS in
- * 7.65 ms, the file's own Bandwidth(GB/s) 19.18); -1 where neither is above 0
- * or the operation gives none; the task's own time where no operation names it.
- */
+ * link).  -1 where pr_comm_stat_rated_ns rates it not (why in *why: a
+ * Transit Time of 0 is not replaced by its link types', summed over
+ * transfers that run side by side: issue #30) or the operation gives none;
+ * the task's own time where no operation names it. */
 static int64_t
 producer_transit_of(const struct pr_trace *t, const struct pr_event *e,
-                    int *by_link)
+                    int *why)
 {
     const struct pr_phases *p = t->phases;
     const struct pr_comm_stat *best = NULL;
@@ -760,23 +761,23 @@ producer_transit_of(const struct pr_trace *t, const struct pr_event *e,
             best_d = d;
         }
     }
-    *by_link = 0;
+    *why = PR_COMM_RATED;
     if (best == NULL)
         return e->dur_ns;
-    ns = pr_comm_stat_rated_ns(best, by_link);
+    ns = pr_comm_stat_rated_ns(best, why);
     return ns > 0 ? ns : -1;
 }
 
 static int64_t
-transit_of(const struct pr_trace *t, const struct pr_event *e, int *by_link)
+transit_of(const struct pr_trace *t, const struct pr_event *e, int *why)
 {
     const struct pr_phases *p = t->phases;
     int64_t step = -1;
     size_t i;
 
-    *by_link = 0;
+    *why = PR_COMM_RATED;
     if (producer_transit(p))
-        return producer_transit_of(t, e, by_link);
+        return producer_transit_of(t, e, why);
     if (p == NULL || p->comm_source == NULL ||
         strcmp(p->comm_source, "hccl_raw") != 0 || p->n_split == 0)
         return e->dur_ns;
@@ -809,7 +810,7 @@ take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e)
     char backend[24];
     struct hop *h = kernel_hop(c, e);
     const char *coll;
-    int by_link = 0;
+    int why = PR_COMM_RATED;
     int64_t bw;
 
     if (h != NULL) {
@@ -817,12 +818,13 @@ take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e)
 
         h->kernel_ns = pr_sat_add_i64(h->kernel_ns, e->dur_ns);
         if (producer_transit(t->phases)) {
-            int64_t tr = producer_transit_of(t, e, &by_link);
+            int64_t tr = producer_transit_of(t, e, &why);
 
             h->transit_ns = h->transit_ns < 0 || tr < 0
                                 ? -1
                                 : pr_sat_add_i64(h->transit_ns, tr);
-            h->by_link |= by_link;
+            if (why != PR_COMM_RATED)
+                h->why = why;
         }
         if (h->n_kernels++ == 0) {
             h->meta_ev = (size_t)(e - t->events);
@@ -836,10 +838,9 @@ take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e)
     kernel_backend(t, e, &k, g, backend, sizeof(backend));
     coll = kernel_collective(t, &k, g, pr_trace_str(t, e->name));
     bw = meta_link(t, g) >= 0 || producer_transit(t->phases)
-             ? transit_of(t, e, &by_link)
+             ? transit_of(t, e, &why)
              : e->dur_ns;
-    c->link_rated += by_link && bw >= 0;
-    add_call(c, backend, coll, e->dur_ns, bw, meta_bytes(t, g, coll),
+    add_call(c, backend, coll, e->dur_ns, bw, why, meta_bytes(t, g, coll),
              meta_link(t, g), g != NULL ? g->group_size : -1, e->ts_ns,
              name_proto(pr_trace_str(t, e->name)), pr_trace_str(t, e->name));
     if (meta_bytes(t, g, coll) < 0 && op_for(c, backend, coll) != NULL)
@@ -890,15 +891,13 @@ take_hop(struct collect *c, const struct hop *h)
     }
     bw = ns;
     if (h->n_kernels > 0 && !pr_comm_on_host(h->backend) &&
-        producer_transit(c->t->phases)) {
+        producer_transit(c->t->phases))
         bw = h->transit_ns;
-        c->link_rated += h->by_link && bw >= 0;
-    }
-    add_call(c, h->backend, h->coll, ns, bw, bytes, meta_link(c->t, meta),
-             group, start, h->n_kernels > 0 ? h->proto : PROTO_NONE,
-             h->n_kernels > 0
-                 ? pr_trace_str(c->t, c->t->events[h->meta_ev].name)
-                 : NULL);
+    add_call(
+        c, h->backend, h->coll, ns, bw, h->why, bytes, meta_link(c->t, meta),
+        group, start, h->n_kernels > 0 ? h->proto : PROTO_NONE,
+        h->n_kernels > 0 ? pr_trace_str(c->t, c->t->events[h->meta_ev].name)
+                         : NULL);
 }
 
 /* A run with no collective task but the producer's operations
@@ -917,16 +916,14 @@ take_stats(struct collect *c)
 
         double link = pr_comm_stat_bytes(s);
         int64_t ns = s->elapse_ns != PR_PHASE_UNKNOWN ? s->elapse_ns : -1;
-        int by_link;
-        int64_t bw = pr_comm_stat_rated_ns(s, &by_link);
+        int why;
+        int64_t bw = pr_comm_stat_rated_ns(s, &why);
 
         if (bw == PR_PHASE_UNKNOWN)
             bw = ns;
-        c->link_rated += by_link && bw > 0;
         /* what the rank sent over its links, not the message, rated over
-           the operation's Transit Time (review32a #3), or its link types'
-           where that is 0 */
-        add_call(c, "hccl", coll ? coll : "other", ns, bw,
+           the operation's Transit Time (review32a #3) */
+        add_call(c, "hccl", coll ? coll : "other", ns, bw, why,
                  link_message(link, coll, s->group_size), link, s->group_size,
                  -1, PROTO_NONE, NULL);
     }
@@ -1625,23 +1622,37 @@ transit_note(const struct collect *c, char *text, size_t cap, size_t len)
                  "for the peer (its Wait and Idle Time)",
                  len > 0 ? "; " : "", c->t->phases->comm_source);
     len = w < 0 ? cap : len + (size_t)w;
-    if (c->link_rated > 0 && len < cap) {
+    if (c->unrated > c->unrated_small + c->unrated_long && len < cap) {
+        w = snprintf(
+            text + len, cap - len,
+            "; %lld call(s) whose operation has a Transit Time of 0 "
+            "(an older torch_npu gives 0 to operations whose links "
+            "carried bytes) are not rated: the Transit Time its "
+            "Bandwidth Info gives a link type is its transfers' "
+            "time summed, which run side by side, not the "
+            "operation's (the HCCL table's note gives that "
+            "per-link figure)",
+            (long long)(c->unrated - c->unrated_small - c->unrated_long));
+        len = w < 0 ? cap : len + (size_t)w;
+    }
+    if (c->unrated_small > 0 && len < cap) {
         w = snprintf(text + len, cap - len,
-                     "; %lld call(s) whose operation has a Transit Time of 0 "
-                     "(an older torch_npu gives 0 to operations whose links "
-                     "carried bytes) are rated over the Transit Time its "
-                     "Communication Bandwidth Info gives per link type, "
-                     "SDMA + RDMA, as that entry's own Bandwidth(GB/s) is",
-                     (long long)c->link_rated);
+                     "; %lld call(s) whose operation sent under 1 MiB are "
+                     "not rated: their time is latency, not bandwidth",
+                     (long long)c->unrated_small);
+        len = w < 0 ? cap : len + (size_t)w;
+    }
+    if (c->unrated_long > 0 && len < cap) {
+        w = snprintf(text + len, cap - len,
+                     "; %lld call(s) whose operation's Transit Time is "
+                     "longer than its Elapse are not rated",
+                     (long long)c->unrated_long);
         len = w < 0 ? cap : len + (size_t)w;
     }
     if (c->unrated > 0 && len < cap) {
         w = snprintf(text + len, cap - len,
-                     "; %lld call(s) whose operation has a Transit Time of 0 "
-                     "and no link type's Transit Time above 0 are not rated, "
-                     "nor is a row sized by link bytes alone unless all its "
-                     "calls are",
-                     (long long)c->unrated);
+                     "; a row sized by link bytes alone is not rated unless "
+                     "all its calls are");
         len = w < 0 ? cap : len + (size_t)w;
     }
     return len < cap ? len : strlen(text);

@@ -277,11 +277,36 @@ struct hrow {
     /* the bytes of the calls with a Transit Time above 0, and that time:
        what transit_bandwidth_gbps rates (review32a #7: old2023 rank1's
        hcom_allReduce_ row divided one op's 146.8 MB, Transit 0, by
-       another's 18.5 us: 7,961.7 GB/s); a call whose Transit Time is 0
-       over its link types' (pr_comm_stat_rated_ns: that op's 7.66 ms) */
+       another's 18.5 us: 7,961.7 GB/s); pr_comm_stat_rated_ns's calls */
     double rated_bytes;
     int64_t rated_ns;
+    /* the calls of op-level Transit Time 0 whose bytes went over one link
+       type (pr_comm_stat_link): its name ("" none yet, NULL when the
+       calls name more than one), their bytes and that type's Transit
+       Time, summed: msprof's per-link Bandwidth(GB/s) (issue #30) */
+    const char *link_type;
+    double link_bytes;
+    int64_t link_ns;
+    /* the digits HCCL puts into its calls' names
+       ("hcom_allReduce__483_2": "483"); "" once two differ */
+    char tag[24];
+    int tag_set;
 };
+
+/* The group tag HCCL writes into an operation's name: the digits after
+ * its "__" ("hcom_allReduce__483_2" -> "483", the last digits of its
+ * group's id); "" when the name has none. */
+static void
+name_tag(const char *name, char *out, size_t cap)
+{
+    const char *dd = strstr(name, "__");
+    size_t n = dd ? strspn(dd + 2, "0123456789") : 0;
+
+    if (n >= cap || (dd && dd[2 + n] != '_' && dd[2 + n] != '\0'))
+        n = 0;
+    memcpy(out, dd ? dd + 2 : "", n);
+    out[n] = '\0';
+}
 
 /* "hcom_allReduce__586_0_1" -> "hcom_allReduce_", as kernel_details'
  * Type column names it; MindSpore's "AllReduce-op3143" (hccl_raw) ->
@@ -422,6 +447,14 @@ emit_hrow(const struct pr_trace *t, const struct hrow *r, cJSON *arr)
                           : NAN,
         .transit_bandwidth_gbps =
             r->rated_ns > 0 ? r->rated_bytes / (double)r->rated_ns : NAN,
+        .group_tag = r->tag_set && r->tag[0] != '\0' ? r->tag : NULL,
+        .link_type = r->link_type != NULL && r->link_type[0] != '\0'
+                         ? r->link_type
+                         : NULL,
+        .link_bandwidth_gbps =
+            r->link_type != NULL && r->link_type[0] != '\0' && r->link_ns > 0
+                ? r->link_bytes / (double)r->link_ns
+                : NAN,
     };
 
     return pr_rows_write(arr, PR_RO_RUNS_HCCL_OPS, &o, 1);
@@ -453,8 +486,11 @@ emit_hccl(const struct pr_trace *t, cJSON *run, int *ok)
         char type[64];
         struct hrow *r;
         double b = pr_comm_stat_bytes(c);
-        int64_t rated;
-        int by_link;
+        int64_t rated, lns;
+        int why;
+        const char *lt;
+        double lb;
+        char tag[24];
 
         op_type(c->name != PR_STR_NONE ? pr_trace_str(t, c->name) : "", type,
                 sizeof(type));
@@ -470,11 +506,29 @@ emit_hccl(const struct pr_trace *t, cJSON *run, int *ok)
             r->bytes = -2; /* a call of unknown size: the sum is unknown */
         else
             add_known_b(&r->bytes, b);
-        rated = pr_comm_stat_rated_ns(c, &by_link);
+        rated = pr_comm_stat_rated_ns(c, &why);
         if (b >= 0 && rated != PR_PHASE_UNKNOWN && rated > 0) {
             r->rated_bytes += b;
             r->rated_ns = pr_sat_add_i64(r->rated_ns, rated);
         }
+        if (r->calls == 1)
+            r->link_type = "";
+        if (pr_comm_stat_link(c, &lt, &lb, &lns) && r->link_type != NULL) {
+            if (r->link_type[0] != '\0' && strcmp(r->link_type, lt) != 0)
+                r->link_type = NULL; /* two link types: no one figure */
+            else {
+                r->link_type = lt;
+                r->link_bytes += lb;
+                r->link_ns = pr_sat_add_i64(r->link_ns, lns);
+            }
+        }
+        name_tag(c->name != PR_STR_NONE ? pr_trace_str(t, c->name) : "", tag,
+                 sizeof(tag));
+        if (!r->tag_set) {
+            snprintf(r->tag, sizeof(r->tag), "%s", tag);
+            r->tag_set = 1;
+        } else if (strcmp(r->tag, tag) != 0)
+            r->tag[0] = '\0';
         add_known_b(&r->hccs, c->hccs_bytes);
         add_known_b(&r->rdma, c->rdma_bytes);
     }
