@@ -21,8 +21,9 @@
 #  - communication.json lists reduce_scatter and broadcast operations that
 #    kernel_details has no task of: the note says the table is the tasks'.
 # And on ../shared: old2023's all-reduce (review 20 #1: 146.8 MB sent;
-# its operation's Transit Time is 0, review32a #7: rated over its HCCS
-# Transit Time, 7.65 ms, the file's own Bandwidth(GB/s) 19.18, issue #30), text_level1
+# its operation's Transit Time is 0, review32a #7: not rated, its HCCS
+# Transit Time, 7.65 ms, being 7 transfers side by side in a 2.09 ms
+# operation; the HCCL table gives msprof's per-link 19.18 GB/s, issue #30), text_level1
 # without its trace_view.json, whose sizes from
 # the links must equal the messages the timeline states.
 . "$PR_SRCDIR/tests/lib.sh"
@@ -97,20 +98,23 @@ PY
 S=${PR_SHARED:-}/traces/torch_npu
 if have_shared && [ -d "$S/old2023" ]; then
     "$PR_BIN" -q --input "$S/old2023" --json "$T_DIR/old.json"
-    check "old2023: the all-reduce's 146.8 MB sent, 8 ranks, over its links' Transit Time" \
+    check "old2023: the all-reduce's 146.8 MB sent, 8 ranks, unrated (Transit 0), its HCCS per-link figure given" \
         python3 - "$T_DIR/old.json" << 'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 r = [r for r in s["runs"] if r["rank"] == 0][0]
 o = {o["name"]: o for o in r["communication"]["ops"]}["hccl:all_reduce"]
 assert o["group_size"] == 8 and o["total_bytes"] == 146800640 / 1.75, o
-# was 28.2 / 49.3 GB/s over its 2.98 ms Elapse, then unrated (op-level
-# Transit Time 0); now over the 7.65 ms its HCCS (= SDMA) entry gives:
-# busbw 146.8 MB / 7.65 ms, the file's own Bandwidth(GB/s) 19.1799
-assert abs(o["bw_us"] - 7653.89) < 0.01, o
-assert abs(o["busbw_gbps"] - 19.1799) < 1e-3, o
-assert abs(o["algbw_gbps"] - 19.1799 / 1.75) < 1e-3, o
+# was 28.2 / 49.3 GB/s over its 2.98 ms Elapse, then over the 7.65 ms
+# its HCCS entry sums over 7 transfers side by side (issue #30): unrated
+assert o["bw_calls"] == 0 and o["bw_us"] is None, o
+assert o["algbw_gbps"] is None and o["busbw_gbps"] is None, o
 assert "whose operation has a Transit Time of 0" in r["communication"]["note"]
+h = [h for h in r["hccl"]["ops"] if h["name"] == "hcom_allReduce_"
+     and h["group_tag"] == "483"][0]
+assert h["transit_bandwidth_gbps"] is None, h
+assert h["link_type"] == "HCCS", h
+assert abs(h["link_bandwidth_gbps"] - 19.1799) < 1e-3, h
 d = s["distributed"]
 assert d["world_size"] is None and d["world_size_at_least"] == 10, d
 PY
