@@ -126,16 +126,18 @@ pr_comm_stat_rated_ns(const struct pr_comm_stat *c, int *why)
     *why = PR_COMM_RATED;
     if (c->transit_ns == PR_PHASE_UNKNOWN)
         return PR_PHASE_UNKNOWN;
+    /* a few bytes: latency, whatever the time (before Transit 0: such a
+       call gets no per-link figure either, pr_comm_stat_link) */
+    if (b >= 0 && b < PR_COMM_RATE_MIN_BYTES) {
+        *why = PR_COMM_SMALL;
+        return -1;
+    }
     if (c->transit_ns <= 0) {
         *why = PR_COMM_TRANSIT_ZERO;
         return -1;
     }
     if (c->elapse_ns != PR_PHASE_UNKNOWN && c->transit_ns > c->elapse_ns) {
         *why = PR_COMM_OVER_ELAPSE;
-        return -1;
-    }
-    if (b >= 0 && b < PR_COMM_RATE_MIN_BYTES) {
-        *why = PR_COMM_SMALL;
         return -1;
     }
     return c->transit_ns;

@@ -25,9 +25,10 @@ t = re.sub(r"\s+", " ", t)
 i = t.find("HCCL time by operation")
 assert i >= 0, "no HCCL table"
 s = t[i:i + 1500]
-assert "Rank Operation Kind Group Calls Elapse" in s, s
-assert re.search(r"hcom_ allReduce_ collective 111 1 ", s), s
-assert re.search(r"hcom_ allReduce_ collective 222 1 ", s), s
+assert "Rank Operation Tag Kind Group Calls Elapse" in s, s
+# the Tag: the digits HCCL puts into the name (hcom_allReduce__2_0: 2)
+assert re.search(r"hcom_ allReduce_ 1 collective 111 1 ", s), s
+assert re.search(r"hcom_ allReduce_ 2 collective 222 1 ", s), s
 PY
 check "the HTML table's Group column tells the two allReduces apart" \
     python3 "$T_DIR/t.py" "$T_DIR/h.html"
@@ -48,6 +49,7 @@ t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read()))
 t = re.sub(r'\s+', ' ', t)
 i = t.find('HCCL time by operation (MindSpore')
 assert i >= 0 and 'Kind Group' not in t[i:i + 2000], t[i:i + 800]
+assert 'Operation Tag' not in t[i:i + 2000], t[i:i + 800]
 " "$T_DIR/ms.html"
 else
     skip "MindSpore hccl_raw table" "no $PR_SHARED/traces"

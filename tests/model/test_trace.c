@@ -384,6 +384,8 @@ test_comm_rated(void **state)
     /* a few bytes: latency, neither rated nor given a per-link figure */
     c->rdma_bytes = 4;
     assert_int_equal(pr_comm_stat_link(c, &type, &bytes, &ns), 0);
+    assert_true(pr_comm_stat_rated_ns(c, &why) == -1);
+    assert_int_equal(why, PR_COMM_SMALL);
     c->transit_ns = 1000;
     assert_true(pr_comm_stat_rated_ns(c, &why) == -1);
     assert_int_equal(why, PR_COMM_SMALL);

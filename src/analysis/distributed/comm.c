@@ -230,6 +230,10 @@ struct op {
        (no group size) */
     int64_t link_calls, link_open, link_ns;
     double link_bytes;
+    /* calls so sized, rated or not, and of them those whose message is
+       not known: what link_note explains (an unrated call's bytes are
+       still the link bytes over the factor) */
+    int64_t link_sized, link_sized_open;
     double bw_bytes; /* over calls both sized and timed */
     int64_t bw_ns, bw_calls;
     /* of them, calls whose bandwidth time is not their task's but the
@@ -376,6 +380,10 @@ add_call(struct collect *c, const char *backend, const char *coll, int64_t ns,
     c->unrated_small += unrated && why == PR_COMM_SMALL;
     c->unrated_long += unrated && why == PR_COMM_OVER_ELAPSE;
     o->transit_calls += bw_ns >= 0 && bw_ns != ns && (link >= 0 || bytes >= 0);
+    if (link >= 0) {
+        o->link_sized++;
+        o->link_sized_open += bytes < 0;
+    }
     if (link >= 0 && bw_ns >= 0) {
         o->link_calls++;
         o->link_open += bytes < 0;
@@ -1511,7 +1519,7 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
     int any = 0, open = 0, first = 1, w, ms;
 
     for (i = 0; i < c->n_ops; i++) {
-        any |= c->ops[i].link_calls > 0 && c->ops[i].link_open == 0;
+        any |= c->ops[i].link_sized > 0 && c->ops[i].link_sized_open == 0;
         open |= c->ops[i].link_open > 0;
     }
     if ((!any && !open) || len >= cap)
@@ -1533,7 +1541,7 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
         int g = group_of(c->t, o);
         double f = link_factor(o->coll, g);
 
-        if (o->link_calls == 0 || o->link_open > 0)
+        if (o->link_sized == 0 || o->link_sized_open > 0)
             continue;
         w = snprintf(text + at, cap - at, "%s%s %.4g",
                      first ? ": the bytes shown are those over the bus "
@@ -1571,7 +1579,7 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
        its factor too small and the message derived too large */
     if (!first && at < cap && c->t->group_floor)
         for (i = 0; i < c->n_ops; i++)
-            if (c->ops[i].link_calls > 0 && c->ops[i].link_open == 0 &&
+            if (c->ops[i].link_sized > 0 && c->ops[i].link_sized_open == 0 &&
                 link_factor(c->ops[i].coll, group_of(c->t, &c->ops[i])) !=
                     1.0) {
                 w = snprintf(
@@ -1630,8 +1638,8 @@ transit_note(const struct collect *c, char *text, size_t cap, size_t len)
             "carried bytes) are not rated: the Transit Time its "
             "Bandwidth Info gives a link type is its transfers' "
             "time summed, which run side by side, not the "
-            "operation's (the HCCL table's note gives that "
-            "per-link figure)",
+            "operation's (the HCCL table's note gives msprof's per-link "
+            "figure where one link type carried the bytes)",
             (long long)(c->unrated - c->unrated_small - c->unrated_long));
         len = w < 0 ? cap : len + (size_t)w;
     }
