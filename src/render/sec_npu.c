@@ -269,12 +269,12 @@ pipeline(struct pr_figs *f, const cJSON *p)
 static const struct pr_col hccl_cols[] = {
     {"rank", PR_K_RANK, "Rank", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
     {"name", PR_K_NAME, "Operation", PR_FMT_NAME, 1.6, NULL, PR_COL_BOTH},
-    {"tag", PR_K_GROUP_TAG, "Tag", PR_FMT_TEXT, 0.4,
+    {"tag", PR_K_GROUP_TAG, "Tag", PR_FMT_TEXT, 0.35,
      "the digits HCCL puts into the operation's name (hcom_allReduce__483_2: "
      "483; in these exports the last digits of its group's id): which "
      "group, in the PDF too",
      PR_COL_BOTH},
-    {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 0.8, NULL, PR_COL_BOTH},
+    {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 0.95, NULL, PR_COL_BOTH},
     {"group", PR_K_GROUP, "Group", PR_FMT_TEXT, 1.1,
      "the producer's communication group of the operation (communication."
      "json's @<group>, analysis.db's): the group's name or its hash",
