@@ -12,8 +12,8 @@
 # Hand-made torch_npu folder: two hcom_allReduce tasks,
 #  op 0: Elapse 10 ms, Transit 1 ms, 10 MB (count 2,500,000 FP32), 10 MB
 #        over HCCS;
-#  op 1: Elapse 1 ms, Transit 0, 1 MB (count 250,000 FP32), 1 MB over
-#        HCCS.
+#  op 1: Elapse 1 ms, Transit 0, 2 MB (count 500,000 FP32), 2 MB over
+#        HCCS (over 1 MiB: not left unrated as latency, issue #30).
 . "$PR_SRCDIR/tests/lib.sh"
 PYTHONPATH="$PR_SRCDIR/tests/cli/lib${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONPATH
@@ -33,7 +33,7 @@ ev = [A("ProfilerStep#1", 100, 100, 0, 12000, "cpu_op"),
       A("hcom_allReduce__1_0_1", 950, 0, 100, 10000,
         **{"data_type": "FP32", "count": 2500000, "alg_type": "MESH-RING"}),
       A("hcom_allReduce__1_1_1", 950, 0, 10200, 1000,
-        **{"data_type": "FP32", "count": 250000, "alg_type": "MESH-RING"}),
+        **{"data_type": "FP32", "count": 500000, "alg_type": "MESH-RING"}),
       proc(100, "Python"), proc(900, "Ascend Hardware"), proc(950, "HCCL"),
       thread(950, 0, "Group 0 Communication"),
       {"ph": "M", "name": "process_labels", "pid": 900, "tid": 0,
@@ -55,7 +55,7 @@ def op(start, elapse, transit, mb):
                 "Large Packet Ratio": 0, "Size Distribution": {}}}}
 json.dump({"step1": {"collective": {
     "hcom_allReduce__1_0_1@77": op(100, 10.0, 1.0, 10.0),
-    "hcom_allReduce__1_1_1@77": op(10200, 1.0, 0.0, 1.0)}, "p2p": {}}},
+    "hcom_allReduce__1_1_1@77": op(10200, 1.0, 0.0, 2.0)}, "p2p": {}}},
     open(d + "/ASCEND_PROFILER_OUTPUT/communication.json", "w"))
 PY
 
@@ -84,11 +84,11 @@ o = [x for x in r["hccl"]["ops"] if x["name"] == "hcom_allReduce_"]
 assert len(o) == 1, r["hccl"]
 o = o[0]
 assert o["calls"] == 2 and abs(o["transit_us"] - 1000) < 1e-6, o
-# before: (10 + 1) MB / 1 ms = 11 GB/s
+# before: (10 + 2) MB / 1 ms = 12 GB/s
 assert abs(o["transit_bandwidth_gbps"] - 10.0) < 1e-6, o
 PY
 
-# op 0 with Transit 0 too: nothing is rated, no 1 MB / 0 and no Elapse
+# op 0 with Transit 0 too: nothing is rated, no 2 MB / 0 and no Elapse
 sed 's/"Transit Time(ms)": 1.0/"Transit Time(ms)": 0.0/g' \
     "$T_DIR/a/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json" > "$T_DIR/c.json"
 mv "$T_DIR/c.json" "$T_DIR/a/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json"
@@ -107,8 +107,9 @@ check "no Transit: the HCCL table's note names the row whose links carried bytes
 import html, sys
 b, a = (html.unescape(open(f, encoding="utf-8").read()) for f in sys.argv[1:])
 w = ("Operations with bytes on their links but a Transit Time of 0: "
-     "rank 0 hcom_allReduce_ (10.5 MiB). communication.json's Bandwidth "
-     "Info gives these bytes moved, yet its op-level Transit Time is 0")
+     "rank 0 hcom_allReduce_ 1 (11.4 MiB). communication.json's Bandwidth "
+     "Info gives these bytes moved, yet the operation's op-level Transit "
+     "Time is 0")
 assert w in b, b[b.find("HCCL time by operation"):][:3000]
 assert "op-level Transit Time is 0" not in a  # its row has 1 ms Transit
 PY
