@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "profreport/buf.h"
-#include "profreport/checked.h"
 #include "profreport/phases.h"
 
 static struct pr_phases *
