@@ -114,6 +114,12 @@ pr_ascend_copy_dir(const char *d)
     } dirs[] = {{"host to device", PR_DIR_H2D},
                 {"device to host", PR_DIR_D2H},
                 {"device to device", PR_DIR_D2D},
+                /* RT_MEMCPY_ADDR_DEVICE_TO_DEVICE: a device-to-device
+                 * copy whose source and destination addresses are
+                 * read from device memory (rtMemcpyAsyncPtr, GE's
+                 * zero-copy tasks; HCCL: "Level-2 address copy, device
+                 * to device") */
+                {"addr device to device", PR_DIR_D2D},
                 {"host to host", PR_DIR_H2H}};
     size_t i, n;
 

@@ -51,7 +51,9 @@ enum pr_unit pr_ascend_unit(const char *core);
  * "memcpy direction" and the db's ENUM_MEMCPY_OPERATION ("host to
  * device", "device to host", "device to device", "host to host", and
  * "... ex" for the runtime's _EX copies, the same direction issued
- * through the task's own descriptor); PR_DIR_UNKNOWN otherwise (NULL,
+ * through the task's own descriptor; "addr device to device" is a
+ * device-to-device copy by addresses held on the device); PR_DIR_UNKNOWN
+ * otherwise (NULL,
  * "managed memory", "other"). */
 enum pr_copy_dir pr_ascend_copy_dir(const char *d);
 
