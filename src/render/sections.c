@@ -646,6 +646,33 @@ run_tasks_partial(const cJSON *run)
     return 0;
 }
 
+/* 1 when the run records HCCL (communication) tasks: a kernel family
+ * "collective" (kernel_classes covers every task), a kernels[] row whose
+ * math is communication, or collectives in the communication or HCCL
+ * tables.  The Cube cards say HCCL is left out only then (issue #30 #3:
+ * ms_run1, one device and no HCCL task, read "HCCL tasks left out"). */
+static int
+run_has_hccl(const cJSON *run)
+{
+    const cJSON *x;
+
+    cJSON_ArrayForEach(
+        x, pr_sget(pr_sget(run, PR_K_KERNEL_CLASSES), PR_K_BY_FAMILY))
+    {
+        if (pr_sget_is(pr_sget_str(x, PR_K_KFAMILY), PR_K_COLLECTIVE) &&
+            pr_sget_num(x, PR_K_KERNELS) > 0)
+            return 1;
+    }
+    cJSON_ArrayForEach(x, pr_sget(run, PR_K_KERNELS))
+    {
+        if (pr_sget_is(pr_sget_str(x, PR_K_KMATH), PR_K_COMMUNICATION))
+            return 1;
+    }
+    return pr_sget_len(pr_sget(pr_sget(run, PR_K_COMMUNICATION), PR_K_OPS)) >
+               0 ||
+           pr_sget_len(pr_sget(pr_sget(run, PR_K_HCCL), PR_K_OPS)) > 0;
+}
+
 /* Under the breakdown of an incomplete task list: what it rests on and
  * the step table's split of the same step (issue #30 finding 1: the
  * charts' "Other 87%" of old2023's 21 tasks beside a table that finds
@@ -806,8 +833,10 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
     else if (cJSON_IsObject(tc) && pr_fig_run_is_npu(run))
         pr_figs_kpi(f, "Cube share", pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT),
                     PR_FMT_PCT,
-                    "of compute task time on the AI Core Cube (HCCL tasks "
-                    "left out)");
+                    run_has_hccl(run) ? "of compute task time on the AI Core "
+                                        "Cube (HCCL tasks left out)"
+                                      : "of compute task time on the AI Core "
+                                        "Cube");
     else if (cJSON_IsObject(tc) && pr_fig_run_units(run) == PR_UNITS_AMD)
         pr_figs_kpi(f, "Matrix-core share",
                     pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
@@ -2105,7 +2134,9 @@ npu_cube(struct pr_figs *f, const cJSON *run, const cJSON *tc, int no_ops,
                            pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT)))
         pr_figs_kpi(f, "Task time on the Cube",
                     pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
-                    "of compute task time (HCCL tasks left out)");
+                    run_has_hccl(run)
+                        ? "of compute task time (HCCL tasks left out)"
+                        : "of compute task time");
     if (pr_sget_str(tc, PR_K_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(tc, PR_K_NOTE));
     /* without operators the share is the tasks' own, by the operator
@@ -2116,6 +2147,8 @@ npu_cube(struct pr_figs *f, const cJSON *run, const cJSON *tc, int no_ops,
        the operators' (where tasks say not what they are) are two figures
        (review28a #9: npu_text0's 4.2% beside npu_text2's 32.0%) */
     const char *basis = pr_sget_str(tc, PR_K_ELIGIBLE_BASIS);
+    int hccl = run_has_hccl(run);
+    char sub[240];
 
     if (partial_share_kpi(f, run,
                           no_ops || pr_sget_is(basis, PR_K_TASKS)
@@ -2123,20 +2156,21 @@ npu_cube(struct pr_figs *f, const cJSON *run, const cJSON *tc, int no_ops,
                               : "Cube-eligible operator time",
                           eligible))
         ;
-    else if (no_ops || pr_sget_is(basis, PR_K_TASKS))
-        pr_figs_kpi(f, "Cube-eligible task time", eligible, PR_FMT_PCT,
-                    no_ops ? "of compute task time (HCCL left out), in tasks "
-                             "whose operator type runs on the Cube (MatMul, "
-                             "FlashAttention, Conv; no operator events)"
-                           : "of compute task time (HCCL left out), in tasks "
-                             "whose operator type runs on the Cube (MatMul, "
-                             "FlashAttention, Conv)");
-    else if (pr_sget_is(basis, PR_K_OPERATORS))
+    else if (no_ops || pr_sget_is(basis, PR_K_TASKS)) {
+        snprintf(sub, sizeof(sub),
+                 "of compute task time%s, in tasks whose operator type runs "
+                 "on the Cube (MatMul, FlashAttention, Conv%s)",
+                 hccl ? " (HCCL left out)" : "",
+                 no_ops ? "; no operator events" : "");
+        pr_figs_kpi(f, "Cube-eligible task time", eligible, PR_FMT_PCT, sub);
+    } else if (pr_sget_is(basis, PR_K_OPERATORS)) {
+        snprintf(sub, sizeof(sub),
+                 "of the operators' device time%s, in matrix operators "
+                 "(MatMul, FlashAttention, Conv) and all their tasks",
+                 hccl ? " (HCCL's left out)" : "");
         pr_figs_kpi(f, "Cube-eligible operator time", eligible, PR_FMT_PCT,
-                    "of the operators' device time (HCCL's left out), in "
-                    "matrix operators (MatMul, FlashAttention, Conv) and all "
-                    "their tasks");
-    else
+                    sub);
+    } else
         pr_figs_kpi(f, "Cube-eligible operator time", eligible, PR_FMT_PCT,
                     "device time of matrix operators (MatMul, "
                     "FlashAttention, Conv)");
