@@ -312,7 +312,8 @@ double pr_run_graph_share(const cJSON *run);
 #define PR_GRAPHED_SHARE 0.8
 
 /* An enum pr_unit's name as tensor_cores_rule says it ("matrix" for
- * Ascend's AI_CORE Cube, "vector", "mix_matrix" ...; kernels.c). */
+ * Ascend's AI_CORE Cube, "vector", "mix_matrix", "ai_cpu" ...;
+ * kernels.c). */
 const char *pr_unit_name(uint8_t unit);
 
 /* The low-utilization findings that are not the advice of a larger

@@ -775,12 +775,14 @@ occupancy_source(const struct kgroup *g)
     return g->n_cbps > 0 || g->n_cocc > 0 ? "computed" : NULL;
 }
 
-/* The unit's name as tensor_cores_rule says it. */
+/* The unit's name as tensor_cores_rule says it.  The device's AI CPU is
+ * "ai_cpu", as math names it, not "cpu", which read as the host's (issue
+ * #30: MindSpore's AI CPU ops; summaries before wrote "cpu"). */
 const char *
 pr_unit_name(uint8_t unit)
 {
     static const char *const names[] = {"unknown",    "matrix",     "vector",
-                                        "mix_matrix", "mix_vector", "cpu",
+                                        "mix_matrix", "mix_vector", "ai_cpu",
                                         "other",      "comm"};
 
     return unit < sizeof(names) / sizeof(names[0]) ? names[unit] : "unknown";
