@@ -1557,6 +1557,162 @@ static const struct pr_col stack_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* ---- source paths: the folder the user's frames share, said once ---- */
+
+/* The frames of a call stack cell, "path(line): function; ...": the
+ * next frame's path from *at (its length in *n), *at past the frame; 0
+ * at the end.  A frame not of that form has no path (*n 0). */
+static int
+next_frame(const char **at, const char **path, size_t *n)
+{
+    const char *s = *at, *e, *close;
+
+    if (s == NULL || *s == '\0')
+        return 0;
+    e = strstr(s, "; ");
+    *at = e != NULL ? e + 2 : s + strlen(s);
+    if (e == NULL)
+        e = s + strlen(s);
+    *path = s;
+    *n = 0;
+    for (close = s; close + 2 < e; close++)
+        if (close[0] == ')' && close[1] == ':' && close[2] == ' ')
+            break;
+    if (close + 2 >= e)
+        return 1;
+    while (close > s && *close != '(')
+        close--;
+    *n = (size_t)(close - s);
+    return 1;
+}
+
+/* Narrow the common prefix (*pre, *n; *pre NULL: none yet) to path. */
+static void
+common_prefix(const char **pre, size_t *n, const char *path, size_t len)
+{
+    size_t i = 0;
+
+    if (len == 0)
+        return;
+    if (*pre == NULL) {
+        *pre = path;
+        *n = len;
+        return;
+    }
+    while (i < *n && i < len && (*pre)[i] == path[i])
+        i++;
+    *n = i;
+}
+
+/* The folder (ending in '/') that every file of the user's frames is in:
+ * the sources' files and the call stacks' frames.  0 when they share
+ * none below the root, or name no folder (Kineto's traces give a script
+ * run from its folder as "resnet50_profiler_api.py"; torch_npu's give
+ * the absolute path, "/home/<user>/imagenet_script/main.py", on every
+ * row and frame: issue #30 #1). */
+static size_t
+frames_dir(const cJSON *run, const char **pre)
+{
+    const cJSON *r;
+    const char *path, *at;
+    size_t n = 0, len;
+
+    *pre = NULL;
+    cJSON_ArrayForEach(r, pr_sget(run, PR_K_SOURCES))
+    {
+        const char *file = pr_sget_str(r, PR_K_FILE);
+
+        if (file != NULL)
+            common_prefix(pre, &n, file, strlen(file));
+    }
+    cJSON_ArrayForEach(r, pr_sget(run, PR_K_SOURCE_STACKS))
+    {
+        at = pr_sget_str(r, PR_K_STACK);
+        while (next_frame(&at, &path, &len))
+            common_prefix(pre, &n, path, len);
+    }
+    while (n > 0 && (*pre)[n - 1] != '/' && (*pre)[n - 1] != '\\')
+        n--;
+    return n > 1 ? n : 0; /* "/" alone: no folder */
+}
+
+/* A copy of rows whose `key` cells drop the folder pre (n bytes) from
+ * each location or frame that starts with it; NULL when out of memory.
+ * The file cells keep it (the links to the files). */
+static cJSON *
+rows_relative(const cJSON *rows, const char *key, const char *pre, size_t n)
+{
+    cJSON *copy = cJSON_Duplicate(rows, 1), *r;
+
+    if (copy == NULL)
+        return NULL;
+    cJSON_ArrayForEach(r, copy)
+    {
+        const char *v = pr_sget_str(r, key), *at, *path;
+        char *out;
+        size_t len, o = 0;
+        cJSON *s;
+
+        if (v == NULL)
+            continue;
+        out = malloc(strlen(v) + 1);
+        if (out == NULL) {
+            cJSON_Delete(copy);
+            return NULL;
+        }
+        if (strcmp(key, PR_K_STACK) != 0) { /* a location: one frame */
+            strcpy(out, strncmp(v, pre, n) == 0 ? v + n : v);
+        } else {
+            for (at = v; next_frame(&at, &path, &len);) {
+                size_t skip = len > n && strncmp(path, pre, n) == 0 ? n : 0;
+                size_t all = (size_t)(at - path);
+
+                memcpy(out + o, path + skip, all - skip);
+                o += all - skip;
+            }
+            out[o] = '\0';
+        }
+        s = cJSON_CreateString(out);
+        free(out);
+        if (s == NULL || !cJSON_ReplaceItemInObjectCaseSensitive(r, key, s)) {
+            cJSON_Delete(s);
+            cJSON_Delete(copy);
+            return NULL;
+        }
+    }
+    return copy;
+}
+
+/* t under heading, its `key` cells without the folder pre (n bytes; 0:
+ * t as it is). */
+static void
+table_relative(struct pr_figs *f, const char *heading,
+               const struct pr_fig_table *t, const char *key, const char *pre,
+               size_t n)
+{
+    if (n == 0 || pr_sget_len(t->rows) == 0) {
+        pr_figs_table(f, heading, t, NULL);
+        return;
+    }
+    pr_figs_heading(f, heading);
+    pr_figs_table_own(f, t, rows_relative(t->rows, key, pre, n), NULL);
+}
+
+/* The folder the tables' paths are relative to, said once. */
+static void
+frames_dir_note(struct pr_figs *f, const char *pre, size_t n)
+{
+    char text[600];
+
+    if (n == 0)
+        return;
+    snprintf(text, sizeof(text),
+             "Paths below are relative to %.*s, the folder all of your "
+             "frames' files are in (the summary JSON keeps the full paths).",
+             (int)(n < 400 ? n : 400), pre);
+    pr_figs_note(f, text);
+}
+
 /* Which frames were passed over to find the user's line, in one line. */
 static void
 skipped_text(struct pr_figs *f, const cJSON *view)
@@ -1584,7 +1740,7 @@ skipped_text(struct pr_figs *f, const cJSON *view)
 /* Forward operators beside their backward ops; nothing without pairs
  * (no sequence numbers, or inference). */
 static void
-pairs_table(struct pr_figs *f, const cJSON *run)
+pairs_table(struct pr_figs *f, const cJSON *run, const char *pre, size_t n)
 {
     struct pr_fig_table t = {.cols = pair_cols,
                              .rows = pr_sget(run, PR_K_FWD_BWD),
@@ -1592,7 +1748,8 @@ pairs_table(struct pr_figs *f, const cJSON *run)
                              .order = "device time, forward + backward"};
 
     if (pr_sget_len(t.rows) > 0)
-        pr_figs_table(f, "Forward operators and their backward", &t, NULL);
+        table_relative(f, "Forward operators and their backward", &t,
+                       PR_K_LOCATION, pre, n);
 }
 
 /* A run on the host only: its host time by line and by stack. */
@@ -1618,13 +1775,27 @@ host_sources(struct pr_figs *f, const cJSON *run, const cJSON *view)
         all > 0 ? 100.0 * pr_sget_num(view, PR_K_BACKWARD_HOST_SELF_US) / all
                 : NAN,
         PR_FMT_PCT, "by the forward op's sequence number");
+    const char *pre;
+    size_t n = frames_dir(run, &pre);
+    cJSON *rel = NULL;
+
     skipped_text(f, view);
+    frames_dir_note(f, pre, n);
+    if (n > 0 && (rel = rows_relative(t.rows, PR_K_LOCATION, pre, n)) == NULL)
+        pr_figs_nomem(f);
+    t.rows = rel != NULL ? rel : t.rows;
     table_by(f, "By source location", &t, PR_K_HOST_SELF_US, NULL);
+    cJSON_Delete(rel);
+    rel = NULL;
     t.cols = stack_cols;
     t.rows = pr_sget(run, PR_K_SOURCE_STACKS);
+    if (n > 0 && (rel = rows_relative(t.rows, PR_K_STACK, pre, n)) == NULL)
+        pr_figs_nomem(f);
+    t.rows = rel != NULL ? rel : t.rows;
     t.what = "call stacks";
     t.view = by_stack;
     table_by(f, "By call stack", &t, PR_K_HOST_SELF_US, NULL);
+    cJSON_Delete(rel);
 }
 
 static void
@@ -1637,6 +1808,9 @@ sec_sources(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                              .what = "source locations",
                              .order = "device time, forward + backward"};
 
+    const char *pre;
+    size_t n = frames_dir(run, &pre);
+
     (void)summary;
     if (!cJSON_IsObject(view)) {
         pr_figs_note(f, "No source view in this summary.");
@@ -1645,7 +1819,7 @@ sec_sources(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (pr_sget_str(view, PR_K_NOTE) != NULL) {
         pr_figs_note(f, pr_sget_str(view, PR_K_NOTE));
         if (!pr_fig_run_host_only(run))
-            pairs_table(f, run);
+            pairs_table(f, run, NULL, 0);
         return;
     }
     if (pr_fig_run_host_only(run)) {
@@ -1662,13 +1836,14 @@ sec_sources(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                 : NAN,
         PR_FMT_PCT, "by the forward op's sequence number");
     skipped_text(f, view);
-    pr_figs_table(f, "By source location", &t, NULL);
+    frames_dir_note(f, pre, n);
+    table_relative(f, "By source location", &t, PR_K_LOCATION, pre, n);
     t = (struct pr_fig_table){.cols = stack_cols,
                               .rows = pr_sget(run, PR_K_SOURCE_STACKS),
                               .what = "call stacks",
                               .order = "device time, forward + backward"};
-    pr_figs_table(f, "By call stack", &t, NULL);
-    pairs_table(f, run);
+    table_relative(f, "By call stack", &t, PR_K_STACK, pre, n);
+    pairs_table(f, run, pre, n);
 }
 
 /* ---- modules ---------------------------------------------------------- */
