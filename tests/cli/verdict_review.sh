@@ -348,9 +348,11 @@ for r in json.load(open(sys.argv[1]))['runs']:
     assert 400 < w['fsdp_calls'] < 500, w
     assert 'launched %.0f casts in the capture, %.0f%% of the casts\' time (%.0f%% of their time on the critical path)' % (w['fsdp_calls'], w['fsdp_pct'], w['fsdp_path_pct']) in t, t
     assert 'MixedPrecisionPolicy param_dtype' in t, t
-    # gpu_a #1: none of its casts is under FSDP::pre_backward, so no
-    # reshard_after_forward advice (it said 0% / 1% of the casts' time)
-    assert w['fsdp_backward_pct'] < 1 and 'reshard_after_forward' not in t, t
+    # gpu_a #1: the capture holds no backward pass (FSDP::pre_forward and
+    # post_forward ranges only), so backward's re-gather is unknown, not 0:
+    # no reshard_after_forward=False advice, and the text says why
+    assert w['fsdp_backward_pct'] is None, w
+    assert 'reshard_after_forward=False' not in t and 'cannot be judged' in t, t
     # review 28g #2: never the lever of computing in fp32 to save casts
     # (60.8% of the capture's kernel time runs bf16 on tensor cores)
     assert 'param_dtype=None' not in t and 'worth paying' in t, t

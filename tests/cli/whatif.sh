@@ -435,7 +435,7 @@ assert 'pre_backward' not in x['text'], x['text']
 assert w['fsdp_backward_pct'] is None, w
 assert 'reshard_after_forward=False' not in x['text'], x['text']
 assert 'The capture holds no backward pass, so backward\'s re-gather' in \
-    x['text'] and 'cannot be judged: capture a whole step.' in x['text'], x['text']
+    x['text'] and 'cannot be judged: capture a whole training iteration, forward and backward.' in x['text'], x['text']
 # one cast a step: singular ('launched 1 casts' before)
 assert 'launched 1 cast a step, 100% of the casts' in x['text'], x['text']
 " "$T_DIR/casts_fsdp.json"

@@ -4780,7 +4780,8 @@ fsdp_cause(cJSON *r, const cJSON *w, const char *a_step)
                         " The capture holds no backward pass, so backward's "
                         "re-gather (the casts again, where "
                         "reshard_after_forward=True) cannot be judged: "
-                        "capture a whole step.");
+                        "capture a whole training iteration, forward and "
+                        "backward.");
     if (fsdp < 99.5)
         len = pr_append(out, sizeof(out), len,
                         " The other casts usually come from %s",
