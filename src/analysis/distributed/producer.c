@@ -280,6 +280,12 @@ struct hrow {
        another's 18.5 us: 7,961.7 GB/s); pr_comm_stat_rated_ns's calls */
     double rated_bytes;
     int64_t rated_ns;
+    size_t rated_calls;
+    /* the calls of op-level Transit Time 0 that sent 1 MiB or more, and
+       their bytes; those that sent under it (issue #30: the HCCL table's
+       note lists the former, counts the latter) */
+    size_t zero_calls, zero_small;
+    double zero_bytes;
     /* the calls of op-level Transit Time 0 whose bytes went over one link
        type (pr_comm_stat_link): its name ("" none yet, NULL when the
        calls name more than one), their bytes and that type's Transit
@@ -447,6 +453,11 @@ emit_hrow(const struct pr_trace *t, const struct hrow *r, cJSON *arr)
                           : NAN,
         .transit_bandwidth_gbps =
             r->rated_ns > 0 ? r->rated_bytes / (double)r->rated_ns : NAN,
+        .rated_calls = (int64_t)r->rated_calls,
+        .rated_bytes = r->rated_bytes,
+        .transit_zero_calls = (int64_t)r->zero_calls,
+        .transit_zero_bytes = r->zero_bytes,
+        .transit_zero_small_calls = (int64_t)r->zero_small,
         .group_tag = r->tag_set && r->tag[0] != '\0' ? r->tag : NULL,
         .link_type = r->link_type != NULL && r->link_type[0] != '\0'
                          ? r->link_type
@@ -510,7 +521,13 @@ emit_hccl(const struct pr_trace *t, cJSON *run, int *ok)
         if (b >= 0 && rated != PR_PHASE_UNKNOWN && rated > 0) {
             r->rated_bytes += b;
             r->rated_ns = pr_sat_add_i64(r->rated_ns, rated);
+            r->rated_calls++;
         }
+        if (c->transit_ns == 0 && b >= PR_COMM_RATE_MIN_BYTES) {
+            r->zero_calls++;
+            r->zero_bytes += b;
+        } else if (c->transit_ns == 0 && b > 0)
+            r->zero_small++;
         if (r->calls == 1)
             r->link_type = "";
         if (pr_comm_stat_link(c, &lt, &lb, &lns) && r->link_type != NULL) {
