@@ -349,19 +349,25 @@ hccl_raw_only(const cJSON *runs)
     return any;
 }
 
-/* Rows whose operations carried bytes over their links while the file
+/* The calls that carried 1 MiB or more over their links while the file
  * gives them a Transit Time of 0 (review32a #7: old2023's hcom_allGather_,
- * 8 calls, 1.09 GiB over HCCS, Transit 0, all of its 9.69 ms "Idle"):
- * named in a note, so that the table's 0 is not read as no transfer, with
- * the producer's own per-link figure under its name (link_type,
- * link_bandwidth_gbps): never rated as the operation's bandwidth, the
- * link's Transit Time being its transfers' time summed (issue #30:
- * hcom_allReduce__483_2, HCCS 7.65 ms in a 2.09 ms operation). */
+ * 8 calls, 1.09 GiB over HCCS, Transit 0, all of its 9.69 ms "Idle"),
+ * by row: named in a note, so that the table's 0 is not read as no
+ * transfer, with the producer's own per-link figure under its name
+ * (link_type, link_bandwidth_gbps): never rated as the operation's
+ * bandwidth, the link's Transit Time being its transfers' time summed
+ * (issue #30: hcom_allReduce__483_2, HCCS 7.65 ms in a 2.09 ms
+ * operation).  One rule (issue #30, second review): the calls of 1 MiB
+ * or more, the ones a per-link figure is given for, their count said
+ * where the row also holds other calls; those under 1 MiB (latency)
+ * only counted.  A summary without transit_zero_calls (an older one):
+ * the rows whose Transit is 0, as it listed them. */
 static void
 zero_transit(struct pr_figs *f, const cJSON *rows)
 {
-    char text[1600], fb[48], tag[40], link[96];
-    size_t len = 0, n = 0, linked = 0;
+    char text[1800], fb[48], tag[40], link[96], part[64];
+    size_t len = 0, n = 0, linked = 0, calls = 0;
+    double small = 0;
     const cJSON *r;
     int w;
 
@@ -369,32 +375,45 @@ zero_transit(struct pr_figs *f, const cJSON *rows)
     cJSON_ArrayForEach(r, rows)
     {
         double b = pr_sget_num(r, PR_K_BYTES), rank = pr_sget_num(r, PR_K_RANK),
-               lbw = pr_sget_num(r, PR_K_LINK_BANDWIDTH_GBPS);
+               lbw = pr_sget_num(r, PR_K_LINK_BANDWIDTH_GBPS),
+               zc = pr_sget_num(r, PR_K_TRANSIT_ZERO_CALLS),
+               zs = pr_sget_num(r, PR_K_TRANSIT_ZERO_SMALL_CALLS),
+               all = pr_sget_num(r, PR_K_CALLS);
         const char *lt = pr_sget_str(r, PR_K_LINK_TYPE),
                    *gt = pr_sget_str(r, PR_K_GROUP_TAG);
 
-        if (!(b > 0) || len >= 1200 ||
-            (pr_sget_num(r, PR_K_TRANSIT_US) != 0 &&
-             (lt == NULL || isnan(lbw))))
+        if (zs > 0)
+            small += zs;
+        if (!isnan(zc)) {
+            if (!(zc > 0))
+                continue;
+            b = pr_sget_num(r, PR_K_TRANSIT_ZERO_BYTES);
+        } else if (!(b > 0) || pr_sget_num(r, PR_K_TRANSIT_US) != 0)
+            continue;
+        if (len >= 1300)
             continue;
         snprintf(tag, sizeof(tag), "%s%s", gt ? " " : "", gt ? gt : "");
+        part[0] = '\0';
+        if (zc > 0 && all > zc)
+            snprintf(part, sizeof(part), "%.0f of its %.0f calls; ", zc, all);
         link[0] = '\0';
         if (lt != NULL && !isnan(lbw)) {
             snprintf(link, sizeof(link), "; %s per-link bandwidth %.1f GB/s",
                      lt, lbw);
             linked++;
         }
-        w = snprintf(text + len, sizeof(text) - len, "%s%s%.0f %s%s (%s%s)",
+        w = snprintf(text + len, sizeof(text) - len, "%s%s%.0f %s%s (%s%s%s)",
                      n > 0 ? ", "
-                           : "Operations with bytes on their links but a "
-                             "Transit Time of 0: ",
+                           : "Operations with 1 MiB or more on their links "
+                             "but a Transit Time of 0: ",
                      isnan(rank) ? "" : "rank ", isnan(rank) ? 0 : rank,
-                     pr_sget_str_or(r, PR_K_NAME, "?"), tag,
+                     pr_sget_str_or(r, PR_K_NAME, "?"), tag, part,
                      pr_chart_format(b, PR_UNIT_BYTES, fb, sizeof(fb)), link);
         if (w < 0)
             break;
         len += (size_t)w;
         n++;
+        calls += zc > 0 ? (size_t)zc : 0;
     }
     if (n == 0 || len >= sizeof(text))
         return;
@@ -403,9 +422,16 @@ zero_transit(struct pr_figs *f, const cJSON *rows)
                  "moved, yet %s op-level Transit Time is 0: the transfer "
                  "is counted in Idle here, not Transit, and no algbw or "
                  "busbw is rated over %s.",
-                 n == 1 ? "the operation's" : "these operations'",
-                 n == 1 ? "it" : "them");
+                 n == 1 && calls <= 1 ? "the operation's" : "these operations'",
+                 n == 1 && calls <= 1 ? "it" : "them");
     len = w < 0 ? sizeof(text) : len + (size_t)w;
+    if (small > 0 && len < sizeof(text)) {
+        w = snprintf(text + len, sizeof(text) - len,
+                     " %.0f call(s) of Transit Time 0 that sent under 1 MiB "
+                     "(latency, not bandwidth) are not listed.",
+                     small);
+        len = w < 0 ? sizeof(text) : len + (size_t)w;
+    }
     if (linked > 0 && len < sizeof(text))
         snprintf(text + len, sizeof(text) - len,
                  " The per-link bandwidth is msprof's own Bandwidth(GB/s) of "
