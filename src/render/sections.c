@@ -3595,6 +3595,50 @@ clauses(const cJSON *summary, const char *note, int common)
     return out;
 }
 
+/* `shared` (clauses()'s, common) with " on each rank" after each count
+ * of calls ("2 call(s)", "of its 4 calls"): the ranks' notes hold the
+ * clause alike, so its counts are each rank's, not the ranks' together
+ * (issue #30: old2023's "rank0, rank1: ... 2 call(s) whose operation
+ * sent under 1 MiB are not rated" beside a combined row of 4 calls); a
+ * new string, NULL on no memory. */
+static char *
+each_rank(const char *shared)
+{
+    static const char on[] = " on each rank";
+    static const char *const words[] = {" call(s)", " calls"};
+    size_t cap = strlen(shared) + 1, n = 0, len = 0, k;
+    const char *p;
+    char *out;
+
+    for (k = 0; k < 2; k++)
+        for (p = strstr(shared, words[k]); p != NULL;
+             p = strstr(p + 1, words[k]))
+            n++;
+    cap += n * (sizeof(on) - 1);
+    out = malloc(cap);
+    if (out == NULL)
+        return NULL;
+    for (p = shared; *p != '\0';) {
+        size_t w = 0;
+
+        for (k = 0; k < 2 && w == 0; k++)
+            if (strncmp(p, words[k], strlen(words[k])) == 0 && p > shared &&
+                isdigit((unsigned char)p[-1]))
+                w = strlen(words[k]);
+        if (w == 0) {
+            out[len++] = *p++;
+            continue;
+        }
+        memcpy(out + len, p, w);
+        len += w;
+        p += w;
+        memcpy(out + len, on, sizeof(on) - 1);
+        len += sizeof(on) - 1;
+    }
+    out[len] = '\0';
+    return out;
+}
+
 /* A note of `who` (NULL: none): "who: Text." ("who: text." where
  * `upper` is 0: a clause that opens with an operation's name). */
 static void
@@ -3634,6 +3678,12 @@ comm_readings(struct pr_figs *f, const cJSON *summary)
     }
     if (many && noted > 1)
         shared = clauses(summary, first, 1);
+    if (shared != NULL) {
+        char *e = each_rank(shared);
+
+        free(shared);
+        shared = e;
+    }
     if (shared != NULL) {
         size_t cap = 64, len = 0;
         char *who = malloc(cap);
