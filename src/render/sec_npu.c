@@ -524,9 +524,7 @@ pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary)
                         "wait); the file gives no Elapse, Synchronization "
                         "or Idle. Transit size is its link_info sizes "
                         "(kB of 1,000 bytes), sent and received, over SDMA "
-                        "and RDMA between two ranks: a rank's copy to "
-                        "itself (\"0-0\") crosses no link and is left "
-                        "out.");
+                        "and RDMA.");
         pr_figs_table_own(f, &t, rows, NULL);
         return;
     }

@@ -1032,20 +1032,6 @@ hccl_task(struct pr_trace *t, const struct hccl_idx *ix, const char *op,
     return &t->gpu[ix->v[lo].info];
 }
 
-/* Whether a link_info key "src-dst" names one rank twice ("0-0"). */
-static int
-local_pair(const char *key)
-{
-    const char *dash;
-    size_t n;
-
-    if (key == NULL || (n = strspn(key, "0123456789")) == 0 || key[n] != '-')
-        return 0;
-    dash = key + n;
-    return strspn(dash + 1, "0123456789") == n && dash[1 + n] == '\0' &&
-           strncmp(key, dash + 1, n) == 0;
-}
-
 /* One op of step n into the phases (and its task): 0 on out-of-memory. */
 static int
 hccl_op(struct ctx *c, const struct hccl_idx *ix, const cJSON *op, int64_t n,
@@ -1075,12 +1061,6 @@ hccl_op(struct ctx *c, const struct hccl_idx *ix, const cJSON *op, int64_t n,
     st->wait_ns = hccl_ms_ns(cJSON_GetArrayItem(op, 2));
     cJSON_ArrayForEach(pair, cJSON_GetArrayItem(op, 3))
     {
-        /* a "src-dst" pair of one rank ("0-0" on rank 0, beside its "1-0")
-           is a copy within the device: no link carried it (issue #30:
-           cluster_4rank's AllReduce-op4630 counted its 539,392 local bytes
-           with the 1,078,784 over "1-0") */
-        if (local_pair(pair->string))
-            continue;
         cJSON_ArrayForEach(link, pair)
         {
             double kb = hccl_num(cJSON_GetArrayItem(link, 1));
