@@ -35,7 +35,7 @@ check "the HTML table's Group column tells the two allReduces apart" \
 if command -v pdftotext > /dev/null 2>&1; then
     check "the PDF says the Group column is in the HTML report" \
         sh -c "pdftotext '$T_DIR/h.pdf' - | tr '\n' ' ' |
-               grep -q 'by Elapse per rank. Group: in the HTML report\.'"
+               grep -q 'by Elapse, all ranks together. Group: in the HTML report\.'"
 else
     skip "the PDF's Group note" "no pdftotext"
 fi

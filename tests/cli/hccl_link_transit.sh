@@ -126,7 +126,7 @@ check "HTML: the Transit-0 note gives the per-link figure by its name, no rate" 
 import html, re, sys
 t = html.unescape(open(sys.argv[1], encoding="utf-8").read())
 t = re.sub(r"<[^>]+>", "", t)
-i = t.find("Operations with bytes")
+i = t.find("Operations with 1 MiB or more on their links")
 assert i >= 0, t[t.find("HCCL time by operation"):][:3000]
 note = t[i:i + 1200]
 assert "hcom_allReduce_ 77 (" in note and \
