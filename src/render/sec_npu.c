@@ -373,6 +373,20 @@ sort_by_elapse(cJSON *rows)
     return 1;
 }
 
+/* The runs with HCCL rows. */
+static size_t
+hccl_runs(const cJSON *runs)
+{
+    const cJSON *run;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(run, runs)
+    {
+        n += pr_sget_len(pr_sget(pr_sget(run, PR_K_HCCL), PR_K_OPS)) > 0;
+    }
+    return n;
+}
+
 /* Whether every run with HCCL rows took them from MindSpore's hccl_raw. */
 static int
 hccl_raw_only(const cJSON *runs)
@@ -528,6 +542,8 @@ pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary)
         pr_figs_table_own(f, &t, rows, NULL);
         return;
     }
+    if (hccl_runs(pr_sget(summary, PR_K_RUNS)) < 2)
+        t.order = "Elapse"; /* one rank's rows: none to put together */
     pr_figs_heading(f, "HCCL time by operation (communication.json)");
     pr_figs_note(f, "Where each rank's HCCL time went, summed over its "
                     "steps, as communication.json splits it: Elapse = "
