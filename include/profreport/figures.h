@@ -100,6 +100,18 @@ int pr_fig_run_is_nsys(const cJSON *summary, const cJSON *run);
  * runs) is one. */
 const struct pr_col *pr_fig_col_capture(const struct pr_col *c);
 int pr_fig_summary_is_capture(const cJSON *summary);
+
+/* A run on torch_npu's device basis (step_summary.basis "npu_device")
+ * whose host steps are longer than its device steps: its critical path and
+ * the findings' gains are of the host step (from its host start, torch_npu's
+ * Preparing included), which its tables and words say (issue #30). */
+int pr_fig_run_host_step(const cJSON *run);
+
+/* The column a host-step run's table (pr_fig_run_host_step) shows in place
+ * of c: "Of host step" for "Of step", "Host step after" for "Step after";
+ * c itself otherwise. */
+const struct pr_col *pr_fig_col_host_step(const struct pr_col *c);
+
 /* 1 when a summary holds runs of both kinds: some with steps, some
  * without (a capture each): its shared words fit both (issue #29). */
 int pr_fig_summary_is_mixed(const cJSON *summary);
@@ -284,6 +296,8 @@ struct pr_fig_table {
                                      words (pr_fig_col_units) */
     int capture;                  /* a run without steps: "/ step" columns
                                      of the capture (pr_fig_col_capture) */
+    int host_step;                /* a run whose gains are of the host step
+                                     (pr_fig_col_host_step) */
     const cJSON *names_from;      /* rows whose "name"s the name cells are
                                      told apart from too: the rest of the
                                      list the table shows part of (a diff's

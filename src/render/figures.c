@@ -931,6 +931,56 @@ pr_fig_col_capture(const struct pr_col *c)
     return c;
 }
 
+/* the host step's columns: the verdict's Of step, the what-if table's
+   Step after and Of step (sec_verdict.c, sec_critpath.c) */
+static const struct pr_col host_step_cols[] = {
+    {"of_step", PR_K_OF_STEP, "Of host step", PR_FMT_FIGURE, 0.75,
+     "The saving's share of the mean host step (from each step's host "
+     "start, torch_npu's Preparing included, as the critical path runs); "
+     "\xe2\x89\xa4 for a bound alone; from the estimate's share to the "
+     "bound's for both",
+     PR_COL_BOTH},
+    {"step", PR_K_STEP_US, "Host step after", PR_FMT_US, 0.9,
+     "The host step's path (from its host start, torch_npu's Preparing "
+     "included) replayed with the change (mean over the replayed steps), "
+     "its time the trace records nothing for as measured; for twice the "
+     "batch and gradient accumulation, the step that does twice the "
+     "samples",
+     PR_COL_BOTH},
+    {"pct", PR_K_OF_STEP, "Of host step", PR_FMT_FIGURE, 0.7,
+     "The saving's share of the mean host step (from each step's host "
+     "start, torch_npu's Preparing included)",
+     PR_COL_BOTH},
+};
+/* the labels host_step_cols[i] stands for */
+static const char *const host_step_cols_of[] = {"Of step", "Step after",
+                                                "Of step"};
+
+int
+pr_fig_run_host_step(const cJSON *run)
+{
+    const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
+
+    return pr_sget_is(pr_sget_str(ss, PR_K_BASIS), "npu_device") &&
+           pr_sget_num(ss, PR_K_HOST_MEAN_US) > pr_sget_num(ss, PR_K_MEAN_US);
+}
+
+const struct pr_col *
+pr_fig_col_host_step(const struct pr_col *c)
+{
+    size_t i;
+
+    for (i = 0; c != NULL && c->label != NULL &&
+                i < sizeof(host_step_cols) / sizeof(host_step_cols[0]);
+         i++)
+        if (strcmp(c->label, host_step_cols_of[i]) == 0 &&
+            strcmp(c->key, host_step_cols[i].key) == 0 &&
+            strcmp(c->id, host_step_cols[i].id) == 0 &&
+            c->width == host_step_cols[i].width)
+            return &host_step_cols[i];
+    return c;
+}
+
 int
 pr_fig_summary_is_capture(const cJSON *summary)
 {
@@ -991,6 +1041,8 @@ pr_fig_table_col(const struct pr_fig_table *t, size_t i)
             shown = pr_fig_col_mindspore(shown);
         if (t->capture && shown != NULL)
             shown = pr_fig_col_capture(shown);
+        if (t->host_step && shown != NULL)
+            shown = pr_fig_col_host_step(shown);
 
         if (shown != NULL && !hidden(t, c) && i-- == 0)
             return shown;

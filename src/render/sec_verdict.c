@@ -166,7 +166,8 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     struct pr_fig_table t = {.cols = pr_fig_cols_findings,
                              .rows = fs,
                              .what = "findings",
-                             .capture = pr_sget_run_is_capture(run)};
+                             .capture = pr_sget_run_is_capture(run),
+                             .host_step = pr_fig_run_host_step(run)};
     struct pr_row_finding *rows = NULL;
     cJSON *recs, *obs;
     size_t n_obs;

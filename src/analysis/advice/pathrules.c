@@ -698,7 +698,7 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                      : "",
         capture ? "work" : "step", npu ? "operators" : "kernels",
         delay_us > 0 ? " and no task waiting after its launch," : "",
-        capture ? "capture" : "step", gain, g,
+        capture ? "capture" : pr_run_gain_window(run), gain, g,
         delay_us >= 0.1 * pr_sget_num(w, PR_K_GAIN_US)
             ? ", an upper bound: a graph removes the calls but only shortens "
               "each task's launch latency"
@@ -856,7 +856,7 @@ sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
         "shorter (%.1f%%).",
         npu ? "NPU" : "GPU", pr_sget_run_is_capture(run) ? "capture" : "steps",
         n ? " (" : "", calls, n ? ")" : "", npu ? "NPU" : "GPU",
-        pr_run_window(run), gain, g);
+        pr_run_gain_window(run), gain, g);
     if (h2d_n >= 1 && h2d_bytes / h2d_n <= 64)
         pr_append(text, sizeof(text), len,
                   " Beside them the capture holds %.0f pageable host-to-device "

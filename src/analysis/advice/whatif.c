@@ -2912,7 +2912,7 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
         int binary = pr_sget_is(pr_sget_str(w, PR_K_ID), "aclop_binary");
 
         return put_replayed(
-            r, w, pr_run_window(run),
+            r, w, pr_run_gain_window(run),
             binary ? "with each aclop call taking what a binary kernel of its "
                      "class costs the host in this export (the floor the gain "
                      "note names: its class's aclnn calls, else a matmul, "
@@ -5250,7 +5250,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
         }
         if (!accum_caveat(r, whatif, run) || !put_replay(r, w))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
-        if (!replay_note(r, w, pr_run_window(run)) ||
+        if (!replay_note(r, w, pr_run_gain_window(run)) ||
             (pr_sget_is(pr_sget_str(w, PR_K_ID), "device_copies") &&
              !copies_model(r, w, run)) ||
             (pr_sget_is(pr_sget_str(w, PR_K_ID), "dtype_conversions") &&
@@ -6122,6 +6122,30 @@ warmup_first(const cJSON *run)
     return med > 0 && f > 2.0 * med && pr_sget_num(ss, PR_K_COUNT) >= 3;
 }
 
+/* On torch_npu's device basis (step_summary.basis "npu_device") the mean
+ * step is torch_npu's device step, while the critical path, its shares
+ * and the findings' gains run over the host step, from its host start
+ * (torch_npu's Preparing included; issue #30 review #1): appended to mean
+ * ("11.5 ms"), the host step's mean says which figure the shares are of. */
+static void
+npu_device_words(const cJSON *run, char *mean, size_t cap)
+{
+    const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
+    double host = pr_sget_num(ss, PR_K_HOST_MEAN_US);
+    size_t l = strlen(mean);
+    char h[48];
+
+    if (!pr_sget_is(pr_sget_str(ss, PR_K_BASIS), "npu_device") ||
+        !(host > pr_sget_num(ss, PR_K_MEAN_US)) || l >= cap)
+        return;
+    fmt_us(host, h, sizeof(h));
+    snprintf(mean + l, cap - l,
+             " by torch_npu's rule (%s from the host step start, "
+             "Preparing included, which the critical path and its gains "
+             "use)",
+             h);
+}
+
 /* A mean step that a warm-up first step inflates names it (review 7 #9:
  * ms_cluster4 rank2's "mean step 576.3 ms" beside its "178.9 ms median
  * step", its first step 2.16 s): appended to mean ("576.3 ms").  shares:
@@ -6842,7 +6866,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
     double idle, miss = 0, cold, fpbp = NAN, tail = NAN, tasks = 0,
                  host_mean = NAN;
     const cJSON *churn;
-    char text[2000], split[240], mean[160], pipe[600], coldtxt[300],
+    char text[2000], split[240], mean[320], pipe[600], coldtxt[300],
         busytxt[300];
     cJSON *steady;
 
@@ -6884,6 +6908,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
                  steady != NULL && !(host_only && bound != NULL && n > 0 &&
                                      pr_sget_run_device_unrecorded(run)),
                  mean, sizeof(mean));
+    npu_device_words(run, mean, sizeof(mean));
     if (host_only && bound != NULL && n > 0 &&
         pr_sget_run_device_unrecorded(run)) {
         /* the trace names its GPUs or holds NCCL collectives but records
