@@ -90,15 +90,18 @@ struct pr_rec_tables {
 };
 
 struct pr_rec_facts {
-    const struct pr_trace *t; /* borrowed; NULL: no trace (tests) */
-    int known;                /* the numbers below were computed */
-    double dataloader_share;  /* of the kept steps' time, 0..1 (7.5.1) */
-    int dataloader_lead;      /* that time counts from each step's host start
-                                 (torch_npu's device basis: pr_step.lead_ns) */
-    double comm_share;        /* likewise, communication (7.5.4) */
-    int cc_major;             /* deviceProperties[0] major; -1 none */
-    double tc_ratio;          /* 10.4 over all kernels; NaN none */
-    double eligible_ratio;    /* 10.5; NaN or 0 when none */
+    const struct pr_trace *t;    /* borrowed; NULL: no trace (tests) */
+    int known;                   /* the numbers below were computed */
+    double dataloader_share;     /* of the kept steps' time, 0..1 (7.5.1) */
+    int dataloader_lead;         /* that time counts from each step's host start
+                                    (torch_npu's device basis: pr_step.lead_ns) */
+    double dataloader_lead_part; /* of the data loader's time, the part
+                                    before each step's first task (in
+                                    torch_npu's Preparing), 0..1; NaN none */
+    double comm_share;           /* likewise, communication (7.5.4) */
+    int cc_major;                /* deviceProperties[0] major; -1 none */
+    double tc_ratio;             /* 10.4 over all kernels; NaN none */
+    double eligible_ratio;       /* 10.5; NaN or 0 when none */
     /* GEMM/conv kernels eligible by their own names (ops.h struct
        pr_tc_share), fp32 on CUDA cores, over 10.5's denominator; NaN
        not computed.  Their longest kernel and top launchers (string ids

@@ -330,7 +330,7 @@ rec_facts(const struct pr_trace *t, const struct pr_tree *tree,
           struct pr_error *err)
 {
     const struct pr_device *d0 = pr_trace_device(t, 0);
-    int64_t total = 0, host = 0, dl = 0, comm = 0;
+    int64_t total = 0, host = 0, dl = 0, lead = 0, comm = 0;
     size_t i;
 
     memset(f, 0, sizeof(*f));
@@ -347,10 +347,12 @@ rec_facts(const struct pr_trace *t, const struct pr_tree *tree,
                                  pr_step_host_side_start(s, &s->v[i])));
         dl = pr_sat_add_i64(dl, s->v[i].breakdown_ns[PR_CAT_DATALOADER]);
         dl = pr_sat_add_i64(dl, s->v[i].lead_ns[PR_CAT_DATALOADER]);
+        lead = pr_sat_add_i64(lead, s->v[i].lead_ns[PR_CAT_DATALOADER]);
         comm = pr_sat_add_i64(comm, s->v[i].breakdown_ns[PR_CAT_COMM]);
     }
     f->dataloader_share = host > 0 ? (double)dl / (double)host : NAN;
     f->dataloader_lead = host > total;
+    f->dataloader_lead_part = dl > 0 ? (double)lead / (double)dl : NAN;
     f->comm_share = total > 0 ? (double)comm / (double)total : NAN;
     f->cc_major = d0 != NULL ? d0->compute_major : -1;
     f->tc_ratio = pr_kernels_tc_ratio(t);

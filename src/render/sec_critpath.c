@@ -773,6 +773,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     struct pr_error err;
     size_t n_rows = 0, shown;
     int median = 0, capture = pr_sget_run_is_capture(run);
+    int host_step = pr_fig_run_host_step(run);
     struct pr_fig_table t;
     char head[300];
     struct pr_category kinds[PR_N_CRITICAL_PATH];
@@ -816,8 +817,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (n > 0) {
         struct pr_fig_chart *ch =
             pr_sec_stacked_rows(steps, PR_K_STEP, PR_K_BY_KIND_US, kinds, n,
-                                capture ? "Critical path over the capture"
-                                        : "Critical path per step",
+                                capture     ? "Critical path over the capture"
+                                : host_step ? "Critical path per host step "
+                                              "(torch_npu's Preparing included)"
+                                            : "Critical path per step",
                                 1);
 
         /* alone on its row: drawn at the row's width, not the half width
@@ -827,8 +830,11 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
             ch->w = 960;
         pr_figs_chart(f, ch, 0);
     }
-    pr_figs_heading(f, capture ? "Critical path over the capture"
-                               : "Critical path per step");
+    pr_figs_heading(f, capture     ? "Critical path over the capture"
+                       : host_step ? "Critical path per host step, from "
+                                     "its host start (torch_npu's "
+                                     "Preparing included)"
+                                   : "Critical path per step");
     t = (struct pr_fig_table){
         .cols = ms_cols,
         .what = "steps",

@@ -90,25 +90,37 @@ over_steps(const cJSON *dev)
 }
 
 /* What window the figures cover, and HTA's over the device's span where
- * that differs: the two idle shares side by side, each with its window. */
+ * that differs: the two idle shares side by side, each with its window.
+ * On torch_npu's device basis (pr_fig_run_host_step) the steps' window
+ * starts at each host start, torch_npu's Preparing included, and is not
+ * the device step the mean step and NPU utilization are over (issue #30
+ * review #3: msprof_tv's 14.1 ms beside its 11.5 ms step). */
 static void
-window_note(struct pr_figs *f, const cJSON *dev)
+window_note(struct pr_figs *f, const cJSON *dev, const cJSON *run)
 {
-    char a[48], b[48], text[400];
+    char a[48], b[48], text[400], win[160];
     double n = pr_sget_num(dev, PR_K_WINDOW_STEPS);
 
     if (!over_steps(dev))
         return;
+    pr_chart_format(pr_sget_num(dev, PR_K_SPAN_US), PR_UNIT_US, a, sizeof(a));
+    if (pr_fig_run_host_step(run))
+        snprintf(win, sizeof(win),
+                 "host step%s with device work, from each one's host start "
+                 "(%s, torch_npu's Preparing included)",
+                 n == 1 ? "" : "s", a);
+    else
+        snprintf(win, sizeof(win),
+                 "step%s with device work (%s, the "
+                 "window of %s utilization)",
+                 n == 1 ? "" : "s", a,
+                 f->npu                      ? "NPU"
+                 : f->units == PR_UNITS_MTIA ? "MTIA"
+                                             : "GPU");
     snprintf(text, sizeof(text),
-             "Device %.0f over the %.0f step%s with device work (%s, the "
-             "window of %s utilization): idle %.1f%%. Over its whole span, "
+             "Device %.0f over the %.0f %s: idle %.1f%%. Over its whole span, "
              "first to last work (HTA's window, %s): idle %.1f%%.",
-             pr_sget_num(dev, PR_K_DEVICE), n, n == 1 ? "" : "s",
-             pr_chart_format(pr_sget_num(dev, PR_K_SPAN_US), PR_UNIT_US, a,
-                             sizeof(a)),
-             f->npu                      ? "NPU"
-             : f->units == PR_UNITS_MTIA ? "MTIA"
-                                         : "GPU",
+             pr_sget_num(dev, PR_K_DEVICE), n, win,
              pr_sget_num(dev, PR_K_IDLE_PCT),
              pr_chart_format(pr_sget_num(dev, PR_K_DEVICE_SPAN_US), PR_UNIT_US,
                              b, sizeof(b)),
@@ -204,7 +216,7 @@ replay_note(struct pr_figs *f, const cJSON *dev)
 
 /* One device's span as bars of its six parts, its length in the title. */
 static struct pr_fig_chart *
-span_bars(const cJSON *dev)
+span_bars(const cJSON *dev, const cJSON *run)
 {
     struct pr_fig_chart *ch;
     double *vals = calloc(N_PARTS, sizeof(*vals));
@@ -235,7 +247,9 @@ span_bars(const cJSON *dev)
              pr_sget_num(dev, PR_K_DEVICE),
              pr_chart_format(pr_sget_num(dev, PR_K_SPAN_US), PR_UNIT_US, span,
                              sizeof(span)),
-             over_steps(dev) ? "over the steps" : "span");
+             !over_steps(dev)            ? "span"
+             : pr_fig_run_host_step(run) ? "over the host steps"
+                                         : "over the steps");
     ch->u.hbars = (struct pr_chart_hbars){
         ch->label, labels, vals, N_PARTS, idx, PR_UNIT_US, NULL, 0, 0};
     return ch;
@@ -259,12 +273,13 @@ npu_host_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run,
         snprintf(text, sizeof(text),
                  "Device %.0f waited for the host %.0f%% %s, and the host "
                  "ran operators on CANN's aclop path (its "
-                 "aclopCompileAndExecute calls) for %.1f%% of the step: "
+                 "aclopCompileAndExecute calls) for %.1f%% of the step%s: "
                  "the wait to remove first (see the op_compile finding): "
                  "torch_npu.npu.set_compile_mode(jit_compile=False) with "
                  "CANN's binary operator package, so they run as binary "
                  "kernels off the aclop path.",
-                 pr_sget_num(dev, PR_K_DEVICE), pct, of, compile);
+                 pr_sget_num(dev, PR_K_DEVICE), pct, of, compile,
+                 pr_fig_run_host_step(run) ? " by torch_npu's rule" : "");
     else
         snprintf(text, sizeof(text),
                  "Device %.0f waited for the host %.0f%% %s: the host did "
@@ -349,7 +364,9 @@ idle_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run)
     double host = pr_sget_num(dev, PR_K_IDLE_HOST_WAIT_US);
     double other = pr_sget_num(dev, PR_K_IDLE_OTHER_US);
     double sync = pr_sget_num(dev, PR_K_IDLE_AFTER_SYNC_US);
-    const char *of = over_steps(dev) ? "of the steps" : "of its span";
+    const char *of = !over_steps(dev)            ? "of its span"
+                     : pr_fig_run_host_step(run) ? "of the host steps"
+                                                 : "of the steps";
     char text[512];
 
     if (!(span > 0))
@@ -485,7 +502,7 @@ temporal(struct pr_figs *f, const cJSON *run)
     {
         /* no bars of compute and idle nobody measured */
         if (n < MAX_CHARTS && pr_sget_str(dev, PR_K_NOTE) == NULL)
-            pr_figs_chart(f, span_bars(dev), 0);
+            pr_figs_chart(f, span_bars(dev, run), 0);
         n++;
     }
     n = 0;
@@ -502,7 +519,7 @@ temporal(struct pr_figs *f, const cJSON *run)
             continue;
         }
         if (n++ < MAX_CHARTS)
-            window_note(f, dev);
+            window_note(f, dev, run);
         if (basis == NULL)
             idle_advice(f, dev, run);
     }

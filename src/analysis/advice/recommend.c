@@ -436,14 +436,17 @@ low_util_note(const struct rctx *c)
 
 /* --------------------------------------------- the plugin's rules (7.5) */
 
-/* The data-loader finding's text; lead: the share counts the host work
- * before each step's first task too (rec_facts, on torch_npu's device
- * basis).  Where the share is the device's own
- * waiting in a framework's data-queue tasks (the kernel table's input
+/* The data-loader finding's text; lead, not NaN where the share counts
+ * the host work before each step's first task too (rec_facts, on
+ * torch_npu's device basis): the part of the loader's time there, in
+ * torch_npu's Preparing, which by torch_npu's rule is not in the step
+ * (issue #30 review #2: npu msprof_tv's DataLoader, 840-2142 us, all
+ * before its step's first task at 2615 us).  Where the share is the device's
+ * own waiting in a framework's data-queue tasks (the kernel table's input
  * family: MindSpore's GetNext in dataset sink mode), the run is
  * data-bound in MindSpore's words; else the plugin's DataLoader text. */
 static void
-dataloader_text(const struct rctx *c, double share, int lead, char *text,
+dataloader_text(const struct rctx *c, double share, double lead, char *text,
                 size_t cap)
 {
     const cJSON *k;
@@ -477,15 +480,38 @@ dataloader_text(const struct rctx *c, double share, int lead, char *text,
                  100.0 * share, dev_word(c), top);
         return;
     }
-    snprintf(text, cap,
-             "This run has high time cost on input data loading. %.1f%% "
-             "of the step time%s is in DataLoader. You could try to set "
-             "num_workers on DataLoader's construction and enable "
-             "multi-processes on data loading.",
-             100.0 * share,
-             lead ? ", counted from each step's host start (torch_npu's "
-                    "Preparing, before its first NPU task, included),"
-                  : "");
+    if (isnan(lead)) {
+        snprintf(text, cap,
+                 "This run has high time cost on input data loading. %.1f%% "
+                 "of the step time is in DataLoader. You could try to set "
+                 "num_workers on DataLoader's construction and enable "
+                 "multi-processes on data loading.",
+                 100.0 * share);
+        return;
+    }
+    {
+        char part[300] = "";
+
+        if (lead >= 0.995)
+            snprintf(part, sizeof(part),
+                     " All of it runs in Preparing, before the step's first "
+                     "NPU task: it delays the step's start, and by "
+                     "torch_npu's rule it is not in the step.");
+        else if (lead >= 0.005)
+            snprintf(part, sizeof(part),
+                     " %.0f%% of it runs in Preparing, before the step's "
+                     "first NPU task: it delays the step's start, and by "
+                     "torch_npu's rule that part is not in the step.",
+                     100.0 * lead);
+        snprintf(text, cap,
+                 "This run has high time cost on input data loading. %.1f%% "
+                 "of the host step time (from each step's host start, "
+                 "torch_npu's Preparing included) is in DataLoader.%s You "
+                 "could try to set "
+                 "num_workers on DataLoader's construction and enable "
+                 "multi-processes on data loading.",
+                 100.0 * share, part);
+    }
 }
 
 /* A pipeline finding's note until the stages' balance gives it a gain
@@ -615,7 +641,9 @@ rule_categories(struct rctx *c)
         return;
     if (loader_share(c, c->f->dataloader_share) > 0.05) {
         dataloader_text(c, loader_share(c, c->f->dataloader_share),
-                        c->f->dataloader_lead, text, sizeof(text));
+                        c->f->dataloader_lead ? c->f->dataloader_lead_part
+                                              : NAN,
+                        text, sizeof(text));
         add_rec(c, "dataloader", "warning", text);
     }
     if (startup)
@@ -1332,7 +1360,7 @@ rule_plugin_from_run(struct rctx *c)
     size_t i;
 
     if (dl > 0.05) {
-        dataloader_text(c, dl, 0, text, sizeof(text));
+        dataloader_text(c, dl, NAN, text, sizeof(text));
         add_rec(c, "dataloader", "warning", text);
     }
     for (i = 0; i < c->tb->n_gpus; i++) {
@@ -1495,7 +1523,7 @@ rule_op_compile(struct rctx *c)
             (total - comp) / 1000.0);
     snprintf(text, sizeof(text),
              "%.0f call%s of aclopCompileAndExecute / aclopCompile take "
-             "%.1f ms, %.1f%% of the step%s%s%s: these operators run on "
+             "%.1f ms, %.1f%% of the step%s%s%s%s: these operators run on "
              "CANN's aclop path (torch_npu's jit_compile=True). %s Run them "
              "as prebuilt binary kernels, which skip the aclop path and its "
              "private-format conversions: "
@@ -1503,7 +1531,11 @@ rule_op_compile(struct rctx *c)
              "of the script (CANN's binary operator package installed).",
              pr_sget_num(oc, PR_K_CALLS),
              pr_sget_num(oc, PR_K_CALLS) == 1 ? "" : "s", total / 1000.0,
-             100.0 * share, n ? " (" : "", ops, n ? ")" : "", what);
+             100.0 * share,
+             strcmp(pr_run_gain_window(c->run), "host step") == 0
+                 ? " by torch_npu's rule"
+                 : "",
+             n ? " (" : "", ops, n ? ")" : "", what);
     add_rec(c, "op_compile", "warning", text);
 }
 
