@@ -1647,12 +1647,15 @@ write_outputs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
 /* A finding's gain as the terminal says it, its times rounded as the
  * verdict's cells (pr_whatif_fmt_us; review 11 #9: npu_text1 read "at
  * most 101 ms" beside the cell's 100.8 ms, CANN 6 "3.11 ms" on one rank
- * and "3.1 ms" on the other). */
+ * and "3.1 ms" on the other).  host: the run's gains are of the host step
+ * (pr_fig_run_host_step: torch_npu's device basis), whose share says so
+ * (issue #30). */
 static void
-brief_gain(const cJSON *fd, int capture, char *buf, size_t cap)
+brief_gain(const cJSON *fd, int capture, int host, char *buf, size_t cap)
 {
     /* a run without steps: its one window is the capture (review 20 #8) */
     const char *per = capture ? "over the capture" : "per step";
+    const char *of = host ? " of the host step" : "";
     double us = pr_sget_num(fd, PR_K_GAIN_US),
            pct = pr_sget_num(fd, PR_K_GAIN_PCT),
            b = pr_sget_num(fd, PR_K_BOUND_US);
@@ -1672,7 +1675,8 @@ brief_gain(const cJSON *fd, int capture, char *buf, size_t cap)
 
         pr_whatif_fmt_us(us, t, sizeof(t));
         pr_whatif_fmt_us(b, u, sizeof(u));
-        snprintf(buf, cap, "saves %s %s (%.1f%%; at most %s)", t, per, pct, u);
+        snprintf(buf, cap, "saves %s %s (%.1f%%%s; at most %s)", t, per, pct,
+                 of, u);
     } else if (pr_sget_is(pr_sget_str(fd, PR_K_ID), "cold_step") &&
                !pr_sget_is(pr_sget_str(fd, PR_K_GAIN_BASIS),
                            PR_GAIN_PER_STEP)) {
@@ -1686,11 +1690,11 @@ brief_gain(const cJSON *fd, int capture, char *buf, size_t cap)
         pr_whatif_fmt_us(us, t, sizeof(t));
         snprintf(buf, cap,
                  "saves %s per %s's worth of samples at twice the batch "
-                 "(%.1f%%; the batch size changes)",
-                 t, capture ? "capture" : "step", pct);
+                 "(%.1f%%%s; the batch size changes)",
+                 t, capture ? "capture" : "step", pct, of);
     } else {
         pr_whatif_fmt_us(us, t, sizeof(t));
-        snprintf(buf, cap, "saves %s %s (%.1f%%)", t, per, pct);
+        snprintf(buf, cap, "saves %s %s (%.1f%%%s)", t, per, pct, of);
     }
 }
 
@@ -2010,7 +2014,8 @@ print_brief(const cJSON *sum, int quiet)
             if (pr_fig_run_is_npu(run))
                 id = pr_fig_id_npu(id, idb, sizeof(idb));
 
-            brief_gain(fd, pr_sget_run_is_capture(run), gain, sizeof(gain));
+            brief_gain(fd, pr_sget_run_is_capture(run),
+                       pr_fig_run_host_step(run), gain, sizeof(gain));
             if (pr_sget_is(pr_sget_str(fd, PR_K_KIND), "observation")) {
                 /* no gain: apart from the ranked changes (review 15 #2),
                    why before its evidence (review 16 #4) */

@@ -5259,7 +5259,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
         if (pr_sget_is(id, "low_gpu_utilization") &&
             pr_sget_is(gain_basis_of(pr_sget_str(w, PR_K_ID)),
                        PR_GAIN_PER_SAMPLES) &&
-            !batch_why(r, w, pr_run_window(run), run, whatif))
+            !batch_why(r, w, pr_run_gain_window(run), run, whatif))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if ((pr_sget_is(id, "enable_amp") || pr_sget_is(id, "tf32")) &&
             !precision_cap(r, w, cp, run))
