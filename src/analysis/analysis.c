@@ -324,13 +324,44 @@ by_name_facts(const struct pr_trace *t, const struct pr_tree *tree,
     return PR_OK;
 }
 
+/* Of the data loader's host ranges inside the steps' host windows, the
+ * part before each step's first task (torch_npu's Preparing), 0..1; NaN
+ * where none lies in a window.  From the ranges themselves: the steps'
+ * breakdown gives a loader that overlaps a task to the task (issue #30
+ * review #2). */
+static double
+loader_lead_part(const struct pr_trace *t, const struct pr_steps *s)
+{
+    int64_t pre = 0, all = 0;
+    size_t i, k;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if ((e->kind != PR_KIND_HOST_OP && e->kind != PR_KIND_ANNOTATION) ||
+            !pr_tree_is_dataloader(pr_trace_str(t, e->name)))
+            continue;
+        for (k = 0; k < s->n; k++) {
+            int64_t h = pr_step_host_side_start(s, &s->v[k]);
+            int64_t a = e->ts_ns > h ? e->ts_ns : h;
+            int64_t b = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+            int64_t bp = b < s->v[k].start_ns ? b : s->v[k].start_ns;
+
+            b = b < s->v[k].end_ns ? b : s->v[k].end_ns;
+            all = pr_sat_add_i64(all, b > a ? b - a : 0);
+            pre = pr_sat_add_i64(pre, bp > a ? bp - a : 0);
+        }
+    }
+    return all > 0 ? (double)pre / (double)all : NAN;
+}
+
 static enum pr_status
 rec_facts(const struct pr_trace *t, const struct pr_tree *tree,
           const struct pr_steps *s, struct pr_rec_facts *f,
           struct pr_error *err)
 {
     const struct pr_device *d0 = pr_trace_device(t, 0);
-    int64_t total = 0, host = 0, dl = 0, lead = 0, comm = 0;
+    int64_t total = 0, host = 0, dl = 0, comm = 0;
     size_t i;
 
     memset(f, 0, sizeof(*f));
@@ -347,12 +378,11 @@ rec_facts(const struct pr_trace *t, const struct pr_tree *tree,
                                  pr_step_host_side_start(s, &s->v[i])));
         dl = pr_sat_add_i64(dl, s->v[i].breakdown_ns[PR_CAT_DATALOADER]);
         dl = pr_sat_add_i64(dl, s->v[i].lead_ns[PR_CAT_DATALOADER]);
-        lead = pr_sat_add_i64(lead, s->v[i].lead_ns[PR_CAT_DATALOADER]);
         comm = pr_sat_add_i64(comm, s->v[i].breakdown_ns[PR_CAT_COMM]);
     }
     f->dataloader_share = host > 0 ? (double)dl / (double)host : NAN;
     f->dataloader_lead = host > total;
-    f->dataloader_lead_part = dl > 0 ? (double)lead / (double)dl : NAN;
+    f->dataloader_lead_part = host > total ? loader_lead_part(t, s) : NAN;
     f->comm_share = total > 0 ? (double)comm / (double)total : NAN;
     f->cc_major = d0 != NULL ? d0->compute_major : -1;
     f->tc_ratio = pr_kernels_tc_ratio(t);
