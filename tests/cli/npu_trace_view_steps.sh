@@ -136,6 +136,31 @@ assert ('All of it runs in Preparing, before the step\'s first NPU task: it '
         'delays the step\'s start, and by torch_npu\'s rule it is not in '
         'the step.') in t, t
 " "$T_DIR/s.json"
+# a second loader call in step 2 [1450, 1550) straddles its first task
+# (1500): 290 of the loaders' 340 us run before their steps' first tasks
+mkdir -p "$T_DIR/r2/ASCEND_PROFILER_OUTPUT"
+python3 - "$T_DIR/r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json" \
+    "$T_DIR/r2/ASCEND_PROFILER_OUTPUT/trace_view.json" << 'PY'
+import copy, json, sys
+ev = json.load(open(sys.argv[1]))
+dl = [e for e in ev if e["name"].startswith("enumerate(DataLoader)")][0]
+e = copy.deepcopy(dl)
+e["ts"] = "%.3f" % (1000000.0 + 1450)
+e["dur"] = 100
+ev.append(e)
+json.dump(ev, open(sys.argv[2], "w"))
+PY
+"$PR_BIN" -q --input "$T_DIR/r2/ASCEND_PROFILER_OUTPUT/trace_view.json" \
+    --json "$T_DIR/s2.json" 2> /dev/null
+check "a loader straddling the first task: the part before it is said (85%), not all" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+t = [x for x in r['recommendations'] if x['id'] == 'dataloader'][0]['text']
+assert ('85% of it runs in Preparing, before the step\'s first NPU task: '
+        'it delays the step\'s start, and by torch_npu\'s rule that part '
+        'is not in the step.') in t, t
+" "$T_DIR/s2.json"
 check "HTML: the findings' and what-if tables' columns are of the host step" \
     sh -c "grep -q '>Of host step</th>' '$T_DIR/s.html' &&
            grep -q '>Host step after</th>' '$T_DIR/s.html' &&
