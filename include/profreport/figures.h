@@ -111,6 +111,9 @@ int pr_fig_run_host_step(const cJSON *run);
  * of c: "Of host step" for "Of step", "Host step after" for "Step after";
  * c itself otherwise. */
 const struct pr_col *pr_fig_col_host_step(const struct pr_col *c);
+/* Whether every run of a summary (0 without runs) is a host-step run
+ * (pr_fig_run_host_step): `profreport table` labels its columns so. */
+int pr_fig_summary_is_host_step(const cJSON *summary);
 
 /* 1 when a summary holds runs of both kinds: some with steps, some
  * without (a capture each): its shared words fit both (issue #29). */

@@ -982,6 +982,21 @@ pr_fig_col_host_step(const struct pr_col *c)
 }
 
 int
+pr_fig_summary_is_host_step(const cJSON *summary)
+{
+    const cJSON *run;
+    int any = 0;
+
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        if (!pr_fig_run_host_step(run))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
+int
 pr_fig_summary_is_capture(const cJSON *summary)
 {
     const cJSON *run;

@@ -1833,6 +1833,12 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
         for (i = 0; i < t->n_cols; i++)
             t->cols[i] = pr_fig_col_capture(t->cols[i]);
     }
+    if (st == PR_OK && sum != NULL && pr_fig_summary_is_host_step(sum)) {
+        size_t i; /* torch_npu's device basis: gains of the host step */
+
+        for (i = 0; i < t->n_cols; i++)
+            t->cols[i] = pr_fig_col_host_step(t->cols[i]);
+    }
     if (st == PR_OK && t->multi_span) {
         memmove(&t->cols[1], &t->cols[0], t->n_cols * sizeof(t->cols[0]));
         t->cols[0] = &span_col;

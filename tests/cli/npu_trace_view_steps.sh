@@ -166,6 +166,13 @@ check "HTML: the findings' and what-if tables' columns are of the host step" \
            grep -q '>Host step after</th>' '$T_DIR/s.html' &&
            ! grep -q '>Of step</th>' '$T_DIR/s.html' &&
            ! grep -q '>Step after</th>' '$T_DIR/s.html'"
+"$PR_BIN" --input "$T_DIR/r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json" \
+    > "$T_DIR/term" 2> /dev/null
+check "terminal: the finding's share is of the host step" \
+    grep -q "saves 120 µs per step (12.0% of the host step) \\[dataloader\\]" "$T_DIR/term"
+"$PR_BIN" table --kind findings --input "$T_DIR/s.json" > "$T_DIR/tab" 2> /dev/null
+check "profreport table: the findings' column is Of host step" \
+    grep -q "Saves / step  Of host step  Evidence" "$T_DIR/tab"
 check "HTML: the critical path is per host step, Preparing included" \
     grep -q "Critical path per host step, from its host start" "$T_DIR/s.html"
 check "HTML: the device's window is the host steps, not NPU utilization's" \
@@ -211,6 +218,9 @@ json.dump(d, open(sys.argv[2], 'w'))
 "$PR_BIN" -q --input "$T_DIR/dev.json" --html "$T_DIR/dev.html" 2> /dev/null
 # (the analysis' words stay as the summary holds them; the report's own
 # labels follow the basis)
+"$PR_BIN" table --kind findings --input "$T_DIR/dev.json" > "$T_DIR/devtab" 2> /dev/null
+check "another basis: profreport table's column stays Of step" \
+    grep -q "Saves / step  Of step  Evidence" "$T_DIR/devtab"
 check "another basis keeps the step's words (Of step, the window of NPU utilization)" \
     sh -c "grep -q '>Of step</th>' '$T_DIR/dev.html' &&
            grep -q 'window of NPU utilization' '$T_DIR/dev.html' &&
