@@ -3445,6 +3445,29 @@ lead_in(const struct pr_cp_graph *g, struct sums *u, uint32_t pred,
         u->lead = lead;
 }
 
+/* Of task n's launch wait on the replay, the part before its launch call
+ * (the host node its binding edge b leaves from the start) returned: the
+ * call's own time, 0 where n waits on no launch call or the call had
+ * returned when n became ready. */
+static int64_t
+call_own(const struct pr_cp_graph *g, const struct pr_cp_node *n, int b)
+{
+    const struct pr_cp_node *x;
+    int64_t ready, until;
+
+    if (n->type != PR_CP_N_TASK || n->w_kind != PR_CP_LAUNCH || n->w <= 0 ||
+        n->p_kind[b] != PR_CP_LAUNCH || !n->p_start[b] || n->w_coll)
+        return 0;
+    x = &g->v[n->pred[b]];
+    if (x->type != PR_CP_N_HOST || x->name == PR_STR_NONE)
+        return 0;
+    ready = pr_sat_add_i64(x->rs, n->pw[b]);
+    until = pr_sat_add_i64(ready, n->w);
+    if (x->re < until)
+        until = x->re;
+    return until > ready ? until - ready : 0;
+}
+
 static void
 walk(struct pr_cp_graph *g, struct sums *u, int64_t lead, struct pr_error *err)
 {
@@ -3462,6 +3485,7 @@ walk(struct pr_cp_graph *g, struct sums *u, int64_t lead, struct pr_error *err)
               g->end_pc_first[g->end_bind], g->end_pc_n[g->end_bind]);
     while (guard++ <= 2 * g->n + 2) {
         struct pr_cp_node *n = &g->v[i];
+        int64_t call;
         int b;
 
         n->on_path = 1;
@@ -3528,6 +3552,17 @@ walk(struct pr_cp_graph *g, struct sums *u, int64_t lead, struct pr_error *err)
             sums_add(u, err, PR_CP_LAUNCH, n->name_aclop, n->w_aclop, -1);
             sums_add(u, err, PR_CP_IDLE, PR_STR_NONE,
                      n->w - n->w_compile - n->w_aclop, -1);
+        } else if ((call = call_own(g, n, b)) > 0) {
+            /* the part of the wait before its launch call returned is
+               the call's own host time, by its name; the delay counts
+               from the return, as after_return and the host-wait figures
+               do (issue #29 #4 follow-up: nsys_mock's cudaMemcpyAsync
+               held the host 589.5 us, its copy started 20.4 us after it
+               returned, and the path booked all 609.9 us as delay) */
+            const struct pr_cp_node *x = &g->v[n->pred[b]];
+
+            sums_add(u, err, (enum pr_cp_kind)x->kind, x->name, call, -1);
+            sums_add(u, err, PR_CP_LAUNCH, PR_STR_NONE, n->w - call, -1);
         } else {
             sums_add(u, err, (enum pr_cp_kind)n->w_kind,
                      n->w_coll ? NAME_COLL_UNREC : PR_STR_NONE, n->w, -1);
