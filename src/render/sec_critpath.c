@@ -551,6 +551,19 @@ top_rows(const cJSON *run, const cJSON *top)
 
 /* The what-if rows with each change cut to its name.  NULL: out of
  * memory. */
+/* Whether a recommendation claims the replay id: its own id, or the
+ * replay its gain comes from (its what_if: the op_compile finding claims
+ * aclop_binary's gain; issue #30 #3, msprof_tv's "binary kernels ... (not
+ * claimed)" row beside verdict finding #1 giving exactly its 3.3 ms). */
+static int
+whatif_claimed(const cJSON *run, const char *id)
+{
+    const cJSON *recs = pr_sget(run, PR_K_RECOMMENDATIONS);
+
+    return id != NULL && (pr_sget_find(recs, PR_K_ID, id) != NULL ||
+                          pr_sget_find(recs, PR_K_WHAT_IF, id) != NULL);
+}
+
 static cJSON *
 whatif_rows(const cJSON *run, const cJSON *whatif)
 {
@@ -585,8 +598,7 @@ whatif_rows(const cJSON *run, const cJSON *whatif)
         snprintf(name, sizeof(name), "%.*s%s", cut > 140 ? 140 : cut, ch,
                  /* no recommendation claims it: its rule's evidence
                     does not hold */
-                 pr_sget_find(pr_sget(run, PR_K_RECOMMENDATIONS), PR_K_ID,
-                              pr_sget_str(r, PR_K_ID)) == NULL
+                 !whatif_claimed(run, pr_sget_str(r, PR_K_ID))
                      ? " (not claimed)"
                      : "");
         pr_fig_format(pr_sget_num(r, PR_K_GAIN_US), PR_FMT_US, t, sizeof(t));

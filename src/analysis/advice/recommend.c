@@ -1603,8 +1603,9 @@ launch_misses(struct rctx *c, double calls, double small, double rt, double opc,
     buf[0] = '\0';
     if (opc > 0 && opc >= 0.5 * (rt + opc))
         len = pr_append(buf, cap, len,
-                        "%sCANN's online compilation is %.0f%% of the runtime "
-                        "calls' time (under half needed)",
+                        "%saclop-path calls (aclop*: compile and execute) "
+                        "are %.0f%% of the runtime calls' time (under half "
+                        "needed)",
                         n++ ? ", " : "", 100.0 * opc / (rt + opc));
     if (calls < PR_LAUNCH_MIN_CALLS)
         len = pr_append(buf, cap, len, "%s%.0f kernel calls (%.0f needed)",
