@@ -920,25 +920,28 @@ graph_words(struct pr_figs *f, const cJSON *run, const cJSON *l)
     double ops = pr_sget_num(l, PR_K_GRAPH_KERNELS),
            fills = pr_sget_num(l, PR_K_GRAPH_FILLS),
            copies = pr_sget_num(l, PR_K_GRAPH_COPIES);
-    char text[300], a[32], b[32], c[32];
+    char text[300], a[32], b[32], c[32], n[32], o[32];
+    double nl = pr_sget_num(l, PR_K_GRAPH_LAUNCHES);
     size_t len;
 
     fills = fills > 0 ? fills : 0;
     copies = copies > 0 ? copies : 0;
+    /* every count with the same separators (issue #30 #5: "5046
+       operations (4,464 kernels, ...)") */
     len = (size_t)snprintf(
-        text, sizeof(text), "%s: %.0f graph launch%s ran ",
+        text, sizeof(text), "%s: %s graph launch%s ran ",
         pr_fig_run_units(run) == PR_UNITS_AMD    ? "HIP graphs"
         : pr_fig_run_units(run) == PR_UNITS_MTIA ? "Graphs"
                                                  : "CUDA graphs",
-        pr_sget_num(l, PR_K_GRAPH_LAUNCHES),
-        pr_sget_num(l, PR_K_GRAPH_LAUNCHES) == 1 ? "" : "es");
+        pr_chart_format(nl, PR_UNIT_COUNT, n, sizeof(n)), nl == 1 ? "" : "es");
+    pr_chart_format(ops, PR_UNIT_COUNT, o, sizeof(o));
     if (!(fills + copies > 0) || !(ops >= fills + copies))
-        snprintf(text + len, sizeof(text) - len, "%.0f kernel%s.", ops,
+        snprintf(text + len, sizeof(text) - len, "%s kernel%s.", o,
                  ops == 1 ? "" : "s");
     else
         snprintf(
             text + len, sizeof(text) - len,
-            "%.0f operations (%s kernel%s, %s fill%s, %s cop%s).", ops,
+            "%s operations (%s kernel%s, %s fill%s, %s cop%s).", o,
             pr_chart_format(ops - fills - copies, PR_UNIT_COUNT, a, sizeof(a)),
             ops - fills - copies == 1 ? "" : "s",
             pr_chart_format(fills, PR_UNIT_COUNT, b, sizeof(b)),

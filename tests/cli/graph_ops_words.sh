@@ -21,17 +21,21 @@ fi
 trace() {
     python3 - "$@" << 'PY'
 import json, sys
-mixed = sys.argv[2] == "mixed"
+mixed = sys.argv[2] in ("mixed", "big")
+big = sys.argv[2] == "big"
 def x(cat, name, pid, tid, ts, dur, **a):
     return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
             "ts": ts, "dur": dur, "args": a}
-ev = [x("user_annotation", "ProfilerStep#1", 1, 1, 0, 2000)]
-for g in range(2):
+ev = [x("user_annotation", "ProfilerStep#1", 1, 1, 0, 9000 if big else 2000)]
+for g in range(1 if big else 2):
     t, corr = 100 + 800 * g, 10 + g
     ev.append(x("cuda_runtime", "cudaGraphLaunch", 1, 1, t, 20,
                 correlation=corr, **{"External id": corr}))
-    ops = [("kernel", "graph_kernel_%d" % i) for i in range(3)]
-    if mixed:
+    ops = [("kernel", "graph_kernel_%d" % i) for i in range(1100 if big else 3)]
+    if big:
+        ops += [("gpu_memset", "Memset (Device)"),
+                ("gpu_memcpy", "Memcpy DtoD (Device -> Device)")]
+    elif mixed:
         ops += [("gpu_memset", "Memset (Device)"),
                 ("gpu_memset", "Memset (Device)"),
                 ("gpu_memcpy", "Memcpy DtoD (Device -> Device)")]
@@ -40,7 +44,8 @@ for g in range(2):
              "External id": corr}
         if cat == "gpu_memcpy":
             a["bytes"] = 1 << 20
-        ev.append(x(cat, name, 0, 7, t + 50 + 40 * i, 30, **a))
+        ev.append(x(cat, name, 0, 7, t + 50 + (6 if big else 40) * i,
+                    4 if big else 30, **a))
 json.dump({"schemaVersion": 1, "traceEvents": ev}, open(sys.argv[1], "w"))
 PY
 }
@@ -70,4 +75,13 @@ trace "$T_DIR/k.json" kernels
     --html "$T_DIR/k.html"
 check "kernels alone: ran 6 kernels" \
     grep -q "2 graph launches ran 6 kernels\." "$T_DIR/k.html"
+
+# counts of 1,000 or more read with the same separators throughout
+# (issue #30 #5: "5046 operations (4,464 kernels, 576 fills, 6 copies)")
+trace "$T_DIR/b.json" big
+"$PR_BIN" -q --input "$T_DIR/b.json" --json "$T_DIR/b.s.json" \
+    --html "$T_DIR/b.html"
+check "one separator style: 1,102 operations (1,100 kernels, 1 fill, 1 copy)" \
+    grep -q "1 graph launch ran 1,102 operations (1,100 kernels, 1 fill, 1 copy)" \
+    "$T_DIR/b.html"
 echo "1..$T_N"
