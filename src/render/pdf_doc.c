@@ -513,10 +513,51 @@ char_before(const char *s, size_t i)
     return i;
 }
 
+static int
+name_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '*';
+}
+
+/* Where a line may end instead of before byte b of s when b follows a '_'
+ * or '.' inside a name with a '_' (a run of letters, digits, '_', '.' and a
+ * glob's '*': "num_workers", "step_trace_time.csv", "*_cube_fops") that fits in
+ * a line of width w on its own: at the last break before the name, so the name
+ * moves down whole (issue #30 #5: msprof_tv's PDF read "set num_" / "workers");
+ * b where the name is wider than the line, or nothing before it may end a line.
+ */
+static size_t
+keep_name(const char *s, size_t b, double w, pr_pdf_width_fn width, void *ctx)
+{
+    size_t k = b, e = b, j;
+    double x = 0;
+
+    if (b == 0 || (s[b - 1] != '_' && s[b - 1] != '.') || !name_char(s[b]))
+        return b;
+    while (k > 0 && name_char(s[k - 1]))
+        k--;
+    while (s[e] != '\0' && name_char(s[e]))
+        e++;
+    if (memchr(s + k, '_', e - k) == NULL)
+        return b; /* "torch.|autocast": no '_', a '.' breaks */
+    for (j = k; j < e; j++) {
+        char ch[2] = {s[j], '\0'};
+
+        x += width(ctx, ch);
+        if (x > w)
+            return b;
+    }
+    for (j = k; j > 0; j--)
+        if (is_break_at(s, j))
+            return j;
+    return b;
+}
+
 /* Byte length of the longest prefix of clean text `s` that fits in `w`
  * (widths of one character at a time by `width`); breaks after a separator
  * when one lies in the last 70% of the line, so "aten::cudnn_convolution"
- * breaks at "_", not mid-word.  Always at least one character when s is
+ * breaks at "_" or "::", not mid-word, and at "_" only where the name is
+ * wider than a line (keep_name).  Always at least one character when s is
  * not empty. */
 size_t
 pr_pdf_fit(const char *s, double w, pr_pdf_width_fn width, void *ctx)
@@ -531,7 +572,7 @@ pr_pdf_fit(const char *s, double w, pr_pdf_width_fn width, void *ctx)
         x += width(ctx, ch);
         if (x > w && i > 0) {
             if (brk * 10 > i * 3)
-                return brk;
+                return keep_name(s, brk, w, width, ctx);
             /* a cut inside a word follows pr_pdf_break_ok's rule too: not
                before closing punctuation, which would start the next line
                (review 11 #8: hta_timeline's Kernels table,
@@ -542,7 +583,7 @@ pr_pdf_fit(const char *s, double w, pr_pdf_width_fn width, void *ctx)
             if (pr_pdf_break_ok(s, i))
                 return i;
             if (word > 0 && pr_pdf_break_ok(s, word))
-                return word;
+                return keep_name(s, word, w, width, ctx);
             if (brk > 0)
                 return brk;
             for (j = char_before(s, i); j > 0; j = char_before(s, j))

@@ -640,6 +640,24 @@ test_switch_breaks(void **state)
     assert_true(pr_pdf_break_ok("a - b", 3));       /* a dash alone */
 }
 
+/* Issue #30 #5: a name with '_' that fits in a line moves down whole
+ * rather than break at its '_' (msprof_tv's PDF read "set num_" /
+ * "workers"); one wider than the line still breaks there. */
+static void
+test_name_breaks(void **state)
+{
+    (void)state;
+    check_lines("You could try to set num_workers on", 24,
+                "You could try to set|num_workers on");
+    check_lines("see step_trace_time.csv here", 20,
+                "see|step_trace_time.csv|here");
+    check_lines("aten::cudnn_convolution", 18, "aten::|cudnn_convolution");
+    check_lines("aten::cudnn_convolution", 16, "aten::cudnn_|convolution");
+    check_lines("aaaaaaaaaa_bbbbbbbbbb", 12, "aaaaaaaaaa_|bbbbbbbbbb");
+    check_lines("counts (*_cube_fops, *_vector_fops) are", 24,
+                "counts (*_cube_fops,|*_vector_fops) are");
+}
+
 int
 main(void)
 {
@@ -658,6 +676,7 @@ main(void)
         cmocka_unit_test(test_text_clean),
         cmocka_unit_test(test_breaks),
         cmocka_unit_test(test_switch_breaks),
+        cmocka_unit_test(test_name_breaks),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
