@@ -61,14 +61,17 @@
 /* ... on such an export whose ranges carry the sequence numbers (it was
  * recorded under emit_nvtx) but whose capture holds no backward pass
  * (pr_trace_has_backward: issue #28, review s20: nsys mfu_2gpu_before's
- * 9,231 ranges with "seq = N", forward alone) */
+ * 9,231 ranges with "seq = N", forward alone).  A printf format: the
+ * milliseconds from the capture's first event to its last (issue #30 #4:
+ * mfu_2gpu_before's META_DATA_CAPTURE records an Immediate start and no
+ * capture range, its events span 300 ms of a 119.4 s session: nothing
+ * to widen) */
 #define PR_LAYERS_FORWARD_ONLY_NSYS                                            \
     "No layer has a backward pass in this trace: its emit_nvtx ranges "        \
-    "carry the operators' sequence numbers, but the capture holds the "        \
-    "forward pass alone (no autograd backward range). Widen the Nsight "       \
-    "Systems capture range (cudaProfilerStart/Stop under nsys profile "        \
-    "--capture-range=cudaProfilerApi, or the NVTX range of "                   \
-    "--capture-range=nvtx) to take in backward."
+    "carry the operators' sequence numbers, but the capture holds %.0f ms "    \
+    "of events, of the forward pass alone (no autograd backward range). "      \
+    "Capture one whole step (e.g. nsys profile "                               \
+    "--capture-range=cudaProfilerApi with cudaProfilerStart/Stop around it)."
 /* ... on a MindSpore run, whose backward is the Gradients/ scope of the
  * same Cell and whose operators carry no autograd sequence numbers
  * (review32a #5: ms_run2 labels 41 of its 112 tasks bprop) */

@@ -69,7 +69,7 @@ check "the layer view: the capture holds forward alone" \
     python3 -c "
 import json, sys
 n = json.load(open(sys.argv[1]))['runs'][0]['layer_view']['note']
-assert 'the capture holds the forward pass alone' in n, n
+assert 'of events, of the forward pass alone' in n, n
 assert 'record_shapes' not in n, n
 " "$T_DIR/a.json"
 check "no emit_nvtx ranges: said, and how to get them with their sizes" \

@@ -1204,12 +1204,32 @@ has_seq(const struct pr_trace *t, size_t from)
     return 0;
 }
 
+/* Milliseconds from the trace's first event to the end of its last. */
+static double
+events_span_ms(const struct pr_trace *t)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        int64_t end = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+
+        if (e->ts_ns < lo)
+            lo = e->ts_ns;
+        if (end > hi)
+            hi = end;
+    }
+    return hi > lo ? (double)(hi - lo) / 1e6 : 0.0;
+}
+
 /* Why no layer has a backward pass, in the producer's terms (review32a
  * #5): record_shapes=True is a PyTorch option, MindSpore writes no
  * sequence numbers, and an export of device tasks (kernel_details.csv,
- * msprof's op_summary) has no host operators. */
+ * msprof's op_summary) has no host operators.  buf holds a note with
+ * the trace's figures. */
 static const char *
-no_pairs_note(const struct pr_trace *t)
+no_pairs_note(const struct pr_trace *t, char *buf, size_t n)
 {
     size_t i;
 
@@ -1227,9 +1247,10 @@ no_pairs_note(const struct pr_trace *t)
             /* recorded under emit_nvtx (an operator with its sequence
                number) but no backward pass in the capture: its window,
                not the option, is what is missing (issue #28) */
-            return has_seq(t, i) && !pr_trace_has_backward(t)
-                       ? PR_LAYERS_FORWARD_ONLY_NSYS
-                       : PR_LAYERS_NO_PAIRS_NSYS;
+            if (!has_seq(t, i) || pr_trace_has_backward(t))
+                return PR_LAYERS_NO_PAIRS_NSYS;
+            snprintf(buf, n, PR_LAYERS_FORWARD_ONLY_NSYS, events_span_ms(t));
+            return buf;
         }
     return PR_LAYERS_NO_OPS;
 }
@@ -1239,6 +1260,7 @@ static cJSON *
 view_json(const struct ctx *c)
 {
     struct pr_row_layer_view v;
+    char note[400];
     size_t i;
 
     memset(&v, 0, sizeof(v));
@@ -1257,7 +1279,7 @@ view_json(const struct ctx *c)
     v.note = c->n_layers > 0       ? NULL
              : c->t->memtl != NULL ? PR_MEMTL_ONLY_ALLOCS
              : c->n_bwd > 0        ? PR_LAYERS_NO_FORWARD
-                                   : no_pairs_note(c->t);
+                                   : no_pairs_note(c->t, note, sizeof(note));
     return pr_rows_row(PR_RO_RUNS_LAYER_VIEW, &v);
 }
 
