@@ -35,13 +35,15 @@ const struct pr_col pr_fig_cols_critical_path[] = {
     {"copy", CP_(PR_K_COPY), "Copy", PR_FMT_US, 0.7, NULL, PR_COL_BOTH},
     {"communication", CP_(PR_K_COMMUNICATION), "Comm.", PR_FMT_US, 0.7, NULL,
      PR_COL_BOTH},
-    {"sync_wait", CP_(PR_K_SYNC_WAIT), "Sync", PR_FMT_US, 0.7,
+    {"sync_wait", CP_(PR_K_SYNC_WAIT), "Host sync", PR_FMT_US, 0.8,
      "Host calls blocked on the device (stream, event and device "
      "synchronizations, blocking copies): host time",
      PR_COL_BOTH},
     {"stream_wait", CP_(PR_K_STREAM_WAIT), "Stream wait", PR_FMT_US, 0.8,
-     "A device stream waiting for another stream of its device (an event "
-     "wait on the device): device time",
+     "A device stream waiting for another stream of its device: recorded "
+     "event waits, or a collective waiting for its input from another "
+     "stream, or a task for a collective's result (inferred, hand-off "
+     "\xE2\x89\xA4 100 \xC2\xB5s): device time",
      PR_COL_BOTH},
     {"idle", CP_(PR_K_IDLE), "Idle", PR_FMT_US, 0.7,
      "The device waited and the trace records no cause", PR_COL_BOTH},
@@ -94,14 +96,16 @@ static const struct pr_col ms_cols[] = {
     {"copy", CP_(PR_K_COPY), "Copy, ms", PR_FMT_FIGURE, 0.8, NULL, PR_COL_BOTH},
     {"communication", CP_(PR_K_COMMUNICATION), "Comm., ms", PR_FMT_FIGURE, 0.8,
      NULL, PR_COL_BOTH},
-    {"sync_wait", CP_(PR_K_SYNC_WAIT), "Sync, ms", PR_FMT_FIGURE, 0.8,
+    {"sync_wait", CP_(PR_K_SYNC_WAIT), "Host sync, ms", PR_FMT_FIGURE, 0.9,
      "Host calls blocked on the device (stream, event and device "
      "synchronizations, blocking copies): host time",
      PR_COL_BOTH},
     {"stream_wait", CP_(PR_K_STREAM_WAIT), "Stream wait, ms", PR_FMT_FIGURE,
      0.9,
-     "A device stream waiting for another stream of its device (an event "
-     "wait on the device): device time",
+     "A device stream waiting for another stream of its device: recorded "
+     "event waits, or a collective waiting for its input from another "
+     "stream, or a task for a collective's result (inferred, hand-off "
+     "\xE2\x89\xA4 100 \xC2\xB5s): device time",
      PR_COL_BOTH},
     {"idle", CP_(PR_K_IDLE), "Idle, ms", PR_FMT_FIGURE, 0.8,
      "The device waited and the trace records no cause", PR_COL_BOTH},

@@ -51,7 +51,7 @@ json.dump({"deviceProperties": A100, "traceEvents": ev},
           open("%s/t.pt.trace.json" % d, "w"))
 PY
 "$PR_BIN" -q --input "$T_DIR/t.pt.trace.json" --json "$T_DIR/t.json" \
-    2> "$T_DIR/err"
+    --html "$T_DIR/t.html" 2> "$T_DIR/err"
 check "summary written (exit $?; $(head -c 200 "$T_DIR/err"))" \
     [ -s "$T_DIR/t.json" ]
 python3 -c "
@@ -68,4 +68,10 @@ check "the delay is the 20 us after the call returned ($(grep delay "$T_DIR/top.
     grep -q "launch (launch-to-start delay) 20$" "$T_DIR/top.txt"
 check "no step books the call's time as delay" \
     sh -c '! grep -q "delay) 6[01][0-9]$" "$1"' _ "$T_DIR/top.txt"
+# the cudaDeviceSynchronize on the path: its column is the host's, apart
+# from the device's stream waits (issue #30 #2: "Sync, ms" beside
+# "Stream wait, ms")
+check "the blocking calls' column reads Host sync, ms" \
+    grep -q ">Host sync, ms<" "$T_DIR/t.html"
+check "no bare Sync column" sh -c '! grep -q ">Sync, ms<" "$1"' _ "$T_DIR/t.html"
 echo "1..$T_N"

@@ -4608,12 +4608,17 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
 }
 
 /* Why the path's device idle is named for no cause (note_idle). */
+/* sw: the path's stream waits (recorded event waits, or inferred
+ * hand-offs between a collective and another stream's task,
+ * collective_inputs): where there are some, the note says these tasks'
+ * waits are not among them (issue #30 #2: msprof_tv run 0, "Stream wait
+ * 0.57 ms" beside "no stream wait or event recorded"). */
 static void
 emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
-          const cJSON *run, struct cp_out *o)
+          const cJSON *run, int64_t sw, struct cp_out *o)
 {
     char *text = o->idle_note, st[64], lo[32], hi[32], mx[32], when[80],
-         launched[600] = "", unl[200] = "", gaps[500];
+         launched[600] = "", unl[200] = "", gaps[500], swb[160] = "";
     size_t nl = lw->idle_n - lw->idle_unlaunched, k, same = 0, len;
     const char *vendor =
         t->vendor != PR_STR_NONE ? pr_trace_str(t, t->vendor) : "";
@@ -4623,6 +4628,11 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     o->r.idle_note = NULL;
     if (lw->idle_n == 0 || n_steps == 0)
         return;
+    if (sw > 0)
+        snprintf(swb, sizeof(swb),
+                 " before %s, nor a hand-off from another stream's task "
+                 "inferred (the path's stream waits are other tasks')",
+                 lw->idle_n == 1 ? "it" : "them");
     stream_label(t, lw->idle_ev, st, sizeof(st));
     dur_text(lw->idle_max_ns, mx, sizeof(mx));
     /* the same gaps before tasks launched just ahead: the device's time
@@ -4712,9 +4722,9 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                        "so the path keeps it as");
     else
         snprintf(text + len, cap - len,
-                 "no task running, no stream wait or event recorded%s%s%s "
+                 "no task running, no stream wait or event recorded%s%s%s%s "
                  "device idle%s.",
-                 launched, unl,
+                 swb, launched, unl,
                  same >= lw->idle_n && nl > 0
                      ? ", kept as"
                      : ": the trace records no cause for the device's wait, "
@@ -5447,7 +5457,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         lw.capture = s->n == 1 && s->v[0].name == PR_STR_NONE;
         emit_waits(t, &lw, n_paths, o);
         emit_held(t, &lw, n_paths, o);
-        emit_idle(t, &lw, n_paths, run, o);
+        emit_idle(t, &lw, n_paths, run, kind_total[PR_CP_STREAM_WAIT], o);
         emit_peer(&c, &lw, n_paths, o, &parts, &ok);
         emit_entry(&c, &pe, n_paths, o);
         emit_late_peer(&c, &lw, warm ? &lw0 : NULL, n_paths, run, &ok);
