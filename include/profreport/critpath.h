@@ -238,6 +238,12 @@ void pr_cp_graph_free(struct pr_cp_graph *g); /* accepts a zeroed one */
  * fail. */
 void pr_cp_replay(struct pr_cp_graph *g);
 
+/* Of task n's launch wait on g's replay (n->w, w_kind PR_CP_LAUNCH), the
+ * part before its launch call returned: the call's own host time, which
+ * the path books by the call's name; the rest is the launch-to-start
+ * delay.  0 where n waits on no launch call through its binding edge. */
+int64_t pr_cp_call_own(const struct pr_cp_graph *g, const struct pr_cp_node *n);
+
 struct pr_whatif_in; /* whatif.h */
 
 /* Write run.critical_path (replacing a present key): per step its

@@ -68,6 +68,18 @@ check "the delay is the 20 us after the call returned ($(grep delay "$T_DIR/top.
     grep -q "launch (launch-to-start delay) 20$" "$T_DIR/top.txt"
 check "no step books the call's time as delay" \
     sh -c '! grep -q "delay) 6[01][0-9]$" "$1"' _ "$T_DIR/top.txt"
+# the launch replay's evidence holds the call's time once: the delay is
+# the 20 us after the return, not 610 beside the call's 590
+python3 -c "
+import json, sys
+cp = json.load(open(sys.argv[1]))['runs'][0]['critical_path']
+for w in cp['what_if']:
+    if w['id'] == 'launch_bound':
+        for e in w['evidence']:
+            print(e['name'], round(e['us']))
+" "$T_DIR/t.json" > "$T_DIR/ev.txt" 2> "$T_DIR/err"
+check "launch replay's evidence: cudaMemcpyAsync 590, delay 20 ($(tr '\n' ';' < "$T_DIR/ev.txt"))" \
+    sh -c 'grep -q "^cudaMemcpyAsync 590$" "$1" && grep -q "^(launch-to-start delay) 20$" "$1"' _ "$T_DIR/ev.txt"
 # the cudaDeviceSynchronize on the path: its column is the host's, apart
 # from the device's stream waits (issue #30 #2: "Sync, ms" beside
 # "Stream wait, ms")

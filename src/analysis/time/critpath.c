@@ -3455,7 +3455,8 @@ call_own(const struct pr_cp_graph *g, const struct pr_cp_node *n, int b)
     const struct pr_cp_node *x;
     int64_t ready, until;
 
-    if (n->type != PR_CP_N_TASK || n->w_kind != PR_CP_LAUNCH || n->w <= 0 ||
+    if (b < 0 || b >= n->n_pred || n->type != PR_CP_N_TASK ||
+        n->w_kind != PR_CP_LAUNCH || n->w <= 0 ||
         n->p_kind[b] != PR_CP_LAUNCH || !n->p_start[b] || n->w_coll)
         return 0;
     x = &g->v[n->pred[b]];
@@ -3466,6 +3467,12 @@ call_own(const struct pr_cp_graph *g, const struct pr_cp_node *n, int b)
     if (x->re < until)
         until = x->re;
     return until > ready ? until - ready : 0;
+}
+
+int64_t
+pr_cp_call_own(const struct pr_cp_graph *g, const struct pr_cp_node *n)
+{
+    return n->bind < PR_CP_MAX_PRED ? call_own(g, n, n->bind) : 0;
 }
 
 static void
