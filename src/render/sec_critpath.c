@@ -41,8 +41,9 @@ const struct pr_col pr_fig_cols_critical_path[] = {
      PR_COL_BOTH},
     {"stream_wait", CP_(PR_K_STREAM_WAIT), "Stream wait", PR_FMT_US, 0.8,
      "A device stream waiting for another stream of its device: recorded "
-     "event waits, or a collective waiting for its input from another "
-     "stream, or a task for a collective's result (inferred, hand-off "
+     "event waits, or inferred ones, where a task starts just after "
+     "another stream's task ends (a collective waiting for its input from "
+     "another stream, a task for a collective's result; a hand-off of "
      "\xE2\x89\xA4 100 \xC2\xB5s): device time",
      PR_COL_BOTH},
     {"idle", CP_(PR_K_IDLE), "Idle", PR_FMT_US, 0.7,
@@ -103,8 +104,9 @@ static const struct pr_col ms_cols[] = {
     {"stream_wait", CP_(PR_K_STREAM_WAIT), "Stream wait, ms", PR_FMT_FIGURE,
      0.9,
      "A device stream waiting for another stream of its device: recorded "
-     "event waits, or a collective waiting for its input from another "
-     "stream, or a task for a collective's result (inferred, hand-off "
+     "event waits, or inferred ones, where a task starts just after "
+     "another stream's task ends (a collective waiting for its input from "
+     "another stream, a task for a collective's result; a hand-off of "
      "\xE2\x89\xA4 100 \xC2\xB5s): device time",
      PR_COL_BOTH},
     {"idle", CP_(PR_K_IDLE), "Idle, ms", PR_FMT_FIGURE, 0.8,

@@ -54,7 +54,7 @@ check "the idle note says its task's wait is none of the path's stream waits ($(
     grep -q "no stream wait or event recorded before it, nor a hand-off from another stream's task inferred (the path's stream waits are other tasks')" \
     "$T_DIR/r.txt"
 check "the Stream wait tooltip names the inferred hand-offs, not only event waits" \
-    grep -q "recorded event waits, or a collective waiting for its input from another stream, or a task for a collective&#39;s result (inferred, hand-off" \
+    grep -q "recorded event waits, or inferred ones, where a task starts just after another stream&#39;s task ends (a collective waiting for its input from another stream, a task for a collective&#39;s result; a hand-off of" \
     "$T_DIR/s.html"
 check "no tooltip calls it an event wait on the device alone" \
     sh -c '! grep -q "(an event wait on the device)" "$1"' _ "$T_DIR/s.html"
