@@ -513,15 +513,25 @@ char_before(const char *s, size_t i)
     return i;
 }
 
+/* Set while a name column's cell (PR_FMT_NAME) is laid out or drawn: its
+ * names share NAME_LINES lines at the widest shortening every one fits
+ * (fit_group), so a name moved down whole would cost every row of the
+ * column its detail (hta_timeline's "DeviceRadixSortOnesweepKernel<...,
+ * false, long, int, int, int>" read "<..., int, ...>"); such cells break
+ * at '_' as before. */
+static _Thread_local int split_names;
+
 static int
 name_char(char c)
 {
-    return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '*';
+    return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '*' ||
+           c == ':';
 }
 
 /* Where a line may end instead of before byte b of s when b follows a '_'
- * or '.' inside a name with a '_' (a run of letters, digits, '_', '.' and a
- * glob's '*': "num_workers", "step_trace_time.csv", "*_cube_fops") that fits in
+ * or '.' inside a name with a '_' (a run of letters, digits, '_', '.', a
+ * glob's '*' and a scope's ':': "num_workers", "step_trace_time.csv",
+ * "*_cube_fops", "aten::cudnn_convolution") that fits in
  * a line of width w on its own: at the last break before the name, so the name
  * moves down whole (issue #30 #5: msprof_tv's PDF read "set num_" / "workers");
  * b where the name is wider than the line, or nothing before it may end a line.
@@ -556,8 +566,9 @@ keep_name(const char *s, size_t b, double w, pr_pdf_width_fn width, void *ctx)
 /* Byte length of the longest prefix of clean text `s` that fits in `w`
  * (widths of one character at a time by `width`); breaks after a separator
  * when one lies in the last 70% of the line, so "aten::cudnn_convolution"
- * breaks at "_" or "::", not mid-word, and at "_" only where the name is
- * wider than a line (keep_name).  Always at least one character when s is
+ * breaks at "_", not mid-word, and only where the name is wider than
+ * a line (keep_name; in a name column's cells, split_names, where it fits
+ * NAME_LINES).  Always at least one character when s is
  * not empty. */
 size_t
 pr_pdf_fit(const char *s, double w, pr_pdf_width_fn width, void *ctx)
@@ -572,7 +583,7 @@ pr_pdf_fit(const char *s, double w, pr_pdf_width_fn width, void *ctx)
         x += width(ctx, ch);
         if (x > w && i > 0) {
             if (brk * 10 > i * 3)
-                return keep_name(s, brk, w, width, ctx);
+                return split_names ? brk : keep_name(s, brk, w, width, ctx);
             /* a cut inside a word follows pr_pdf_break_ok's rule too: not
                before closing punctuation, which would start the next line
                (review 11 #8: hta_timeline's Kernels table,
@@ -583,7 +594,7 @@ pr_pdf_fit(const char *s, double w, pr_pdf_width_fn width, void *ctx)
             if (pr_pdf_break_ok(s, i))
                 return i;
             if (word > 0 && pr_pdf_break_ok(s, word))
-                return keep_name(s, word, w, width, ctx);
+                return split_names ? word : keep_name(s, word, w, width, ctx);
             if (brk > 0)
                 return brk;
             for (j = char_before(s, i); j > 0; j = char_before(s, j))
@@ -1102,7 +1113,12 @@ table_header(struct pr_pdf_doc *d, const struct table *t)
 static int
 name_lines(struct pr_pdf_doc *d, const char *s, double w)
 {
-    return count_lines(d->reg, TABLE_SIZE, s, w, NAME_LINES + 1);
+    int n;
+
+    split_names = 1;
+    n = count_lines(d->reg, TABLE_SIZE, s, w, NAME_LINES + 1);
+    split_names = 0;
+    return n;
 }
 
 /* The shown forms of the rows in[0..k) of a name column whose cells are
@@ -1289,8 +1305,10 @@ row_height(struct pr_pdf_doc *d, size_t r, const cJSON *row,
             pr_pdf_doc_nomem(d);
             return TABLE_LINE;
         }
+        split_names = t->cols[i]->fmt == PR_FMT_NAME;
         n = count_lines(d->reg, TABLE_SIZE, clean, cell_room(t, row, i),
                         col_max_lines(t->cols[i]));
+        split_names = 0;
         free(clean);
         if (n > lines)
             lines = n;
@@ -1322,7 +1340,9 @@ table_row(struct pr_pdf_doc *d, size_t r, const cJSON *row,
         b.bold = c->fmt == PR_FMT_VERDICT && is_fail(clean);
         b.right = pr_col_numeric(c->fmt);
         b.color = cell_color(c->fmt, row, clean);
+        split_names = c->fmt == PR_FMT_NAME;
         pr_pdf_doc_wrapped(d, &b, clean);
+        split_names = 0;
         free(clean);
     }
 }
