@@ -70,7 +70,7 @@
     "No layer has a backward pass in this trace: its emit_nvtx ranges "        \
     "carry the operators' sequence numbers, but the capture holds %.0f ms "    \
     "of events, of the forward pass alone (no autograd backward range). "      \
-    "Capture one whole step (e.g. nsys profile "                               \
+    "Capture one whole training step (e.g. nsys profile "                      \
     "--capture-range=cudaProfilerApi with cudaProfilerStart/Stop around it)."
 /* ... on a MindSpore run, whose backward is the Gradients/ scope of the
  * same Cell and whose operators carry no autograd sequence numbers

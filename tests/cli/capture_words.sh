@@ -35,7 +35,7 @@ ALLOWED = [r"no steps?\b", r"not a step", r"no step mark(er)?s",
            r"ProfilerStep\w*", r"(none|\d+) with steps", r"has no steps",
            r"have no steps", r"rank has steps", r"training step",
            r"optimizer step", r"prof\.step\(\)", r"named like a step",
-           r'"step \d+"', r"step split", r"step_\w+", r"^\s*Steps\s*$",
+           r'"step \d+"', r"step split", r"step sp(lit)?\b", r"step_\w+", r"^\s*Steps\s*$",
            r"\bSteps\s+Mean\b", r"\bStep time\b", r"^\s*step\(\)",
            # a Step Id column's label, whose steps the file does not bound
            # (review22a #2, review23a #5): "every task row is in step 1",

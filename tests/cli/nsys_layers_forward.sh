@@ -59,7 +59,7 @@ check "ranges with sequence numbers, no backward: the capture holds forward alon
 import json, sys
 n = json.load(open(sys.argv[1]))['runs'][0]['layer_view']['note']
 assert 'its emit_nvtx ranges carry the operators\' sequence numbers, but the capture holds 5 ms of events, of the forward pass alone' in n, n
-assert 'Capture one whole step (e.g. nsys profile --capture-range=cudaProfilerApi with cudaProfilerStart/Stop around it).' in n, n
+assert 'Capture one whole training step (e.g. nsys profile --capture-range=cudaProfilerApi with cudaProfilerStart/Stop around it).' in n, n
 assert 'Widen' not in n, n
 assert 'layers need a training step' not in n, n
 " "$T_DIR/a.json"
