@@ -1661,7 +1661,9 @@ rows_relative(const cJSON *rows, const char *key, const char *pre, size_t n)
             return NULL;
         }
         if (strcmp(key, PR_K_STACK) != 0) { /* a location: one frame */
-            strcpy(out, strncmp(v, pre, n) == 0 ? v + n : v);
+            const char *rest = strncmp(v, pre, n) == 0 ? v + n : v;
+
+            memcpy(out, rest, strlen(rest) + 1);
         } else {
             for (at = v; next_frame(&at, &path, &len);) {
                 size_t skip = len > n && strncmp(path, pre, n) == 0 ? n : 0;
@@ -1674,7 +1676,7 @@ rows_relative(const cJSON *rows, const char *key, const char *pre, size_t n)
         }
         s = cJSON_CreateString(out);
         free(out);
-        if (s == NULL || !cJSON_ReplaceItemInObjectCaseSensitive(r, key, s)) {
+        if (s == NULL || !pr_sput(r, key, s)) {
             cJSON_Delete(s);
             cJSON_Delete(copy);
             return NULL;
