@@ -1473,12 +1473,9 @@ pair_int_renames(struct pr_match_table *t, struct renames *rn,
         if (nv != 1 || nn != 1)
             continue;
         if (strncmp(keys[i], "hcom_", 5) == 0 &&
-            strstr(keys[i], "__*_") != NULL) {
-            size_t kn = strlen(keys[i]) + 1;
-
-            if ((nm = malloc(kn)) != NULL)
-                memcpy(nm, keys[i], kn);
-        } else
+            strstr(keys[i], "__*_") != NULL)
+            nm = strdup(keys[i]);
+        else
             nm = renamed_name(r->name, t->rows[mate].name);
         if (nm == NULL)
             continue; /* no integer differs (cannot be), or no memory */

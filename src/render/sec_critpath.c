@@ -881,8 +881,8 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (pr_sget_len(pr_sget(cp, PR_K_WHAT_IF)) > 0) {
         t = (struct pr_fig_table){.cols = whatif_cols,
                                   .what = "replays",
-                                  .capture = pr_sget_run_is_capture(run),
-                                  .host_step = pr_fig_run_host_step(run)};
+                                  .capture = capture,
+                                  .host_step = host_step};
         pr_figs_heading(f, "What-if: the path replayed with one change");
         pr_figs_table_own(f, &t, whatif_rows(run, pr_sget(cp, PR_K_WHAT_IF)),
                           NULL);

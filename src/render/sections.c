@@ -2307,13 +2307,15 @@ static void
 npu_cube(struct pr_figs *f, const cJSON *run, const cJSON *tc, int no_ops,
          double eligible)
 {
+    const char *basis = pr_sget_str(tc, PR_K_ELIGIBLE_BASIS);
+    int hccl = run_has_hccl(run);
+
     if (!partial_share_kpi(f, run, "Task time on the Cube",
                            pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT)))
         pr_figs_kpi(f, "Task time on the Cube",
                     pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
-                    run_has_hccl(run)
-                        ? "of compute task time (HCCL tasks left out)"
-                        : "of compute task time");
+                    hccl ? "of compute task time (HCCL tasks left out)"
+                         : "of compute task time");
     if (pr_sget_str(tc, PR_K_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(tc, PR_K_NOTE));
     /* without operators the share is the tasks' own, by the operator
@@ -2323,8 +2325,6 @@ npu_cube(struct pr_figs *f, const cJSON *run, const cJSON *tc, int no_ops,
     /* the basis said, as the analysis computed it: the tasks' share and
        the operators' (where tasks say not what they are) are two figures
        (review28a #9: npu_text0's 4.2% beside npu_text2's 32.0%) */
-    const char *basis = pr_sget_str(tc, PR_K_ELIGIBLE_BASIS);
-    int hccl = run_has_hccl(run);
     char sub[240];
 
     if (partial_share_kpi(f, run,

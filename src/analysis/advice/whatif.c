@@ -263,10 +263,6 @@ struct pr_whatif_acc {
     size_t n_fsdp;
     int fsdp_done;
     int64_t fsdp_max; /* the longest of them */
-    int bwd_done;     /* has_bwd read, once a trace */
-    int has_bwd;      /* the trace records a backward pass
-                         (pr_trace_has_backward): else fsdp_backward_pct
-                         is unknown, null */
     uint32_t sub_name[PR_WHATIF_COUNT];
     struct opt_span *opt; /* the trace's optimizer steps, in time order */
     size_t n_opt;
@@ -2207,13 +2203,10 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
         /* issue #28 (review s20): with no backward pass in the trace
            (nsys mfu_2gpu_before: FSDP::pre_forward / post_forward
            ranges alone), backward's re-gather casts are unknown, not 0 */
-        if (!a->bwd_done) {
-            a->has_bwd = pr_trace_has_backward(t);
-            a->bwd_done = 1;
-        }
         o.fsdp_backward_pct =
-            a->has_bwd ? 100.0 * (double)a->fsdp_bwd_ns / (double)a->cast_ns
-                       : NAN;
+            pr_trace_has_backward(t)
+                ? 100.0 * (double)a->fsdp_bwd_ns / (double)a->cast_ns
+                : NAN;
         o.fsdp_path_pct = 100.0 * (double)a->fsdp_ns / (double)a->all_ns[s];
         o.fsdp_calls = (double)a->fsdp_n / (double)a->steps;
         /* the kinds of range the casts were in, not every kind looked

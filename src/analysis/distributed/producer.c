@@ -296,7 +296,6 @@ struct hrow {
     /* the digits HCCL puts into its calls' names
        ("hcom_allReduce__483_2": "483"); "" once two differ */
     char tag[24];
-    int tag_set;
 };
 
 /* The group tag HCCL writes into an operation's name: the digits after
@@ -458,7 +457,7 @@ emit_hrow(const struct pr_trace *t, const struct hrow *r, cJSON *arr)
         .transit_zero_calls = (int64_t)r->zero_calls,
         .transit_zero_bytes = r->zero_bytes,
         .transit_zero_small_calls = (int64_t)r->zero_small,
-        .group_tag = r->tag_set && r->tag[0] != '\0' ? r->tag : NULL,
+        .group_tag = r->tag[0] != '\0' ? r->tag : NULL,
         .link_type = r->link_type != NULL && r->link_type[0] != '\0'
                          ? r->link_type
                          : NULL,
@@ -541,10 +540,9 @@ emit_hccl(const struct pr_trace *t, cJSON *run, int *ok)
         }
         name_tag(c->name != PR_STR_NONE ? pr_trace_str(t, c->name) : "", tag,
                  sizeof(tag));
-        if (!r->tag_set) {
+        if (r->calls == 1) /* the row's first call */
             snprintf(r->tag, sizeof(r->tag), "%s", tag);
-            r->tag_set = 1;
-        } else if (strcmp(r->tag, tag) != 0)
+        else if (strcmp(r->tag, tag) != 0)
             r->tag[0] = '\0';
         add_known_b(&r->hccs, c->hccs_bytes);
         add_known_b(&r->rdma, c->rdma_bytes);

@@ -57,6 +57,15 @@ has(const char *s, const char *sub)
     return strstr(s, sub) != NULL;
 }
 
+/* A host call that queues device work by its name: a kernel launch, a
+ * copy or a fill. */
+static int
+is_launch_name(const char *nm)
+{
+    return has(nm, "Launch") || has(nm, "Memcpy") || has(nm, "Memset") ||
+           has(nm, "memcpy");
+}
+
 /* HCCL's notify tasks by name: "Notify Wait" (torch_npu's trace_view),
  * "Notify_Wait" (msprof's HCCL planes), "NOTIFY_WAIT" (CANN 6 msprof's
  * hardware streams: mindinsight_cann6's AllReduce-op534_0 holds its
@@ -1474,8 +1483,7 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
         return PR_E_NOMEM;
     if (!queue_calls(c, e, idx, NULL))
         return nomem(c);
-    if (has(nm, "Launch") || has(nm, "Memcpy") || has(nm, "Memset") ||
-        has(nm, "memcpy")) {
+    if (is_launch_name(nm)) {
         h->last_launch = idx;
         /* the launch follows a stream wait on an event recorded before
            the window: late_starts names it (the call node's late) */
@@ -2096,8 +2104,7 @@ mark_unlinked(struct pr_cp_ctx *c, uint32_t call)
         nm = pr_trace_str(c->t, e->name);
         if (pr_event_pid(c->t, e) != pr_event_pid(c->t, ce) ||
             pr_event_tid(c->t, e) != pr_event_tid(c->t, ce) ||
-            !(has(nm, "Launch") || has(nm, "Memcpy") || has(nm, "Memset") ||
-              has(nm, "memcpy")))
+            !is_launch_name(nm))
             continue;
         best = (uint32_t)i;
     }
@@ -2585,6 +2592,20 @@ after_return(const struct pr_cp_graph *g, const struct pr_cp_node *n)
     return n->s > x->e ? n->s - x->e : 0;
 }
 
+/* Whether a host call before task n (a predecessor) carries late mark v
+ * (2: after a stream wait on an unrecorded event; 3: after a stream-wait
+ * call no device record links to a stream). */
+static int
+after_late(const struct pr_cp_graph *g, const struct pr_cp_node *n, uint8_t v)
+{
+    uint8_t j;
+
+    for (j = 0; j < n->n_pred; j++)
+        if (g->v[n->pred[j]].type == PR_CP_N_HOST && g->v[n->pred[j]].late == v)
+            return 1;
+    return 0;
+}
+
 /* A task that started PR_CP_LATE_START_NS or more after its launch call
  * returned, on a stream with nothing before it, with no other cause in
  * the trace (infer_stream_waits left it a launch delay), did not wait for
@@ -2613,16 +2634,8 @@ late_starts(struct pr_cp_ctx *c)
             after_return(g, n) >= PR_CP_LATE_START_NS &&
             !(n->kind == PR_CP_COPY && n->name != PR_STR_NONE &&
               strstr(pr_trace_str(c->t, n->name), "Pageable") != NULL)) {
-            uint8_t j, after_wait = 0, unlinked = 0;
-
-            for (j = 0; j < n->n_pred; j++) {
-                after_wait |= g->v[n->pred[j]].type == PR_CP_N_HOST &&
-                              g->v[n->pred[j]].late == 2;
-                unlinked |= g->v[n->pred[j]].type == PR_CP_N_HOST &&
-                            g->v[n->pred[j]].late == 3;
-            }
             n->w_kind = PR_CP_IDLE;
-            n->late = after_wait ? 2 : unlinked ? 3 : 1;
+            n->late = after_late(g, n, 2) ? 2 : after_late(g, n, 3) ? 3 : 1;
         }
     }
 }
@@ -4220,14 +4233,9 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
         lw->ns = pr_sat_add_i64(lw->ns, wait);
         lw->n++;
         if (wait > lw->max_ns) {
-            int j;
-
             lw->max_ns = wait;
             lw->max_ev = n->ev;
-            lw->max_unlinked = 0;
-            for (j = 0; j < n->n_pred; j++)
-                lw->max_unlinked |= g->v[n->pred[j]].type == PR_CP_N_HOST &&
-                                    g->v[n->pred[j]].late == 3;
+            lw->max_unlinked = after_late(g, n, 3);
         }
     }
 }
@@ -4378,12 +4386,7 @@ note_idle(const struct pr_trace *t, const struct pr_cp_graph *g,
         lw->idle_ns = pr_sat_add_i64(lw->idle_ns, w);
         if (lw->idle_n++ == 0 || w < lw->idle_min_ns)
             lw->idle_min_ns = w;
-        for (j = 0; j < n->n_pred; j++)
-            if (g->v[n->pred[j]].type == PR_CP_N_HOST &&
-                g->v[n->pred[j]].late == 3) {
-                lw->idle_unlinked++;
-                break;
-            }
+        lw->idle_unlinked += (size_t)after_late(g, n, 3);
         if (lead < 0)
             lw->idle_unlaunched++;
         else if (lw->idle_n - lw->idle_unlaunched == 1) {

@@ -521,7 +521,7 @@ split_step(struct pr_steps *s, size_t k, struct roles *ro)
         lists[c] = &ro->r[c];
     pr_ranges_split(lists, PR_CAT_OTHER, v->start_ns, v->end_ns,
                     v->breakdown_ns);
-    if (s->npu_device && v->host_start_ns < v->start_ns)
+    if (pr_step_host_side_start(s, v) < v->start_ns)
         pr_ranges_split(lists, PR_CAT_OTHER, v->host_start_ns, v->start_ns,
                         v->lead_ns);
     v->comm_ns = pr_ranges_overlap(&ro->r[PR_CAT_COMM], v->start_ns, v->end_ns);
@@ -559,18 +559,6 @@ add_role(const struct pr_trace *t, struct roles *ro, struct pr_names *nc,
                : -1;
 }
 
-/* Where step k's split starts: its start, or its host start where that
- * is earlier on torch_npu's device basis (its lead, split_step); the
- * host starts increase with k as the starts do. */
-static int64_t
-split_start(const struct pr_steps *s, size_t k)
-{
-    const struct pr_step *v = &s->v[k];
-
-    return s->npu_device && v->host_start_ns < v->start_ns ? v->host_start_ns
-                                                           : v->start_ns;
-}
-
 /* Pass 2: the role ranges in event order, each step split as soon as the
  * events pass its end (later ones start after it, so cannot reach in). */
 static enum pr_status
@@ -589,10 +577,12 @@ walk_roles(const struct pr_trace *t, struct pr_steps *s, struct roles *ro,
         for (; k < s->n && e->ts_ns >= s->v[k].end_ns; k++) {
             split_step(s, k, ro);
             if (k + 1 < s->n)
-                prune(ro, split_start(s, k + 1));
+                prune(ro, pr_step_host_side_start(s, &s->v[k + 1]));
         }
         bad = add_role(t, ro, &nc, &comm, e,
-                       k < s->n ? split_start(s, k) : INT64_MAX, err) != 0;
+                       k < s->n ? pr_step_host_side_start(s, &s->v[k])
+                                : INT64_MAX,
+                       err) != 0;
     }
     for (; k < s->n && !bad; k++)
         split_step(s, k, ro);
@@ -749,7 +739,9 @@ pr_step_device_ns(const struct pr_step *p)
 int64_t
 pr_step_host_side_start(const struct pr_steps *s, const struct pr_step *p)
 {
-    if (s->basis == PR_STEPS_BASIS_NPU_DEVICE && p->host_start_ns < p->start_ns)
+    /* npu_device: set before basis is (split_step and walk_roles use it
+       first); the basis is npu_device exactly when it is set */
+    if (s->npu_device && p->host_start_ns < p->start_ns)
         return p->host_start_ns;
     return p->start_ns;
 }
