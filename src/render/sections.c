@@ -1754,9 +1754,29 @@ pairs_table(struct pr_figs *f, const cJSON *run, const char *pre, size_t n)
                        PR_K_LOCATION, pre, n);
 }
 
-/* A run on the host only: its host time by line and by stack. */
+/* table_by of t under heading, its `key` cells without the folder pre
+ * (n bytes; 0: t as it is). */
 static void
-host_sources(struct pr_figs *f, const cJSON *run, const cJSON *view)
+table_by_relative(struct pr_figs *f, const char *heading,
+                  struct pr_fig_table *t, const char *key, const char *pre,
+                  size_t n)
+{
+    cJSON *rel = NULL;
+    const cJSON *rows = t->rows;
+
+    if (n > 0 && (rel = rows_relative(rows, key, pre, n)) == NULL)
+        pr_figs_nomem(f);
+    t->rows = rel != NULL ? rel : rows;
+    table_by(f, heading, t, PR_K_HOST_SELF_US, NULL);
+    t->rows = rows;
+    cJSON_Delete(rel);
+}
+
+/* A run on the host only: its host time by line and by stack, paths
+ * without the frames' folder pre (n bytes, frames_dir). */
+static void
+host_sources(struct pr_figs *f, const cJSON *run, const cJSON *view,
+             const char *pre, size_t n)
 {
     static const char *const by_line[] = {"location", "calls", "host_self",
                                           "bwd_host", NULL};
@@ -1777,27 +1797,14 @@ host_sources(struct pr_figs *f, const cJSON *run, const cJSON *view)
         all > 0 ? 100.0 * pr_sget_num(view, PR_K_BACKWARD_HOST_SELF_US) / all
                 : NAN,
         PR_FMT_PCT, "by the forward op's sequence number");
-    const char *pre;
-    size_t n = frames_dir(run, &pre);
-    cJSON *rel = NULL;
-
     skipped_text(f, view);
     frames_dir_note(f, pre, n);
-    if (n > 0 && (rel = rows_relative(t.rows, PR_K_LOCATION, pre, n)) == NULL)
-        pr_figs_nomem(f);
-    t.rows = rel != NULL ? rel : t.rows;
-    table_by(f, "By source location", &t, PR_K_HOST_SELF_US, NULL);
-    cJSON_Delete(rel);
-    rel = NULL;
+    table_by_relative(f, "By source location", &t, PR_K_LOCATION, pre, n);
     t.cols = stack_cols;
     t.rows = pr_sget(run, PR_K_SOURCE_STACKS);
-    if (n > 0 && (rel = rows_relative(t.rows, PR_K_STACK, pre, n)) == NULL)
-        pr_figs_nomem(f);
-    t.rows = rel != NULL ? rel : t.rows;
     t.what = "call stacks";
     t.view = by_stack;
-    table_by(f, "By call stack", &t, PR_K_HOST_SELF_US, NULL);
-    cJSON_Delete(rel);
+    table_by_relative(f, "By call stack", &t, PR_K_STACK, pre, n);
 }
 
 static void
@@ -1825,7 +1832,7 @@ sec_sources(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     if (pr_fig_run_host_only(run)) {
-        host_sources(f, run, view);
+        host_sources(f, run, view, pre, n);
         return;
     }
     pr_figs_kpi(f, "Device time with a source line",

@@ -807,16 +807,16 @@ transit_of(const struct pr_trace *t, const struct pr_event *e, int *why)
 }
 
 /* A communication kernel: part of the host collective that launched it,
- * or a call of its own when none did. */
+ * or a call of its own when none did (h: that collective, kernel_hop). */
 static void
-take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e)
+take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e,
+            struct hop *h)
 {
     const struct pr_trace *t = c->t;
     struct pr_gpu_info gb;
     const struct pr_gpu_info *g = pr_trace_gpu(t, e, &gb);
     struct pr_kclass k;
     char backend[24];
-    struct hop *h = kernel_hop(c, e);
     const char *coll;
     int why = PR_COMM_RATED;
     int64_t bw;
@@ -941,14 +941,14 @@ take_stats(struct collect *c)
  * its collective metadata), kept with its collective for kernel_times;
  * HCCL's tasks have their own peer reading (critpath.c peer_waits). */
 static void
-keep_time(struct collect *c, struct pr_names *nc, const struct pr_event *e)
+keep_time(struct collect *c, struct pr_names *nc, const struct pr_event *e,
+          const struct hop *h)
 {
     const struct pr_trace *t = c->t;
     struct pr_gpu_info gb;
     const struct pr_gpu_info *g = pr_trace_gpu(t, e, &gb);
     struct pr_kclass k;
     char backend[24];
-    const struct hop *h;
 
     pr_names_rule(nc, e->name, &k);
     kernel_backend(t, e, &k, g, backend, sizeof(backend));
@@ -970,7 +970,6 @@ keep_time(struct collect *c, struct pr_names *nc, const struct pr_event *e)
        emit_nvtx range nccl:all_to_all around the launch of an
        ncclDevKernel_SendRecv: PyTorch's all-to-all runs as NCCL's grouped
        sends and receives), else the kernel's own */
-    h = kernel_hop(c, e);
     c->kts[c->n_kts].coll =
         h != NULL ? h->coll
                   : kernel_collective(t, &k, g, pr_trace_str(t, e->name));
@@ -991,8 +990,11 @@ collect_calls(struct collect *c, struct pr_error *err)
     pr_names_init(&nc, c->t);
     for (i = 0; i < c->t->n_events; i++)
         if (pr_comm_kernel_cached(&nc, &c->t->events[i])) {
-            keep_time(c, &nc, &c->t->events[i]);
-            take_kernel(c, &nc, &c->t->events[i]);
+            /* the launching host op, looked up once for both */
+            struct hop *h = kernel_hop(c, &c->t->events[i]);
+
+            keep_time(c, &nc, &c->t->events[i], h);
+            take_kernel(c, &nc, &c->t->events[i], h);
         }
     pr_names_free(&nc);
     for (i = 0; i < c->n_hops; i++)
