@@ -199,6 +199,54 @@ test_host_rows(void **state)
     pr_trace_free(t);
 }
 
+/* An op's sequence number and its backward marker (fwd_tid > 0: a
+ * backward op, as sources.c and layers.c read it). */
+static void
+op_is(const struct pr_trace *t, const char *name, int k, int64_t seq,
+      int backward)
+{
+    struct pr_op_info buf;
+    const struct pr_op_info *op =
+        pr_trace_op(t, named(t, PR_KIND_HOST_OP, name, k), &buf);
+
+    assert_non_null(op);
+    if (op->seq != seq || (op->fwd_tid > 0) != backward)
+        fail_msg("%s #%d: seq %lld fwd_tid %lld, want seq %lld %s", name, k,
+                 (long long)op->seq, (long long)op->fwd_tid, (long long)seq,
+                 backward ? "backward" : "not backward");
+}
+
+/* emit_nvtx ranges of autograd nodes are backward ops with their
+ * sequence number (issue #29), whatever the PyTorch version wrote; the
+ * forward ops, the engine's evaluate_function wrapper and the ATen ops
+ * backward runs are not. */
+static void
+test_backward_nodes(void **state)
+{
+    struct pr_trace *t = load(build("backward"));
+    struct pr_op_info buf;
+
+    (void)state;
+    op_is(t, "aten::mm", 0, 1, 0);
+    op_is(t, "mm", 0, 2, 0); /* 0.4-1.0: ", seq=" */
+    op_is(t, "autograd::engine::evaluate_function: MmBackward0", 0, -1, 0);
+    op_is(t, "MmBackward0", 0, 1, 1);
+    op_is(t, "aten::convolution_backward", 0, 0, 0);
+    op_is(t, "MmBackward", 0, 4, 1);
+    op_is(t, "CheckpointFunctionBackward", 0, 5, 1);
+    op_is(t, "torch::autograd::CopySlices", 0, 6, 1);
+    op_is(t, "MmBackward", 1, 2, 1); /* ", stashed seq=" */
+    op_is(t, "torch::autograd::AccumulateGrad", 0, -1, 0);
+    /* the forward thread stands for it: the main thread, tid = pid */
+    assert_int_equal(
+        pr_trace_op(t, named(t, PR_KIND_HOST_OP, "MmBackward0", 0), &buf)
+            ->fwd_tid,
+        42);
+    /* a user's range, no emit_nvtx field: an annotation */
+    named(t, PR_KIND_ANNOTATION, "MyBackward", 0);
+    pr_trace_free(t);
+}
+
 /* Kernels reach the innermost operator around their launch; the nodes of
  * a CUDA graph share their launch; work launched outside every operator
  * stays unlinked. */
@@ -459,8 +507,9 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-    static const char *const names[] = {"basic",  "old_schema", "unrelated",
-                                        "no_end", "corrupt",    "memory"};
+    static const char *const names[] = {"basic",   "old_schema", "unrelated",
+                                        "no_end",  "corrupt",    "memory",
+                                        "backward"};
     char path[256];
     size_t i;
 
@@ -478,6 +527,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_device_rows),
         cmocka_unit_test(test_host_rows),
+        cmocka_unit_test(test_backward_nodes),
         cmocka_unit_test(test_links),
         cmocka_unit_test(test_processes),
         cmocka_unit_test(test_old_schema),

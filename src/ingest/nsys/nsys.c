@@ -673,13 +673,20 @@ on_runtime(struct nsys *n, sqlite3_stmt *q)
 /* ------------------------------------------------------------ NVTX */
 
 /* What PyTorch's emit_nvtx appends to an operator's name (getNvtxStr in
- * torch/csrc/profiler/util.cpp). */
-static const char *const op_keys[] = {
-    ", seq = ", ", op_id = ", ", sizes = ", ", input_op_ids = "};
+ * torch/csrc/profiler/util.cpp, >= 1.1: ", seq = " on every range with a
+ * sequence number, forward ops and autograd nodes alike); PyTorch 0.4 and
+ * 1.0 wrote ", seq=" on forward ops and ", stashed seq=" on the backward
+ * node's apply() (RecordFunction(Function*) in
+ * torch/csrc/autograd/profiler.cpp). */
+enum { K_SEQ, K_OP_ID, K_SIZES, K_INPUTS, K_SEQ_OLD, K_STASHED, N_KEYS };
+static const char *const op_keys[N_KEYS] = {
+    ", seq = ",          ", op_id = ", ", sizes = ",
+    ", input_op_ids = ", ", seq=",     ", stashed seq="};
 
 struct nvtx_op {
     size_t name_len;   /* the operator's name: the text before the keys */
     int64_t seq;       /* autograd sequence number; -1 absent */
+    int stashed;       /* the sequence number was a ", stashed seq=" */
     const char *sizes; /* "[[64, 512], [512, 1000]]"; NULL absent */
     size_t sizes_len;
 };
@@ -706,10 +713,11 @@ list_len(const char *s)
 static int
 parse_op(const char *s, struct nvtx_op *op)
 {
+    static const int seq_keys[] = {K_SEQ, K_STASHED, K_SEQ_OLD};
     const char *first = NULL, *k;
     size_t i, d;
 
-    for (i = 0; i < sizeof(op_keys) / sizeof(op_keys[0]); i++) {
+    for (i = 0; i < N_KEYS; i++) {
         k = strstr(s, op_keys[i]);
         if (k != NULL && (first == NULL || k < first))
             first = k;
@@ -718,21 +726,60 @@ parse_op(const char *s, struct nvtx_op *op)
         return 0;
     op->name_len = (size_t)(first - s);
     op->seq = -1;
+    op->stashed = 0;
     op->sizes = NULL;
     op->sizes_len = 0;
-    if ((k = strstr(first, op_keys[0])) != NULL) {
-        k += strlen(op_keys[0]);
+    for (i = 0; i < sizeof(seq_keys) / sizeof(seq_keys[0]); i++) {
+        if ((k = strstr(first, op_keys[seq_keys[i]])) == NULL)
+            continue;
+        k += strlen(op_keys[seq_keys[i]]);
         for (d = 0; k[d] >= '0' && k[d] <= '9'; d++)
             ;
         if (!pr_fld_parse_int64(k, d, &op->seq))
             op->seq = -1;
+        op->stashed = seq_keys[i] == K_STASHED && op->seq >= 0;
+        break;
     }
-    if ((k = strstr(first, op_keys[2])) != NULL) {
-        k += strlen(op_keys[2]);
+    if ((k = strstr(first, op_keys[K_SIZES])) != NULL) {
+        k += strlen(op_keys[K_SIZES]);
         op->sizes_len = list_len(k);
         op->sizes = op->sizes_len ? k : NULL;
     }
     return 1;
+}
+
+/* Whether the n bytes at s end with w. */
+static int
+ends_with(const char *s, size_t n, const char *w)
+{
+    size_t m = strlen(w);
+
+    return n >= m && memcmp(s + n - m, w, m) == 0;
+}
+
+/* An autograd node's name as Node::name() gives it, the name of the range
+ * around its apply() (Node::operator() in torch/csrc/autograd/function.h
+ * records it with the node's sequence number): a generated node's
+ * "MmBackward0" (PyTorch >= 1.11; "MmBackward" before), a Python
+ * Function's "<class>Backward" ("CheckpointFunctionBackward"), or one of
+ * torch::autograd's own ("torch::autograd::CopySlices",
+ * "torch::autograd::CopyBackwards", "torch::autograd::GraphRoot").  Never
+ * an ATen op ("aten::convolution_backward": a namespace, lower case) nor
+ * the engine's "autograd::engine::evaluate_function: MmBackward0" wrapper,
+ * which has no sequence number. */
+static int
+node_name(const char *s, size_t n)
+{
+    static const char ns[] = "torch::autograd::";
+
+    if (n > sizeof(ns) - 1 && memcmp(s, ns, sizeof(ns) - 1) == 0)
+        return memchr(s + sizeof(ns) - 1, ' ', n - (sizeof(ns) - 1)) == NULL;
+    if (memchr(s, ':', n) != NULL || memchr(s, ' ', n) != NULL)
+        return 0;
+    while (n > 0 && s[n - 1] >= '0' && s[n - 1] <= '9')
+        n--;
+    return (ends_with(s, n, "Backward") && n > strlen("Backward")) ||
+           (ends_with(s, n, "Backwards") && n > strlen("Backwards"));
 }
 
 /* Whether s starts with the lower-case word w, in any case. */
@@ -799,6 +846,14 @@ add_op(struct nsys *n, sqlite3_stmt *q, int64_t gtid, const char *text,
         return PR_E_NOMEM;
     e->info = idx;
     rec->seq = op->seq;
+    /* an autograd node's range: a backward op, as Kineto's "Fwd thread
+       id" marks it.  emit_nvtx names no forward thread, so the process's
+       main thread (its tid is the pid), where a training loop runs its
+       forward, stands for it (only > 0 is read: is_backward in
+       analysis/ops) */
+    if (op->seq >= 0 && (op->stashed || node_name(text, op->name_len)))
+        rec->fwd_tid =
+            (gtid >> ID_BITS) & ID_MASK ? (gtid >> ID_BITS) & ID_MASK : 1;
     if (op->sizes == NULL)
         return PR_OK;
     rec->input_dims = pr_strtab_intern(p->t->strs, op->sizes, op->sizes_len);
