@@ -91,6 +91,15 @@
     "The trace has backward operators but not the forward operators with "     \
     "their sequence numbers (it starts after the forward pass): record "       \
     "whole steps to see layers."
+/* ... on an Nsight Systems export (issue #29: its autograd nodes' emit_nvtx
+ * ranges are backward ops), in nsys's terms: its capture range, not
+ * PyTorch's profiler, holds the step */
+#define PR_LAYERS_NO_FORWARD_NSYS                                              \
+    "The capture has autograd backward ranges but not the forward "            \
+    "operators' emit_nvtx ranges with their sequence numbers (it starts "      \
+    "after the forward pass): capture one whole training step (e.g. nsys "     \
+    "profile --capture-range=cudaProfilerApi, with "                           \
+    "torch.cuda.profiler.start()/stop() around it) to see layers."
 
 /* What the pass reads: the tree, and the C rows the roofline pass filled
  * (no summary JSON is read back).  All borrowed. */

@@ -1223,6 +1223,14 @@ events_span_ms(const struct pr_trace *t)
     return hi > lo ? (double)(hi - lo) / 1e6 : 0.0;
 }
 
+/* An Nsight Systems export's trace. */
+static int
+is_nsys(const struct pr_trace *t)
+{
+    return t->format != PR_STR_NONE &&
+           strcmp(pr_trace_str(t, t->format), "nsys") == 0;
+}
+
 /* Why no layer has a backward pass, in the producer's terms (review32a
  * #5): record_shapes=True is a PyTorch option, MindSpore writes no
  * sequence numbers, and an export of device tasks (kernel_details.csv,
@@ -1241,8 +1249,7 @@ no_pairs_note(const struct pr_trace *t, char *buf, size_t n)
         return PR_LAYERS_NO_OPS;
     for (i = 0; i < t->n_events; i++)
         if (t->events[i].kind == PR_KIND_HOST_OP) {
-            if (t->format == PR_STR_NONE ||
-                strcmp(pr_trace_str(t, t->format), "nsys") != 0)
+            if (!is_nsys(t))
                 return PR_LAYERS_NO_PAIRS;
             /* recorded under emit_nvtx (an operator with its sequence
                number) but no backward pass in the capture: its window,
@@ -1278,7 +1285,8 @@ view_json(const struct ctx *c)
     v.backward_unpaired = (int64_t)c->n_unpaired;
     v.note = c->n_layers > 0       ? NULL
              : c->t->memtl != NULL ? PR_MEMTL_ONLY_ALLOCS
-             : c->n_bwd > 0        ? PR_LAYERS_NO_FORWARD
+             : c->n_bwd > 0        ? (is_nsys(c->t) ? PR_LAYERS_NO_FORWARD_NSYS
+                                                    : PR_LAYERS_NO_FORWARD)
                                    : no_pairs_note(c->t, note, sizeof(note));
     return pr_rows_row(PR_RO_RUNS_LAYER_VIEW, &v);
 }
