@@ -13,7 +13,9 @@
  *
  * NVTX ranges that PyTorch's emit_nvtx wrote ("aten::mm, seq = 12, op_id =
  * 34, sizes = [[64, 512], [512, 1000]]") are operators with their input
- * shapes; other ranges are annotations, and a range named like a step
+ * shapes, and those of autograd nodes ("MmBackward0, seq = 12, ...") are
+ * backward ops that pair with the forward op of their sequence number;
+ * other ranges are annotations, and a range named like a step
  * ("step 3", "train_step", "Iteration 12") is a step.  Names are ids into
  * StringIds, except NVTX text, which is inline or a registered string id.
  * Times stay ns on the capture's clock.  The schema moves between
