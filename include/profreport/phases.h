@@ -68,6 +68,13 @@ struct pr_comm_stat {
        gives it (communication.json's "Transit Time(ms)",
        CommAnalyzerBandwidth's transit_time); PR_PHASE_UNKNOWN absent */
     int64_t sdma_ns, rdma_ns, hccs_ns, pcie_ns, sio_ns;
+    /* MindSpore's hccl_raw: the link time of the entries whose bytes
+       sdma_bytes and rdma_bytes hold, summed (its HcclParser's per-pair
+       time, what its per-link bandwidth is over), which
+       pr_comm_stat_rated_ns rates them over in place of transit_ns, the
+       main stream's communication_cost that also holds a collective's
+       in-card copies; PR_PHASE_UNKNOWN elsewhere */
+    int64_t pair_ns;
 };
 
 /* One memory component as torch_npu's memory_record.csv samples its
@@ -159,7 +166,7 @@ enum pr_comm_unrated {
 };
 
 /* The time an operation's bytes (pr_comm_stat_bytes) are rated over: its
- * op-level Transit Time when above 0, no longer than its Elapse, and its
+ * pair_ns where known (hccl_raw), else its op-level Transit Time, when above 0, no longer than its Elapse, and its
  * bytes (where known) PR_COMM_RATE_MIN_BYTES or more (checked first); else -1,
  * with why in *why (PR_COMM_RATED when rated).  Never its link types' Transit
  * Time (issue #30: old2023's hcom_allReduce__483_2, op-level Transit 0, gives

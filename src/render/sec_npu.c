@@ -538,7 +538,14 @@ pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary)
                         "wait); the file gives no Elapse, Synchronization "
                         "or Idle. Transit size is its link_info sizes "
                         "(kB of 1,000 bytes), sent and received, over SDMA "
-                        "and RDMA.");
+                        "and RDMA, but a collective's pairs of a rank with "
+                        "itself (\"0-0\"): the parser's SDMA copies in the "
+                        "card, which cross no link. A Send's or Receive's "
+                        "such pair is kept: the parser writes it where HCCL "
+                        "gave no peer, and it moves the peer's bytes at the "
+                        "link's speed. Transit bandwidth is those sizes "
+                        "over their links' own time (HcclParser's per-link "
+                        "bandwidth), for the operations of 1 MiB or more.");
         pr_figs_table_own(f, &t, rows, NULL);
         return;
     }

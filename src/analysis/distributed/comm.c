@@ -234,6 +234,13 @@ struct op {
        not known: what link_note explains (an unrated call's bytes are
        still the link bytes over the factor) */
     int64_t link_sized, link_sized_open;
+    /* calls so sized and timed that are not rated for moving under
+       PR_COMM_RATE_MIN_BYTES (pr_comm_stat_rated_ns): their count, link
+       bytes and time; and the time of the rated ones (link_calls), for
+       the split by size (issue #30: ms_cluster4's all-reduces, rated on
+       the few of 1 MiB or more) */
+    int64_t link_small, link_small_ns, link_large_ns;
+    double link_small_bytes;
     double bw_bytes; /* over calls both sized and timed */
     int64_t bw_ns, bw_calls;
     /* of them, calls whose bandwidth time is not their task's but the
@@ -389,6 +396,11 @@ add_call(struct collect *c, const char *backend, const char *coll, int64_t ns,
         o->link_open += bytes < 0;
         o->link_bytes += link;
         o->link_ns = pr_sat_add_i64(o->link_ns, bw_ns);
+        o->link_large_ns = pr_sat_add_i64(o->link_large_ns, ns < 0 ? 0 : ns);
+    } else if (link >= 0 && ns >= 0 && why == PR_COMM_SMALL) {
+        o->link_small++;
+        o->link_small_bytes += link;
+        o->link_small_ns = pr_sat_add_i64(o->link_small_ns, ns);
     }
     fold_proto(o, proto, kernel);
     if (bytes > o->max_bytes)
@@ -798,11 +810,14 @@ transit_of(const struct pr_trace *t, const struct pr_event *e, int *why)
     for (i = 0; step < 0 && i < p->n_split; i++)
         if (e->ts_ns >= p->split[i].start_ns && e->ts_ns < p->split[i].end_ns)
             step = p->split[i].number;
+    /* rated as the HCCL table rates it: over its links' own time, not
+       under 1 MiB (issue #30) */
     for (i = 0; step >= 0 && i < p->n_comm; i++)
-        if (p->comm[i].step == step && p->comm[i].name == e->name)
-            return p->comm[i].transit_ns != PR_PHASE_UNKNOWN
-                       ? p->comm[i].transit_ns
-                       : -1;
+        if (p->comm[i].step == step && p->comm[i].name == e->name) {
+            int64_t ns = pr_comm_stat_rated_ns(&p->comm[i], why);
+
+            return ns > 0 ? ns : -1;
+        }
     return -1;
 }
 
@@ -1163,6 +1178,51 @@ proto_word(int proto)
                                    : NULL;
 }
 
+/* Every call of an op sized by its link bytes alone and timed, and rated
+ * or left unrated for moving under PR_COMM_RATE_MIN_BYTES only, some so:
+ * its rates are over the rated calls, the others shown apart (issue #30:
+ * ms_cluster4's mindspore:all_reduce read 5.9 GB/s busbw over 445 calls,
+ * most of 2-4 kB, latency). */
+static int
+link_split(const struct op *o)
+{
+    return o->link_small > 0 && o->link_calls + o->link_small == o->calls &&
+           o->timed_calls == o->calls;
+}
+
+/* Where link_split holds: the calls left out of the rate for their size
+ * and what the rate is over, in text at len; the new length. */
+static size_t
+small_note(const struct op *o, char *text, size_t cap, size_t len)
+{
+    char sb[32], st[32], lb[32];
+    double ns = (double)o->link_small, nl = (double)o->link_calls;
+    int w;
+
+    if (!link_split(o) || len >= cap)
+        return len;
+    fmt_bytes(o->link_small_bytes / ns, sb, sizeof(sb));
+    fmt_ms((double)o->link_small_ns / ns, st, sizeof(st));
+    if (o->link_calls == 0)
+        w = snprintf(text + len, cap - len,
+                     "; %s: no rate holds: each of its %lld calls moved "
+                     "under 1 MiB over the links (%s and %s a call on "
+                     "average), so its time is latency, not bandwidth",
+                     o->name, (long long)o->link_small, sb, st);
+    else {
+        fmt_bytes(o->link_bytes / nl, lb, sizeof(lb));
+        w = snprintf(text + len, cap - len,
+                     "; %s: %lld of its %lld calls moved under 1 MiB over "
+                     "the links (%s and %s a call on average): their time is "
+                     "latency, not bandwidth, and they are left out of its "
+                     "rates, which are over the other %lld (%s a call on "
+                     "average)",
+                     o->name, (long long)o->link_small, (long long)o->calls, sb,
+                     st, (long long)o->link_calls, lb);
+    }
+    return w < 0 ? cap : len + (size_t)w;
+}
+
 /* An op's typed row (rows.def's pr_row_comm_op); note holds its
  * size_note's text. */
 static int
@@ -1196,7 +1256,7 @@ emit_op(const struct pr_trace *t, const struct op *o, cJSON *arr)
     if (o->bw_ns > 0 &&
         ((o->sized_calls == o->calls && o->timed_calls == o->calls &&
           o->bw_calls == o->calls) ||
-         o->link_calls == 0))
+         o->link_calls == 0 || (link_split(o) && o->bw_calls == o->link_calls)))
         algbw = o->bw_bytes / (double)o->bw_ns; /* bytes/ns = GB/s */
     r.algbw_gbps = algbw;
     r.sized_calls = o->sized_calls;
@@ -1214,9 +1274,14 @@ emit_op(const struct pr_trace *t, const struct op *o, cJSON *arr)
     /* every call sized by its link bytes alone, some without the group
        size its message needs: no algbw, and busbw is what the links
        carried over the time (nccl-tests' busBw is that for a ring) */
-    if (isnan(algbw) && o->link_calls == o->calls && o->link_open > 0 &&
-        o->timed_calls == o->calls && o->link_ns > 0)
+    if (isnan(algbw) && o->link_open > 0 && o->timed_calls == o->calls &&
+        o->link_ns > 0 &&
+        (o->link_calls == o->calls || (link_split(o) && o->link_calls > 0))) {
         r.busbw_gbps = o->link_bytes / (double)o->link_ns;
+        /* what it is over, where some calls are left out */
+        r.bw_calls = link_split(o) ? o->link_calls : r.bw_calls;
+        r.bw_us = link_split(o) ? (double)o->link_ns / 1000.0 : r.bw_us;
+    }
     /* calls in flight together share the link: their bytes over the
        time any was in flight, beside nccl-tests' per-call algBw */
     wall = o->wall_ns > 0 && !isnan(algbw);
@@ -1230,6 +1295,18 @@ emit_op(const struct pr_trace *t, const struct op *o, cJSON *arr)
     r.large_calls = sized ? (double)o->large_n : NAN;
     r.large_bytes = sized ? o->large_bytes : NAN;
     r.large_us = sized ? (double)(int64_t)o->large_ns / 1000.0 : NAN;
+    /* sized by link bytes, some calls too small to rate: those apart
+       (count, mean link bytes, mean time), the rated ones beside them */
+    if (!sized && link_split(o)) {
+        double nl = (double)o->link_calls, ns = (double)o->link_small;
+
+        r.small_calls = ns;
+        r.small_bytes = o->link_small_bytes / ns;
+        r.small_us = (double)o->link_small_ns / 1000.0 / ns;
+        r.large_calls = nl;
+        r.large_bytes = nl > 0 ? o->link_bytes / nl : NAN;
+        r.large_us = nl > 0 ? (double)o->link_large_ns / 1000.0 / nl : NAN;
+    }
     if (!isnan(algbw) && size_note(o, note, sizeof(note)))
         r.size_note = note;
     return pr_rows_write(arr, PR_RO_RUNS_COMMUNICATION_OPS, &r, 1);
@@ -1522,7 +1599,7 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
 
     for (i = 0; i < c->n_ops; i++) {
         any |= c->ops[i].link_sized > 0 && c->ops[i].link_sized_open == 0;
-        open |= c->ops[i].link_open > 0;
+        open |= c->ops[i].link_sized_open > 0;
     }
     if ((!any && !open) || len >= cap)
         return len;
@@ -1533,7 +1610,9 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
                  "%s over this rank's links (%s), not the message",
                  len > 0 ? "; " : "", ms ? "moved" : "sent",
                  ms ? "MindSpore's hccl_raw link_info sizes, sent and "
-                      "received, as its HcclParser sums them"
+                      "received, as its HcclParser sums them, but a "
+                      "collective's pairs of a rank with itself, its SDMA "
+                      "copies in the card, which cross no link"
                  : c->t->phases == NULL || c->t->phases->comm_source == NULL
                      ? "the sizes of its HCCL plane tasks"
                      : "communication.json's Transit Size");
@@ -1568,12 +1647,12 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
     for (i = 0; ms && at < cap && i < c->n_ops; i++)
         if (c->ops[i].transit_calls > 0) {
             w = snprintf(text + at, cap - at,
-                         "; their algbw and busbw are over the transfer "
-                         "time the parser pairs with those bytes (each "
-                         "op's communication_cost, the hccl rows' "
-                         "transit_us), not the task's time, which also "
-                         "holds the wait for the peer (Notify Wait, the "
-                         "hccl rows' wait_us)");
+                         "; their algbw and busbw are over the link time "
+                         "the parser pairs with those bytes (each link "
+                         "entry's time, HcclParser's per-link bandwidth "
+                         "is the size over it), not the task's time, "
+                         "which also holds the wait for the peer (Notify "
+                         "Wait, the hccl rows' wait_us)");
             at = w < 0 ? cap : at + (size_t)w;
             break;
         }
@@ -1598,16 +1677,19 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
     for (i = 0; open && at < cap && i < c->n_ops; i++) {
         const struct op *o = &c->ops[i];
 
-        if (o->link_open == 0)
+        if (o->link_sized_open == 0)
             continue;
         w = snprintf(text + at, cap - at,
                      "; %s: %lld of its %lld calls have no group size in the "
                      "trace, so their message is not known (an all-reduce "
                      "sends 2(n-1)/n times it): no bytes or algbw shown, and "
                      "busbw is the link bytes over the time",
-                     o->name, (long long)o->link_open, (long long)o->calls);
+                     o->name, (long long)o->link_sized_open,
+                     (long long)o->calls);
         at = w < 0 ? cap : at + (size_t)w;
     }
+    for (i = 0; at < cap && i < c->n_ops; i++)
+        at = small_note(&c->ops[i], text, cap, at);
     return at < cap ? at : strlen(text);
 }
 

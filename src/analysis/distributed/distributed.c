@@ -347,6 +347,9 @@ struct coll {
     /* bytes over the links of ranks whose calls have no message size
        (their busbw over their time; NaN: a rank gives neither) */
     double link;
+    /* the time those are over: a rank's bw_us where it rates some calls
+       only (comm.c's link_split), its calls' time where all */
+    double link_us;
     /* the calls with a size, their bytes; the calls both sized and timed
        the ranks' rates are over, their bytes and time (review 22g #4) */
     double sized, sized_bytes, bw_calls, bw_bytes, bw_us;
@@ -372,7 +375,7 @@ coll_of(struct colls *cs, const char *name, double group_size)
     if (pr_grow((void **)&cs->v, &cs->cap, cs->n + 1, sizeof(*cs->v)) != PR_OK)
         return NULL;
     cs->v[cs->n] =
-        (struct coll){name, 0, 0, 0, 0, group_size, 0, 0, 0, 0, 0, 0, 0};
+        (struct coll){name, 0, 0, 0, 0, group_size, 0, 0, 0, 0, 0, 0, 0, 0};
     return &cs->v[cs->n++];
 }
 
@@ -400,9 +403,12 @@ add_op(struct colls *cs, const cJSON *op)
         pr_sget_num(op, PR_K_TOTAL_BYTES); /* NaN poisons: unknown stays so */
     a->us += isnan(us) ? 0 : us;
     /* a rank's link bytes, where it states busbw without a message */
-    a->link += isnan(pr_sget_num(op, PR_K_TOTAL_BYTES))
-                   ? pr_sget_num(op, PR_K_BUSBW_GBPS) * us * 1000.0
+    bw_us = pr_sget_num(op, PR_K_BW_US);
+    bw_us = isnan(total_b) && isnan(algbw) && !isnan(bw_us) ? bw_us : us;
+    a->link += isnan(total_b)
+                   ? pr_sget_num(op, PR_K_BUSBW_GBPS) * bw_us * 1000.0
                    : NAN;
+    a->link_us += isnan(bw_us) ? 0 : bw_us;
     a->timed +=
         isnan(timed) ? (isnan(us) ? 0 : pr_sget_num(op, PR_K_CALLS)) : timed;
     /* an older summary's op has no sized_calls: every call or none */
@@ -469,8 +475,8 @@ emit_coll(cJSON *arr, const struct coll *c)
                                     all ? c->calls : c->bw_calls};
     /* every rank gave link bytes alone (comm.c's link_note): busbw is
        those over the time, and no algbw */
-    if (isnan(algbw) && c->link > 0 && c->us > 0 && c->timed == c->calls)
-        r.busbw_gbps = c->link / (c->us * 1000.0);
+    if (isnan(algbw) && c->link > 0 && c->link_us > 0 && c->timed == c->calls)
+        r.busbw_gbps = c->link / (c->link_us * 1000.0);
     return pr_rows_write(arr, PR_RO_DISTRIBUTED_COMM_OPS, &r, 1);
 }
 

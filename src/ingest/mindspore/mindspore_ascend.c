@@ -1032,7 +1032,28 @@ hccl_task(struct pr_trace *t, const struct hccl_idx *ix, const char *op,
     return &t->gpu[ix->v[lo].info];
 }
 
-/* One op of step n into the phases (and its task): 0 on out-of-memory. */
+/* 1 when a link_info key names one rank twice ("0-0"), 0 when two
+ * ranks ("1-0") or not of that shape. */
+static int
+hccl_self_pair(const char *key)
+{
+    size_t a = strspn(key, "0123456789");
+
+    return a > 0 && key[a] == '-' && strspn(key + a + 1, "0123456789") == a &&
+           key[2 * a + 1] == '\0' && strncmp(key, key + a + 1, a) == 0;
+}
+
+/* One op of step n into the phases (and its task): 0 on out-of-memory.
+ * Its bytes and link time are those of its src-dst pairs, but for a
+ * collective's pair of a rank with itself: HcclParser keys so the SDMA
+ * tasks whose peer is 0xffffffff ("when the SDMA operation is in the
+ * card"), a copy in the card that crosses no link (issue #30:
+ * ms_cluster4's all-reduce "0-0" pairs, 3.3 MB on rank 0, move at
+ * 186-1,611 GB/s where its "1-0" pairs move at 20.6).  A Send's or
+ * Receive's is kept: the same key holds its transfer from the peer where
+ * HCCL gave no peer rank (ms_cluster4's rank 1 receives its 12.8 MB
+ * calls as "1-1" at 22.2 GB/s, byte for byte what rank 0 receives as
+ * "1-0" at 22.3 GB/s). */
 static int
 hccl_op(struct ctx *c, const struct hccl_idx *ix, const cJSON *op, int64_t n,
         uint32_t link_type)
@@ -1043,6 +1064,8 @@ hccl_op(struct ctx *c, const struct hccl_idx *ix, const cJSON *op, int64_t n,
     struct pr_comm_stat *st;
     struct pr_gpu_info *g;
     double sdma = -1, rdma = -1, bytes;
+    double ns[2] = {0, 0}; /* SDMA, RDMA link time */
+    int timed = 1, local = 0;
 
     if (name == NULL || !cJSON_IsArray(op) || cJSON_GetArraySize(op) < 4)
         return 1;
@@ -1061,19 +1084,40 @@ hccl_op(struct ctx *c, const struct hccl_idx *ix, const cJSON *op, int64_t n,
     st->wait_ns = hccl_ms_ns(cJSON_GetArrayItem(op, 2));
     cJSON_ArrayForEach(pair, cJSON_GetArrayItem(op, 3))
     {
+        if (!st->p2p && pair->string != NULL && hccl_self_pair(pair->string)) {
+            local = 1;
+            continue;
+        }
         cJSON_ArrayForEach(link, pair)
         {
             double kb = hccl_num(cJSON_GetArrayItem(link, 1));
-            double *sum = strcmp(link->string, "SDMA") == 0   ? &sdma
-                          : strcmp(link->string, "RDMA") == 0 ? &rdma
-                                                              : NULL;
+            double ms = hccl_num(cJSON_GetArrayItem(link, 0));
+            int k = strcmp(link->string, "SDMA") == 0   ? 0
+                    : strcmp(link->string, "RDMA") == 0 ? 1
+                                                        : -1;
+            double *sum = k == 0 ? &sdma : k == 1 ? &rdma : NULL;
 
-            if (sum != NULL && kb >= 0)
-                *sum = (*sum < 0 ? 0 : *sum) + kb * HCCL_KB;
+            if (sum == NULL || kb < 0)
+                continue;
+            *sum = (*sum < 0 ? 0 : *sum) + kb * HCCL_KB;
+            if (ms >= 0 && ms <= 9e9)
+                ns[k] += ms * 1e6;
+            else
+                timed = 0;
         }
     }
+    /* only in-card copies: nothing crossed a link */
+    if (local && sdma < 0 && rdma < 0)
+        sdma = 0;
     st->sdma_bytes = sdma;
     st->rdma_bytes = rdma;
+    st->sdma_ns =
+        sdma >= 0 && timed ? (int64_t)llround(ns[0]) : PR_PHASE_UNKNOWN;
+    st->rdma_ns =
+        rdma >= 0 && timed ? (int64_t)llround(ns[1]) : PR_PHASE_UNKNOWN;
+    st->pair_ns = (sdma >= 0 || rdma >= 0) && timed
+                      ? (int64_t)llround(ns[0] + ns[1])
+                      : PR_PHASE_UNKNOWN;
     st->hccs_bytes = st->pcie_bytes = st->sio_bytes = -1;
     bytes = pr_comm_stat_bytes(st);
     if (c->seg_tasks == 0 || bytes < 0 || bytes > 9e18)
