@@ -499,6 +499,49 @@ zero_transit(struct pr_figs *f, const cJSON *rows)
     pr_figs_note(f, text);
 }
 
+/* hccl_raw's rows rated (transit_bandwidth_gbps): their sizes over their
+ * links' own time, as HcclParser rates a link, in words beside the table
+ * (issue #30: ms_cluster4's AllReduce, 20.6 GB/s over its "1-0" link). */
+static void
+raw_rates(struct pr_figs *f, const cJSON *rows)
+{
+    char text[1400], bw[32];
+    const cJSON *r;
+    size_t len = 0;
+    int n = 0, w;
+
+    cJSON_ArrayForEach(r, rows)
+    {
+        double g = pr_sget_num(r, PR_K_TRANSIT_BANDWIDTH_GBPS),
+               rank = pr_sget_num(r, PR_K_RANK);
+
+        if (isnan(g) || len >= sizeof(text) - 200)
+            continue;
+        w = snprintf(text + len, sizeof(text) - len,
+                     "%s%s%.0f %s %s (%.0f of %.0f calls)",
+                     n > 0 ? ", "
+                           : "Over their links' own time (HcclParser's "
+                             "per-link bandwidth: each link entry's size "
+                             "over its time), the operations of 1 MiB or "
+                             "more moved: ",
+                     isnan(rank) ? "" : "rank ", isnan(rank) ? 0 : rank,
+                     pr_sget_str_or(r, PR_K_NAME, "?"),
+                     pr_fig_format(g, PR_FMT_GBPS, bw, sizeof(bw)),
+                     pr_sget_num(r, PR_K_RATED_CALLS),
+                     pr_sget_num(r, PR_K_CALLS));
+        if (w < 0)
+            return;
+        len += (size_t)w;
+        n++;
+    }
+    if (n == 0 || len >= sizeof(text) - 120)
+        return;
+    snprintf(text + len, sizeof(text) - len,
+             ". An operation under 1 MiB is not rated: its time is latency, "
+             "not bandwidth.");
+    pr_figs_note(f, text);
+}
+
 void
 pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary)
 {
@@ -543,9 +586,8 @@ pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary)
                         "card, which cross no link. A Send's or Receive's "
                         "such pair is kept: the parser writes it where HCCL "
                         "gave no peer, and it moves the peer's bytes at the "
-                        "link's speed. Transit bandwidth is those sizes "
-                        "over their links' own time (HcclParser's per-link "
-                        "bandwidth), for the operations of 1 MiB or more.");
+                        "link's speed.");
+        raw_rates(f, rows);
         pr_figs_table_own(f, &t, rows, NULL);
         return;
     }

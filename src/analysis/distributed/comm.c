@@ -1688,7 +1688,8 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
                      (long long)o->calls);
         at = w < 0 ? cap : at + (size_t)w;
     }
-    for (i = 0; at < cap && i < c->n_ops; i++)
+    /* hccl_raw's (elsewhere transit_note counts the calls under 1 MiB) */
+    for (i = 0; ms && at < cap && i < c->n_ops; i++)
         at = small_note(&c->ops[i], text, cap, at);
     return at < cap ? at : strlen(text);
 }
@@ -1744,7 +1745,7 @@ transit_note(const struct collect *c, char *text, size_t cap, size_t len)
     if (c->unrated > 0 && len < cap) {
         w = snprintf(text + len, cap - len,
                      "; a row sized by link bytes alone is not rated unless "
-                     "all its calls are");
+                     "all its calls are, those under 1 MiB aside");
         len = w < 0 ? cap : len + (size_t)w;
     }
     return len < cap ? len : strlen(text);
