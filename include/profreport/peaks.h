@@ -77,6 +77,7 @@ struct pr_peak_query {
     int compute_units;      /* numSms; -1 unknown */
     double clock_mhz;       /* SM clock the trace states; <= 0 unknown */
     double gbps;            /* memory bandwidth it states; <= 0 unknown */
+    double memory_bytes;    /* device memory it states; <= 0 unknown */
 };
 
 /* Parsed device table.  Opaque; free with pr_peaks_table_free(). */

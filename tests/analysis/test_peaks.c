@@ -135,7 +135,7 @@ test_amd(void **state)
 {
     struct pr_peak_table *t = builtin();
     struct pr_peak_query q = {
-        "AMD Radeon Graphics", 9, 0, 1, "gfx90a", 104, 0, 0};
+        "AMD Radeon Graphics", 9, 0, 1, "gfx90a", 104, 0, 0, 0};
     struct pr_peaks p;
 
     (void)state;
@@ -164,6 +164,44 @@ test_amd(void **state)
     pr_peaks_lookup(t, NULL, "AMD Instinct MI300X", 9, 4, &p);
     near(pr_peaks_compute(&p, PR_DT_FP32, 1), 163.4);
     near(p.tflops[PR_PEAK_TF32], 653.7);
+    pr_peaks_table_free(t);
+}
+
+/* A nameless gfx942 of 304 CUs is an MI300X (192 GiB) or an MI325X
+ * (256 GiB): the memory the trace states tells which; without it, the
+ * first entry (the MI300X), still a guess.  Figures as vLLM's MI300X
+ * traces give them (totalGlobalMem 206141652992, an SR-IOV VF's
+ * 205571227648). */
+static void
+test_amd_by_memory(void **state)
+{
+    struct pr_peak_table *t = builtin();
+    struct pr_peak_query q = {"", -1, -1, 1, "gfx942", 304, 0, 0, 0};
+    struct pr_peaks p;
+
+    (void)state;
+    q.memory_bytes = 206141652992.0;
+    pr_peaks_lookup_query(t, NULL, &q, &p);
+    assert_string_equal(p.entry, "AMD Instinct MI300X");
+    assert_int_equal(p.origin, PR_PEAK_GUESS);
+    near(p.gbps, 5300.0);
+    q.memory_bytes = 205571227648.0;
+    pr_peaks_lookup_query(t, NULL, &q, &p);
+    assert_string_equal(p.entry, "AMD Instinct MI300X");
+    q.memory_bytes = 274861129728.0; /* 256 GiB less a reserve */
+    pr_peaks_lookup_query(t, NULL, &q, &p);
+    assert_string_equal(p.entry, "AMD Instinct MI325X");
+    assert_int_equal(p.origin, PR_PEAK_GUESS);
+    near(p.gbps, 6000.0);
+    /* memory of neither: the first of arch and CUs, as before */
+    q.memory_bytes = 0;
+    pr_peaks_lookup_query(t, NULL, &q, &p);
+    assert_string_equal(p.entry, "AMD Instinct MI300X");
+    /* memory does not outvote the CU count: 228 CUs match no entry */
+    q.memory_bytes = 274861129728.0;
+    q.compute_units = 228;
+    pr_peaks_lookup_query(t, NULL, &q, &p);
+    assert_int_equal(p.origin, PR_PEAK_UNKNOWN);
     pr_peaks_table_free(t);
 }
 
@@ -371,6 +409,7 @@ main(void)
         cmocka_unit_test(test_match_by_name),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_amd),
+        cmocka_unit_test(test_amd_by_memory),
         cmocka_unit_test(test_ascend),
         cmocka_unit_test(test_word_boundaries_and_capability),
         cmocka_unit_test(test_overrides),

@@ -9,6 +9,8 @@
 #  #4: a deviceProperties entry with an empty "name" and a gcnArchName is
 #   labelled by its architecture, gets the table's peaks as a guess, and a
 #   no_device_name diagnostic says so; a named one has no such row.
+#  A nameless gfx942 of 304 CUs is told by its totalGlobalMem: 192 GiB
+#   the MI300X (5.3 TB/s), 256 GiB the MI325X (6 TB/s), both guesses.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -32,9 +34,11 @@ def trace(props, isa):
            "tid": 7, "ts": 10, "dur": 500,
            "args": {"device": 0, "stream": 7, "correlation": 1}}]
     return {"deviceProperties": [props], "traceEvents": ev}
-def dev(name, arch, cus, minor):
+def dev(name, arch, cus, minor, mem=None):
     p = {"id": 0, "name": name, "computeMajor": 9, "computeMinor": minor,
          "warpSize": 64, "numSms": cus, "maxThreadsPerBlock": 1024}
+    if mem:
+        p["totalGlobalMem"] = mem
     if arch:
         p["gcnArchName"] = arch + ":sramecc+:xnack-"
     return p
@@ -45,12 +49,14 @@ cases = {
     "mi350x": (dev("AMD Instinct MI350X", "gfx950", 256, 5), "950"),
     "noname950": (dev("", "gfx950", 256, 5), "950"),
     "noname942": (dev("", "gfx942", 304, 4), "942"),
+    "noname300x": (dev("", "gfx942", 304, 4, 206141652992), "942"),
+    "noname325x": (dev("", "gfx942", 304, 4, 274861129728), "942"),
 }
 for k, (p, isa) in cases.items():
     json.dump(trace(p, isa), open("%s/%s.pt.trace.json" % (d, k), "w"))
 PY
 
-for c in mi210 mi355x mi350x noname950 noname942; do
+for c in mi210 mi355x mi350x noname950 noname942 noname300x noname325x; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json" \
         2> "$T_DIR/err"
     check "$c: summary written (exit $?; $(head -c 200 "$T_DIR/err"))" \
@@ -79,5 +85,9 @@ check "nameless gfx950: labelled by gcnArchName, MI355X peaks as a guess, a no_d
     test "$(row noname950)" = "GPU 0: AMD gfx950 (no device name in trace)|None|gfx950|guess|AMD Instinct MI355X|2516.6|10066.3|8000|no_device_name"
 check "nameless gfx942 (304 CUs): the MI300X's peaks as a guess ($(row noname942))" \
     test "$(row noname942)" = "GPU 0: AMD gfx942 (no device name in trace)|None|gfx942|guess|AMD Instinct MI300X|1307.4|None|5300|no_device_name"
+check "nameless gfx942 of 192 GiB: the MI300X ($(row noname300x))" \
+    test "$(row noname300x)" = "GPU 0: AMD gfx942 (no device name in trace)|None|gfx942|guess|AMD Instinct MI300X|1307.4|None|5300|no_device_name"
+check "nameless gfx942 of 256 GiB: the MI325X, 6 TB/s ($(row noname325x))" \
+    test "$(row noname325x)" = "GPU 0: AMD gfx942 (no device name in trace)|None|gfx942|guess|AMD Instinct MI325X|1307.4|None|6000|no_device_name"
 
 echo "1..$T_N"

@@ -33,6 +33,7 @@ struct peak_entry {
     int cus;                /* compute units; -1 when not given */
     double cache;           /* last-level cache bytes; NaN when not given */
     double clock_mhz;       /* boost clock the peaks assume; NaN not given */
+    double memory;          /* device memory bytes; NaN when not given */
     int geforce;            /* a GeForce part (half-rate FP32 accumulate) */
     int cc_major, cc_minor; /* -1 when not given */
     int cap_default;
@@ -199,6 +200,7 @@ read_hardware(const cJSON *o, struct peak_entry *e)
     const cJSON *c =
         cJSON_GetObjectItemCaseSensitive(o, "last_level_cache_bytes");
     const cJSON *clk = cJSON_GetObjectItemCaseSensitive(o, "boost_clock_mhz");
+    const cJSON *mem = cJSON_GetObjectItemCaseSensitive(o, "memory_bytes");
 
     copy_str(e->arch, sizeof(e->arch),
              cJSON_GetObjectItemCaseSensitive(o, PR_K_ARCHITECTURE), "");
@@ -210,6 +212,8 @@ read_hardware(const cJSON *o, struct peak_entry *e)
         cJSON_IsNumber(clk) && clk->valuedouble > 0 && clk->valuedouble < 1e5
             ? clk->valuedouble
             : NAN;
+    e->memory =
+        cJSON_IsNumber(mem) && mem->valuedouble > 0 ? mem->valuedouble : NAN;
 }
 
 /* NVIDIA's GeForce parts run FP16/BF16/TF32/FP8 tensor math with FP32
@@ -520,13 +524,16 @@ nvidia_guess(const struct pr_peak_table *t, int major, int minor)
     return NULL;
 }
 
-/* AMD: an entry of the same architecture and compute-unit count, else the
+/* AMD: an entry of the same architecture and compute-unit count (of
+ * those, the one whose memory the device's is, within 10%: the MI300X
+ * and MI325X are both gfx942 with 304 CUs, 192 against 256 GB), else the
  * architecture's capability default.  HIP's 9.0 is shared by gfx908 and
  * gfx90a, so without an architecture there is no guess. */
 static const struct peak_entry *
-amd_guess(const struct pr_peak_table *t, const char *arch, int cus)
+amd_guess(const struct pr_peak_table *t, const char *arch, int cus,
+          double memory)
 {
-    const struct peak_entry *dflt = NULL;
+    const struct peak_entry *dflt = NULL, *first = NULL;
     size_t i;
 
     for (i = 0; arch && i < t->n; i++) {
@@ -534,12 +541,17 @@ amd_guess(const struct pr_peak_table *t, const char *arch, int cus)
 
         if (!e->amd || e->from_user || strcmp(e->arch, arch) != 0)
             continue;
-        if (cus > 0 && e->cus == cus)
-            return e;
+        if (cus > 0 && e->cus == cus) {
+            if (memory > 0 && isfinite(e->memory) &&
+                fabs(memory - e->memory) <= 0.1 * e->memory)
+                return e;
+            if (!first)
+                first = e;
+        }
         if (e->cap_default && !dflt)
             dflt = e;
     }
-    return dflt;
+    return first ? first : dflt;
 }
 
 static void
@@ -587,7 +599,7 @@ find_entry(const struct pr_peak_table *t, const struct pr_peak_query *q,
     }
     if ((e = name_match(t, lname, 0, how)) != NULL)
         return e;
-    e = q->amd ? amd_guess(t, q->arch, q->compute_units)
+    e = q->amd ? amd_guess(t, q->arch, q->compute_units, q->memory_bytes)
                : nvidia_guess(t, q->cc_major, q->cc_minor);
     if (e)
         *how = PR_MATCH_CAPABILITY;
@@ -691,7 +703,7 @@ pr_peaks_lookup(const struct pr_peak_table *t, const struct pr_analysis_opts *o,
                 const char *name, int cc_major, int cc_minor,
                 struct pr_peaks *out)
 {
-    struct pr_peak_query q = {name, cc_major, cc_minor, 0, NULL, -1, 0, 0};
+    struct pr_peak_query q = {name, cc_major, cc_minor, 0, NULL, -1, 0, 0, 0};
 
     q.amd = name_says_amd(name);
     pr_peaks_lookup_query(t, o, &q, out);

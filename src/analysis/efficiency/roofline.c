@@ -153,7 +153,7 @@ static void
 lookup_device(const struct pr_device_row *d, struct dev *v,
               const struct pr_peak_table *tab, const struct pr_analysis_opts *o)
 {
-    struct pr_peak_query q = {d->name, -1, -1, 0, NULL, -1, 0, 0};
+    struct pr_peak_query q = {d->name, -1, -1, 0, NULL, -1, 0, 0, 0};
     const char *arch = d->architecture;
     double sms = d->num_sms;
 
@@ -168,6 +168,7 @@ lookup_device(const struct pr_device_row *d, struct dev *v,
     q.compute_units = isfinite(sms) ? (int)sms : -1;
     q.clock_mhz = isfinite(d->clock_mhz) ? d->clock_mhz : 0;
     q.gbps = isfinite(d->stated_gbps) ? d->stated_gbps : 0;
+    q.memory_bytes = isfinite(d->memory_bytes) ? d->memory_bytes : 0;
     pr_peaks_lookup_query(tab, o, &q, &v->pk);
     arch = q.arch ? q.arch : v->pk.arch[0] ? v->pk.arch : NULL;
     if (v->amd && arch) /* gfx942 -> 9.4, for the fp8 check */
