@@ -66,6 +66,12 @@ test_measure_and_reason(void **state)
     assert_non_null(strstr(why, "40.0% of kernel time has no operator"));
     assert_non_null(strstr(why, "30.0% was launched outside every operator"));
     assert_non_null(strstr(why, "the largest part is b (30.0%"));
+    assert_non_null(strstr(why, "CUDA graph replays"));
+    /* an AMD run says HIP graphs, as ROCm names its hipGraphLaunch */
+    a.amd = 1;
+    assert_true(pr_attribution_reason(&a, "b", why, sizeof(why)));
+    assert_non_null(strstr(why, "Triton kernels and HIP graph replays"));
+    assert_null(strstr(why, "CUDA"));
     pr_trace_free(t);
 }
 

@@ -125,7 +125,9 @@ pr_attribution_pct(const struct pr_attribution *a)
     return 100.0 * (double)a->op_ns / (double)a->kernel_ns;
 }
 
-/* The cause with the larger share first, then the largest kernel. */
+/* The cause with the larger share first, then the largest kernel; an
+ * AMD run's graph replays are HIP graphs (hipGraphLaunch), as the
+ * report's other words for it say. */
 static size_t
 explain(const struct pr_attribution *a, double miss, char *buf, size_t n)
 {
@@ -153,11 +155,11 @@ explain(const struct pr_attribution *a, double miss, char *buf, size_t n)
         len = snprintf(buf, n,
                        "%.1f%% of kernel time has no operator: %.1f%% was "
                        "launched outside every operator (from Python "
-                       "directly, as Triton kernels and CUDA graph replays "
+                       "directly, as Triton kernels and %s graph replays "
                        "are, or from a thread without operator events; a "
                        "record_function range around the launch names "
                        "it)%s",
-                       miss, outside,
+                       miss, outside, a->amd ? "HIP" : "CUDA",
                        no_launch > 0 ? ", the rest has no launch event" : "");
     return len < 0 ? 0 : (size_t)len;
 }
