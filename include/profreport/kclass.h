@@ -98,6 +98,9 @@ struct pr_kclass {
     int index;     /* the rule's position in the table; -1 unknown */
     int plugin_tc; /* the TensorBoard plugin's list (10.1) says tensor
                       cores too: tensor_cores_source "plugin" */
+    int no_mma;    /* the rule's "no_matrix_math": a kernel of a matrix
+                      family (attention's preprocess, dQ convert, split-KV
+                      combine) that does no matrix math on any unit */
 };
 
 /* A parsed table.  Opaque; free with pr_kclass_table_free(). */

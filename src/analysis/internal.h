@@ -181,7 +181,8 @@ int pr_tc_op_eligible(const char *name);
 #define PR_NAME_SIMT_MATH                                                      \
     0x4000 /* kernel: a GEMM/conv/attention kernel the                         \
               table puts on CUDA cores / vector                                \
-              units, in fp32 or no named precision */
+              units, in fp32 or no named precision, and that                   \
+              does matrix math (no "no_matrix_math") */
 #define PR_NAME_INPUT_KERNEL                                                   \
     0x8000 /* kernel: the table's input family (a data-queue task) */
 #define PR_NAME_TC (PR_NAME_TC_PLUGIN | PR_NAME_TC_HEUR)

@@ -101,7 +101,9 @@ pr_names_kclass_bits(const struct pr_kclass *k)
     bits |= k->family == PR_KF_COLLECTIVE ? PR_NAME_COMM_KERNEL : 0;
     bits |= k->family == PR_KF_INPUT ? PR_NAME_INPUT_KERNEL : 0;
     bits |= k->rule != NULL ? PR_NAME_KNOWN : 0;
-    bits |= math_op && pr_kclass_is_simt(k->math) &&
+    /* a kernel that does no matrix math (FlashAttention's dQ convert)
+       says nothing of the precision its operator's matrix math ran in */
+    bits |= math_op && !k->no_mma && pr_kclass_is_simt(k->math) &&
                     (k->precision == PR_KP_FP32 || k->precision == PR_KP_NONE)
                 ? PR_NAME_SIMT_MATH
                 : 0;

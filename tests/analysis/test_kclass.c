@@ -295,6 +295,69 @@ expect_error(const char *json, enum pr_status code, const char *msg)
         fail_msg("message \"%s\" lacks \"%s\"", err.msg, msg);
 }
 
+/* "no_matrix_math": FlashAttention's preprocess, dQ/dKV convert and
+ * split-KV combine kernels (names as their sources declare them:
+ * hopper/flash_bwd_preprocess_kernel.h, flash_bwd_postprocess_kernel.h,
+ * flash_fwd_combine_kernel.h; csrc/flash_attn/src/flash_bwd_launch_template.h)
+ * do no matrix math, though of the attention family on CUDA cores; the
+ * attention kernels beside them, and mem-efficient attention's sm50 build
+ * (matrix math on CUDA cores), do. */
+static void
+test_no_matrix_math(void **state)
+{
+    static const struct {
+        const char *name;
+        int no_mma;
+    } cases[] = {
+        {"void cutlass::device_kernel<flash::enable_sm90_or_later<flash::"
+         "FlashAttnBwdPreprocess<cute::tuple<cute::C<128>, cute::C<128> >, "
+         "cutlass::bfloat16_t, float, cutlass::arch::Sm90, true, false> > >"
+         "(flash::FlashAttnBwdPreprocess<>::Params)",
+         1},
+        {"void cutlass::device_kernel<flash::FlashAttnBwdPostprocessConvertdQ<"
+         "cute::tuple<cute::C<64>, cute::C<128> >, cutlass::bfloat16_t, float, "
+         "cutlass::arch::Sm90, 256, cute::SM90_64x128x16_F32BF16BF16_SS> >"
+         "(flash::FlashAttnBwdPostprocessConvertdQ<>::Params)",
+         1},
+        {"flash::FlashAttnFwdCombine", 1},
+        {"void flash_bwd_dot_do_o_kernel<true, Flash_bwd_kernel_traits<128, "
+         "64, "
+         "128, 8, 2, 4, 2, false, false, cutlass::bfloat16_t> "
+         ">(Flash_bwd_params)",
+         1},
+        {"void flash_bwd_convert_dq_kernel<Flash_bwd_kernel_traits<128, 64, "
+         "128, 8, 2, 4, 2, false, false, cutlass::bfloat16_t> "
+         ">(Flash_bwd_params)",
+         1},
+        {"void cutlass::device_kernel<flash::enable_sm90_or_later<flash::"
+         "FlashAttnBwdSm90<flash::CollectiveMainloopBwdSm90<2, cutlass::"
+         "bfloat16_t, float, cutlass::arch::Sm90> > > >(flash::"
+         "FlashAttnBwdSm90<>::Params)",
+         0},
+        {"fmha_cutlassF_f32_aligned_64x64_rf_sm50(PyTorchMemEffAttention::"
+         "AttentionKernel<float, cutlass::arch::Sm50, true, 64, 64, 64, true, "
+         "true>::Params)",
+         0},
+    };
+    struct pr_error err = {PR_OK, ""};
+    struct pr_kclass_table *t = pr_kclass_table_builtin(&err);
+    struct pr_kclass k;
+    size_t i;
+
+    (void)state;
+    assert_non_null(t);
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        pr_kclass_lookup(t, cases[i].name, &k);
+        if (k.rule == NULL || k.no_mma != cases[i].no_mma)
+            print_error("case %zu: rule %s, no_mma %d\n", i, dash(k.rule),
+                        k.no_mma);
+        assert_non_null(k.rule);
+        assert_int_equal(k.family, PR_KF_ATTENTION);
+        assert_int_equal(k.no_mma, cases[i].no_mma);
+    }
+    pr_kclass_table_free(t);
+}
+
 #define RULE_HEAD "{\"rules\": [{\"id\": \"x\", \"library\": \"l\", "
 #define RULE_SRC "\"source\": \"somewhere/file.cu\""
 
@@ -328,6 +391,9 @@ test_bad_tables(void **state)
                            "\"family\": \"gemm\", \"any\": [\"b\"], " RULE_SRC
                            "}]}",
                  PR_E_FORMAT, "share the id \"x\"");
+    expect_error(RULE_HEAD "\"family\": \"attention\", \"no_matrix_math\": "
+                           "\"yes\", \"any\": [\"a*\"], " RULE_SRC "}]}",
+                 PR_E_FORMAT, "\"no_matrix_math\"");
     assert_null(pr_kclass_table_load("/nonexistent/kernels.json", &err));
     assert_int_equal(err.code, PR_E_IO);
     assert_non_null(strstr(err.msg, "/nonexistent/kernels.json"));
@@ -344,6 +410,7 @@ main(void)
         cmocka_unit_test(test_mma_precision),
         cmocka_unit_test(test_math_on),
         cmocka_unit_test(test_user_rules_first),
+        cmocka_unit_test(test_no_matrix_math),
         cmocka_unit_test(test_bad_tables),
     };
 

@@ -232,6 +232,7 @@ struct krule {
     struct pats any, all, none;
     unsigned char family, math, prec;
     unsigned char prec_by_name, exact_case;
+    unsigned char no_mma; /* "no_matrix_math": true */
 };
 
 struct kprec {
@@ -544,6 +545,7 @@ read_rule(const cJSON *o, size_t i, struct krule *r, struct pr_error *err)
 {
     char at[96];
     const char *c;
+    const cJSON *nm;
 
     memset(r, 0, sizeof(*r));
     r->id = opt_str(o, "id");
@@ -562,6 +564,13 @@ read_rule(const cJSON *o, size_t i, struct krule *r, struct pr_error *err)
                             at);
     c = opt_str(o, "case");
     r->exact_case = c != NULL && strcmp(c, "sensitive") == 0;
+    nm = cJSON_GetObjectItemCaseSensitive(o, "no_matrix_math");
+    if (nm != NULL && !cJSON_IsBool(nm))
+        return pr_error_set(err, PR_E_FORMAT,
+                            "kernel table: %s: \"no_matrix_math\" is not "
+                            "true or false",
+                            at);
+    r->no_mma = cJSON_IsTrue(nm);
     if (read_enum(o, "family", family_names, PR_KF_COUNT, 1, at, &r->family,
                   err) != PR_OK ||
         read_enum(o, "math", math_names, PR_KM_COUNT, 0, at, &r->math, err) !=
@@ -876,6 +885,7 @@ fill(const struct pr_kclass_table *t, int i, struct pr_kclass *out)
     out->family = (enum pr_kfamily)r->family;
     out->math = (enum pr_kmath)r->math;
     out->precision = (enum pr_kprec)r->prec;
+    out->no_mma = r->no_mma;
 }
 
 int
