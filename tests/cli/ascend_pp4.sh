@@ -185,4 +185,42 @@ sys.exit(0 if len(devs) == 4 and all(n is None and l.startswith('NPU %d ' % i)
          and [i for _, i, _, _ in devs] == [0, 1, 2, 3] else 1)
 PY
 
+check "no straggler across pipeline stages: the stage imbalance is the finding" py <<'PY'
+import json, sys
+s = json.load(open(sys.argv[2]))
+d = s['distributed']
+print(d['stragglers'], d['pipeline']['finding'] is not None)
+sys.exit(0 if d['stragglers'] == [] and d['pipeline']['finding'] else 1)
+PY
+
+# rank 3 slower than its stage peer (rank 2), the other stage untouched:
+# a straggler within its stage, compared with its stage's median alone
+cp -R "$D" "$T_DIR/pp4s"
+python3 - "$T_DIR/pp4s/rank3_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for r in rows:
+    r['Computing'] = '480000'
+    r['Stage'] = str(480000 + float(r['Communication(Not Overlapped)']) + float(r['Free']))
+w = csv.DictWriter(open(sys.argv[1], 'w', newline=''), fieldnames=list(rows[0]))
+w.writeheader()
+w.writerows(rows)
+PY
+"$PR_BIN" -q --input "$T_DIR/pp4s" --json "$T_DIR/s2.json" 2> "$T_DIR/err2"
+check "a rank slower than its stage peer is its stage's straggler" \
+    python3 - "$T_DIR/s2.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+d = s['distributed']
+w = {x['rank']: x for x in d['workers']}
+busy = lambda r: w[r]['computation_us'] + w[r]['overlap_us']
+med = (busy(2) + busy(3)) / 2
+st = d['stragglers']
+print(st, med)
+sys.exit(0 if [x['rank'] for x in st] == [3]
+         and ('the median %.1f \u00b5s of its pipeline stage' % med) in st[0]['reason']
+         and ('spend %.1f \u00b5s' % w[2]['communication_us']) in st[0]['reason']
+         else 1)
+PY
+
 echo "1..$T_N"

@@ -242,47 +242,94 @@ cmp_strag(const void *a, const void *b)
     return x->i < y->i ? -1 : x->i > y->i;
 }
 
-static void
-emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *arr,
-                int *ok)
+/* The index of rank's stage in pipe (distributed.pipeline), -1 where
+ * the pipeline names none or rank is in no stage. */
+static int
+stage_of(const cJSON *pipe, double rank)
 {
-    double *busy, med, comm_sum = 0;
+    const cJSON *st, *r;
+    int i = 0;
+
+    if (isnan(rank))
+        return -1;
+    cJSON_ArrayForEach(st, pr_sget(pipe, PR_K_STAGES))
+    {
+        cJSON_ArrayForEach(r, pr_sget(st, PR_K_RANKS))
+        {
+            if (cJSON_IsNumber(r) && r->valuedouble == rank)
+                return i;
+        }
+        i++;
+    }
+    return -1;
+}
+
+/* Stragglers: a rank computing 5% or more above the median of its peers
+ * while they spend longer in communication.  Its peers are the ranks of
+ * its pipeline stage where the job has stages (pipe, distributed.pipeline):
+ * ranks of different stages run different layers, and the stage that
+ * computes longer is the pipeline imbalance finding, not a straggler
+ * (held-out 4-rank CANN 8.3 job, PP=2: both ranks of the last stage were
+ * named stragglers, "the other ranks wait for it", its stage peer among
+ * them).  A rank alone in its stage has no peer to compare with. */
+static void
+emit_stragglers(const struct wk *w, size_t n, int all_ranks, const cJSON *pipe,
+                cJSON *arr, int *ok)
+{
+    double *busy, *med, *comm_sum;
+    size_t *cnt;
+    int *grp, staged = pr_sget_len(pr_sget(pipe, PR_K_STAGES)) >= 2;
     struct strag *v;
-    size_t i, m = 0, k = 0;
+    size_t i, j, k = 0;
 
     if (!all_ranks || !*ok)
         return;
-    busy = calloc(n, sizeof(*busy));
-    v = calloc(n, sizeof(*v));
-    if (busy == NULL || v == NULL) {
-        free(busy);
-        free(v);
+    busy = calloc(n + 1, sizeof(*busy));
+    med = calloc(n + 1, sizeof(*med));
+    comm_sum = calloc(n + 1, sizeof(*comm_sum));
+    cnt = calloc(n + 1, sizeof(*cnt));
+    grp = calloc(n + 1, sizeof(*grp));
+    v = calloc(n + 1, sizeof(*v));
+    if (busy == NULL || med == NULL || comm_sum == NULL || cnt == NULL ||
+        grp == NULL || v == NULL) {
         *ok = 0;
-        return;
+        goto out;
     }
+    /* grp[i]: worker i's stage (0 for all without stages); a worker in
+       no stage of a staged job is compared with no one */
     for (i = 0; i < n; i++)
-        if (!isnan(w[i].comp) && !isnan(w[i].overlap)) {
-            busy[m++] = w[i].comp + w[i].overlap;
-            comm_sum += w[i].comm;
+        grp[i] = staged ? stage_of(pipe, w[i].rank) : 0;
+    for (i = 0; i < n; i++) {
+        size_t m = 0;
+        if (grp[i] < 0 || isnan(w[i].comp) || isnan(w[i].overlap))
+            continue;
+        for (j = 0; j < n; j++)
+            if (grp[j] == grp[i] && !isnan(w[j].comp) && !isnan(w[j].overlap)) {
+                busy[m++] = w[j].comp + w[j].overlap;
+                comm_sum[i] += w[j].comm;
+            }
+        cnt[i] = m;
+        if (m < 2) {
+            med[i] = NAN;
+            continue;
         }
-    if (m >= 2) {
         qsort(busy, m, sizeof(busy[0]), cmp_dbl);
-        med = m % 2 ? busy[m / 2] : (busy[m / 2 - 1] + busy[m / 2]) / 2;
-    } else {
-        med = NAN;
+        med[i] = m % 2 ? busy[m / 2] : (busy[m / 2 - 1] + busy[m / 2]) / 2;
     }
-    for (i = 0; i < n && m >= 2 && med > 0; i++) {
+    for (i = 0; i < n; i++) {
         double b = w[i].comp + w[i].overlap;
-        if (isnan(b) || b < 1.05 * med)
+        if (grp[i] < 0 || cnt[i] < 2 || !(med[i] > 0) || isnan(b) ||
+            b < 1.05 * med[i])
             continue;
-        if (!((comm_sum - w[i].comm) / (double)(m - 1) > w[i].comm))
+        if (!((comm_sum[i] - w[i].comm) / (double)(cnt[i] - 1) > w[i].comm))
             continue;
-        v[k++] = (struct strag){i, (b - med) / med};
+        v[k++] = (struct strag){i, (b - med[i]) / med[i]};
     }
     qsort(v, k, sizeof(*v), cmp_strag);
     for (i = 0; i < k && *ok; i++) {
         const struct wk *s = &w[v[i].i];
         double b = s->comp + s->overlap;
+        size_t c = cnt[v[i].i];
         char text[400], who[160];
         struct pr_row_straggler r;
         if (isnan(s->rank))
@@ -291,16 +338,23 @@ emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *arr,
             snprintf(who, sizeof(who), "rank %.0f", s->rank);
         snprintf(text, sizeof(text),
                  "%s computes %.1f \xC2\xB5s per step, %.0f%% above the "
-                 "median %.1f \xC2\xB5s, while the other ranks spend %.1f "
-                 "\xC2\xB5s per "
+                 "median %.1f \xC2\xB5s%s, while the other ranks%s spend "
+                 "%.1f \xC2\xB5s per "
                  "step in communication against %.1f \xC2\xB5s here: they wait "
                  "for it",
-                 who, b, 100.0 * v[i].excess, med,
-                 (comm_sum - s->comm) / (double)(m - 1), s->comm);
+                 who, b, 100.0 * v[i].excess, med[v[i].i],
+                 staged ? " of its pipeline stage" : "",
+                 staged ? " of the stage" : "",
+                 (comm_sum[v[i].i] - s->comm) / (double)(c - 1), s->comm);
         r = (struct pr_row_straggler){s->worker, s->rank, text};
         *ok = pr_rows_write(arr, PR_RO_DISTRIBUTED_STRAGGLERS, &r, 1);
     }
+out:
     free(busy);
+    free(med);
+    free(comm_sum);
+    free(cnt);
+    free(grp);
     free(v);
 }
 
@@ -835,13 +889,16 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
         emit_workers(w, n, workers, &mis, &ok);
     if (ok)
         emit_comm_ops(w, n, comm_ops, &ok);
-    if (ok)
-        emit_stragglers(w, n, all_ranks, strag, &ok);
-    free(w);
     if (ok &&
         pr_stages_build(cJSON_GetObjectItemCaseSensitive(summary, PR_K_RUNS),
                         more, err) != PR_OK)
         st = PR_E_NOMEM;
+    /* after the stages: a straggler is judged among its stage's ranks */
+    if (ok && st == PR_OK)
+        emit_stragglers(w, n, all_ranks,
+                        cJSON_GetObjectItemCaseSensitive(more, PR_K_PIPELINE),
+                        strag, &ok);
+    free(w);
     /* a saved run's damaged link row: PR_E_FORMAT, its path */
     if (ok && st == PR_OK)
         st = pr_comm_links_job(runs, more, err);
