@@ -1261,6 +1261,12 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
         st = pr_producer_split(t, steps, run, err);
     if (st == PR_OK)
         st = pr_hostdev_fill(t, steps, run, &facts->tables.hostdev, err);
+    if (st == PR_OK) {
+        char skew[400];
+        if (pr_hostdev_skew_note(&facts->tables.hostdev, skew, sizeof(skew)))
+            pr_notes_row(notes, "clock_skew",
+                         (size_t)facts->tables.hostdev.skew_early, skew);
+    }
     if (st == PR_OK)
         st = pr_copy_ops_fill(t, run, err);
     if (st == PR_OK)

@@ -401,6 +401,19 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
                  dev_word(c));
         return;
     }
+    if (!copy_bound(c) && pr_hostdev_skew_note(c->hd, why, sizeof(why))) {
+        /* the idle split by cause reads launch times against device
+           times: with the clocks apart it is no evidence (the B200
+           trace's "0% waits for the host, 87% has work queued that waits
+           on events or other streams" on one stream with no event) */
+        snprintf(buf, cap,
+                 "Whether a larger batch would help, the trace cannot tell: "
+                 "%.0f of %.0f kernels and copies start before their launch "
+                 "call begins, so its device and host clocks disagree and "
+                 "its idle time cannot be split by cause (Data quality).",
+                 c->hd->skew_early, c->hd->skew_work);
+        return;
+    }
     idle_cause(c, why, sizeof(why));
     snprintf(buf, cap, "A larger batch is not the fix here: %s.", why);
 }
@@ -417,6 +430,9 @@ static const char low_util_lacks[] =
 static const char low_util_blind[] =
     "no change replayed: the trace cannot tell whether a larger batch would "
     "help (the text says why)";
+static const char low_util_skew[] =
+    "no change replayed: the trace's device and host clocks disagree, so it "
+    "cannot tell whether a larger batch would help (the text says why)";
 static const char low_util_other[] =
     "no change replayed: a larger batch is not the fix here (the text says "
     "why); the cause it names carries its own gain where its finding fires";
@@ -424,6 +440,8 @@ static const char low_util_other[] =
 static const char *
 low_util_note(const struct rctx *c)
 {
+    char why[400];
+
     if (tasks_lacking(c))
         return low_util_lacks;
     if (near_empty(c))
@@ -431,6 +449,8 @@ low_util_note(const struct rctx *c)
     if (!copy_bound(c) &&
         (no_launch_times(c) || !isfinite(c->hd->idle_host_share)))
         return low_util_blind;
+    if (!copy_bound(c) && pr_hostdev_skew_note(c->hd, why, sizeof(why)))
+        return low_util_skew;
     return low_util_other;
 }
 
@@ -3277,6 +3297,10 @@ pr_recommend_demote(cJSON *run, struct pr_notes *notes, const char **moved)
         } else if (strcmp(note, low_util_blind) == 0) {
             kind = "no_launch_calls";
             why = "what holds the device back is not in the trace";
+        } else if (strcmp(note, low_util_skew) == 0) {
+            kind = "low_utilization";
+            why = "what holds the device back cannot be read from times "
+                  "whose clocks disagree";
         } else if (strcmp(note, low_util_other) == 0) {
             kind = "low_utilization";
             why = "the cause it names is what to change, and its own "

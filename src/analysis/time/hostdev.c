@@ -2002,6 +2002,48 @@ launches_unrecorded_json(struct hd *h, cJSON **o, struct pr_error *err)
                : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
 }
 
+/* Work that starts more than 1 µs before its launch call begins: the
+ * device's clock ahead of the host's (no launch runs its work before it
+ * is called).  Graph work (one call for many) and the task queue's work
+ * (launch is the operator's enqueue) are left out. */
+#define SKEW_NS 1000
+
+static void
+skew_of(const struct hd *h, double *all, double *early, double *max_us)
+{
+    size_t i;
+
+    *all = *early = *max_us = 0;
+    for (i = 0; i < h->n; i++) {
+        const struct work *w = &h->w[i];
+        if (w->launch == PR_NO_ID || w->graph || w->acl_at != PR_NO_ID)
+            continue;
+        *all += 1;
+        if (w->s < pr_sat_sub_i64(w->launch, SKEW_NS)) {
+            double lead = (double)(w->launch - w->s) / 1000.0;
+            *early += 1;
+            if (lead > *max_us)
+                *max_us = lead;
+        }
+    }
+}
+
+int
+pr_hostdev_skew_note(const struct pr_hostdev_out *out, char *text, size_t cap)
+{
+    if (out == NULL || !(out->skew_early >= 2) ||
+        !(out->skew_early >= 0.1 * out->skew_work))
+        return 0;
+    snprintf(text, cap,
+             "%.0f of %.0f kernels and copies start before their launch call "
+             "begins (by up to %.1f \xC2\xB5s), which no launch does: the "
+             "trace's device and host clocks disagree, so the launch delays, "
+             "launch queues and the device's idle time by cause (host wait, "
+             "kernel wait, other) read from them are not reliable",
+             out->skew_early, out->skew_work, out->skew_max_us);
+    return 1;
+}
+
 /* The launches' typed row (rows.def): its delays and slowest launch
  * typed rows (null where none) and its queues' typed rows held as JSON
  * fields. */
@@ -2014,6 +2056,7 @@ launches_json(struct hd *h, cJSON **o, struct pr_error *err)
     struct pr_row_launches r = {.absent = 0};
     cJSON *delays, *queues, *slowest, *qwaits;
     size_t qearly;
+    char skew_text[400];
     int ok = 1;
 
     if (launches_unrecorded(h) || launches_unlinked(h))
@@ -2059,6 +2102,18 @@ launches_json(struct hd *h, cJSON **o, struct pr_error *err)
     r.slowest_launch = slowest;
     r.gpu_idle_host_wait_pct = share_pct(h->host_wait_ns, h->span_ns);
     r.note = unmeasured(h, 0);
+    {
+        struct pr_hostdev_out sk = {0};
+        skew_of(h, &sk.skew_work, &sk.skew_early, &sk.skew_max_us);
+        if (h->out != NULL) {
+            h->out->skew_work = sk.skew_work;
+            h->out->skew_early = sk.skew_early;
+            h->out->skew_max_us = sk.skew_max_us;
+        }
+        if (r.note == NULL &&
+            pr_hostdev_skew_note(&sk, skew_text, sizeof(skew_text)))
+            r.note = skew_text;
+    }
     *o = ok ? pr_rows_row(PR_RO_RUNS_LAUNCHES, &r) : NULL;
     cJSON_Delete(delays);
     cJSON_Delete(qwaits);
