@@ -3144,7 +3144,7 @@ live_at_peak(struct pr_figs *f, const cJSON *dev)
         size_t len = strlen(text);
         snprintf(text + len, sizeof(text) - len,
                  "%s was allocated before the trace began (weights, "
-                 "optimizer state, data kept across steps).",
+                 "optimizer state, data kept across training steps).",
                  pr_chart_format(untraced, PR_UNIT_BYTES, c, sizeof(c)));
     }
     pr_figs_text(f, text);

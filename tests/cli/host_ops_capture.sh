@@ -49,4 +49,17 @@ check "in the capture's words, never 'a step'" \
 check "no operator named, said so" grep -q "no operator named" "$T_DIR/t.txt"
 check "a C program: nsys/perf sampling, no with_stack or py-spy" \
     sh -c "grep -q 'nsys profile --sample=process-tree' '$T_DIR/t.txt' && ! grep -q 'with_stack\|py-spy' '$T_DIR/t.txt'"
+# the held-out B200 trace (no ProfilerStep) titled it "Host operators
+# bound the step" and its gain note said "at most 973 us a step"
+check "its title and gain note speak of the capture too" python3 -c "
+import json, re, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+xs = [x for x in (r.get('recommendations') or []) + (r.get('observations') or [])
+      if x['id'] == 'host_ops']
+fs = [f for f in r['verdict']['findings'] if f['id'] == 'host_ops']
+print([(x.get('title'), x.get('gain_note')) for x in xs], [f['title'] for f in fs])
+ok = xs and fs and all(f['title'] == 'Host operators bound the capture' for f in fs)
+ok = ok and all(x.get('title') in (None, 'Host operators bound the capture') and
+                not re.search(r'\bsteps?\b', x.get('gain_note') or '') for x in xs)
+sys.exit(0 if ok else 1)" "$T_DIR/h.json"
 echo "1..$T_N"

@@ -1172,27 +1172,27 @@ host_ops_caveat(const cJSON *run, cJSON *recs, char *text, size_t len,
         snprintf(note, sizeof(note),
                  "no estimate: most of the host's time is in Python "
                  "functions outside any recorded operator (Data quality), "
-                 "so no change to it can be replayed; at most %s a step for "
+                 "so no change to it can be replayed; at most %s%s for "
                  "the operators it names (their time on the path, the "
                  "evidence), all that freeing what holds them could save; "
                  "no bound is given for the Python time",
-                 cap_t);
+                 cap_t, per);
     else if (unrec)
         snprintf(note, sizeof(note),
                  "no estimate: the trace does not record what the host did "
                  "in most of its host time (Data quality), so no change to "
-                 "it can be replayed; at most %s a step for the operators "
+                 "it can be replayed; at most %s%s for the operators "
                  "it names (their time on the path, the evidence), all that "
                  "freeing what holds them could save; the rest of the "
                  "host's time on the path is not in the trace, and no bound "
                  "is given for it",
-                 cap_t);
+                 cap_t, per);
     else
         snprintf(note, sizeof(note),
                  "no estimate: the trace does not record what the host did "
-                 "in %s of the operators' %s a step on the path; at most %s "
-                 "a step, their time on the path (the evidence)",
-                 t, cap_t, cap_t);
+                 "in %s of the operators' %s%s on the path; at most %s%s, "
+                 "their time on the path (the evidence)",
+                 t, cap_t, per, cap_t, per);
     /* the named operators' time on the path bounds it, in its row as it
        is written */
     st = add_host_ops(recs, text, note, named_us > 0 ? named_us : NAN, ev);

@@ -5460,6 +5460,12 @@ pr_whatif_title(const cJSON *r)
     if (pr_sget_is(id, "misaligned_dims") &&
         strstr(pr_sget_str_or(r, PR_K_TEXT, ""), "matrix cores (MFMA)") != NULL)
         return "Dims that keep GEMMs off the matrix cores (MFMA)";
+    /* a run without steps: its host work bounds the capture (the
+       held-out B200 trace of wbing520/ai-performance-engineering, no
+       ProfilerStep: "Host operators bound the step") */
+    if (pr_sget_is(id, "host_ops") &&
+        strstr(pr_sget_str_or(r, PR_K_TEXT, ""), " in the capture") != NULL)
+        return "Host operators bound the capture";
     /* unsized all-reduces: many, how small not known (review 7 #6) */
     if (pr_sget_is(id, "small_allreduce") &&
         strncmp(pr_sget_str_or(r, PR_K_TEXT, ""), "Many all-reduces", 16) == 0)
