@@ -227,6 +227,7 @@ struct pr_whatif_acc {
     int64_t *bak_end;
     struct pr_names names;  /* kernel classes (names.c), of names.t */
     struct pr_idmap ocache; /* operator name id -> 1 + eligible */
+    struct pr_idmap gcache; /* operator event -> 1 + a GEMV (op_gemv) */
     struct pr_idmap opix;   /* per step: operator event -> index in ops */
     struct opsum *ops;
     size_t n_ops, cap_ops;
@@ -340,6 +341,7 @@ pr_whatif_acc_free(struct pr_whatif_acc *a)
     free(a->bak_end);
     pr_names_free(&a->names);
     pr_idmap_free(&a->ocache);
+    pr_idmap_free(&a->gcache);
     pr_idmap_free(&a->opix);
     free(a->ops);
     free(a->in);
@@ -456,28 +458,26 @@ op_eligible(struct pr_whatif_acc *a, const struct pr_trace *t,
     return v == 2;
 }
 
-/* An operator call's bytes and first input's dtype from its recorded
- * inputs; bytes < 0 when no formula knows them. */
-static void
-op_cost(struct pr_whatif_acc *a, const struct pr_trace *t, uint32_t op_ev,
-        double *bytes, enum pr_dtype *dt)
+/* An operator call's cost from its recorded inputs; 0 when none is known
+ * (no recorded inputs, out of memory: a->failed, a text that did not
+ * parse). */
+static int
+call_cost(struct pr_whatif_acc *a, const struct pr_trace *t, uint32_t op_ev,
+          struct pr_op_cost *cost)
 {
     const struct pr_event *e = &t->events[op_ev];
     struct pr_op_info buf;
     const struct pr_op_info *oi = pr_trace_op(t, e, &buf);
-    struct pr_op_cost cost;
     struct pr_op_call call;
     struct pr_error err = {PR_OK, ""};
 
-    *bytes = -1;
-    *dt = PR_DT_UNKNOWN;
     if (oi == NULL)
-        return;
+        return 0;
     if (a->in == NULL)
         a->in = malloc(sizeof(*a->in));
     if (a->in == NULL) {
         a->failed = 1;
-        return;
+        return 0;
     }
     pr_shapes_get(t, oi->input_dims, oi->input_types, oi->concrete_inputs,
                   a->in);
@@ -485,10 +485,50 @@ op_cost(struct pr_whatif_acc *a, const struct pr_trace *t, uint32_t op_ev,
     call.in = a->in;
     call.trace_flops = oi->flops;
     call.conv_grads = 0; /* no op tree here: a conv backward's both */
-    if (pr_flops_estimate(&call, &cost, &err) != PR_OK)
+    return pr_flops_estimate(&call, cost, &err) == PR_OK;
+}
+
+/* An operator call's bytes and first input's dtype from its recorded
+ * inputs; bytes < 0 when no formula knows them. */
+static void
+op_cost(struct pr_whatif_acc *a, const struct pr_trace *t, uint32_t op_ev,
+        double *bytes, enum pr_dtype *dt)
+{
+    struct pr_op_cost cost;
+
+    *bytes = -1;
+    *dt = PR_DT_UNKNOWN;
+    if (!call_cost(a, t, op_ev, &cost))
         return;
     *bytes = cost.bytes;
     *dt = cost.dtype;
+}
+
+/* A kernel's operator call is a matrix-vector product (aten::mv,
+ * aten::addmv, a GEMM whose M or N is 1) or an outer product (K = 1):
+ * memory-bound, no tensor-core path (cuBLAS runs gemv on CUDA cores), so
+ * neither AMP nor TF32 speeds it: the tensor-core section's own test
+ * (roofline.c, pr_tensorcore_op_gemv; issue #28 #1).  Cached per call. */
+static int
+op_gemv(struct pr_whatif_acc *a, const struct pr_trace *t,
+        const struct pr_cp_node *n, struct pr_error *err)
+{
+    struct pr_op_cost cost;
+    const char *name;
+    size_t v;
+
+    if (n->op_ev == PR_CP_NONE || n->op_ev >= t->n_events)
+        return 0;
+    v = pr_idmap_get(&a->gcache, n->op_ev);
+    if (v != PR_NONE)
+        return v == 2;
+    name = pr_trace_str(t, t->events[n->op_ev].name);
+    v = 1 + (pr_tensorcore_op_gemv(name, NULL) ||
+             (call_cost(a, t, n->op_ev, &cost) &&
+              pr_tensorcore_op_gemv(name, &cost)));
+    if (pr_idmap_put(&a->gcache, n->op_ev, v, err) != PR_OK)
+        a->failed = 1;
+    return v == 2;
 }
 
 /* ---------------------------------------------------------- scenarios */
@@ -1448,7 +1488,8 @@ by_name(struct pr_whatif_acc *a, const struct pr_trace *t,
 }
 
 /* The kernels a tensor-core change applies to: GEMM or convolution
- * kernels off tensor cores of eligible operators in fp32 (AMP, TF32),
+ * kernels off tensor cores of eligible operators in fp32 (AMP, TF32) that
+ * are no GEMV (op_gemv),
  * or any kernel off tensor cores of the operators a rule named
  * (ALIGN). */
 static int
@@ -1461,7 +1502,7 @@ tc_target(const struct pr_trace *t, struct pr_whatif_acc *a,
         return 0;
     if (s == PR_WHATIF_ALIGN)
         return picked(t, n, in, s) > 0;
-    return gemm_or_conv(t, n) &&
+    return gemm_or_conv(t, n) && !op_gemv(a, t, n, err) &&
            (op_eligible(a, t, n, err) || by_name(a, t, n));
 }
 
