@@ -26,7 +26,7 @@ const struct pr_category pr_keys_critical_path[PR_N_CRITICAL_PATH] = {
     {PR_K_KERNEL, "Kernel", 0x0072B2},
     {PR_K_COPY, "Copy", 0xE69F00},
     {PR_K_COMMUNICATION, "Communication", 0xD55E00},
-    {PR_K_SYNC_WAIT, "Sync wait", 0xF0E442},
+    {PR_K_SYNC_WAIT, "Host sync", 0xF0E442},
     /* a device stream's wait for another stream (issue #29): device time,
        Paul Tol's teal, apart from the host's sync yellow */
     {PR_K_STREAM_WAIT, "Stream wait", 0x44AA99},

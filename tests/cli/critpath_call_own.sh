@@ -86,4 +86,8 @@ check "launch replay's evidence: cudaMemcpyAsync 590, delay 20 ($(tr '\n' ';' < 
 check "the blocking calls' column reads Host sync, ms" \
     grep -q ">Host sync, ms<" "$T_DIR/t.html"
 check "no bare Sync column" sh -c '! grep -q ">Sync, ms<" "$1"' _ "$T_DIR/t.html"
+# issue #28 #2: the chart's legend and tooltips named the same time
+# "Sync wait": one name, the table's, everywhere
+check "the chart's legend reads Host sync" grep -q ">Host sync</text>" "$T_DIR/t.html"
+check "no Sync wait anywhere" sh -c '! grep -q "Sync wait" "$1"' _ "$T_DIR/t.html"
 echo "1..$T_N"
