@@ -4095,6 +4095,7 @@ struct lwait {
     /* those launched right after a stream-wait call no device record
        links to a stream (mark_unlinked: ROCm's hipStreamWaitEvent) */
     size_t idle_unlinked;
+    int64_t idle_unlinked_ns; /* and their gaps' time */
     uint32_t idle_ev;
     /* tasks of the steps, on the paths or off them, that started as
        late after the task before them on their stream though launched
@@ -4386,7 +4387,10 @@ note_idle(const struct pr_trace *t, const struct pr_cp_graph *g,
         lw->idle_ns = pr_sat_add_i64(lw->idle_ns, w);
         if (lw->idle_n++ == 0 || w < lw->idle_min_ns)
             lw->idle_min_ns = w;
-        lw->idle_unlinked += (size_t)after_late(g, n, 3);
+        if (after_late(g, n, 3)) {
+            lw->idle_unlinked++;
+            lw->idle_unlinked_ns = pr_sat_add_i64(lw->idle_unlinked_ns, w);
+        }
         if (lead < 0)
             lw->idle_unlaunched++;
         else if (lw->idle_n - lw->idle_unlaunched == 1) {
@@ -4707,9 +4711,19 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
         snprintf(text + len, cap - len,
                  "with no other task of the export between%s: %s.", launched,
                  gaps);
-    else if (lw->idle_unlinked > 0)
+    else if (lw->idle_unlinked > 0) {
         /* ROCm: hipStreamWaitEvent on the host, no device record of the
-           wait to say which stream waited (mark_unlinked) */
+           wait to say which stream waited (mark_unlinked); where only
+           some gaps follow one, how many and their time (the idle
+           verdict's partial cause, issue #28 #3) */
+        char part[120];
+
+        snprintf(part, sizeof(part),
+                 "the launch%s of %zu of the %zu (%.2f ms%s) followed",
+                 lw->idle_unlinked == 1 ? "" : "es", lw->idle_unlinked,
+                 lw->idle_n,
+                 (double)lw->idle_unlinked_ns / 1e6 / (double)n_steps,
+                 lw->capture ? " in all" : " a step");
         snprintf(text + len, cap - len,
                  "no task running; %s a stream-wait call (no launch "
                  "between) that no device record links to a stream (a ROCm "
@@ -4717,8 +4731,7 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                  lw->idle_unlinked == lw->idle_n
                      ? (lw->idle_n == 1 ? "its launch followed"
                                         : "the launch of each followed")
-                 : lw->idle_unlinked == 1 ? "the launch of 1 followed"
-                                          : "the launches of some followed",
+                     : part,
                  lw->idle_unlinked == lw->idle_n
                      ? ""
                      : ", the others with no stream wait or event recorded",
@@ -4730,7 +4743,7 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                        "keeps it as"
                      : ": the trace links none of these waits to a stream, "
                        "so the path keeps it as");
-    else
+    } else
         snprintf(text + len, cap - len,
                  "no task running, no stream wait or event recorded%s%s%s%s "
                  "device idle%s.",
