@@ -111,6 +111,14 @@ check "growing: a slow link, its interface checked" \
     grep -q GLOO_SOCKET_IFNAME "$T_DIR/grow.txt"
 check "growing: no size_note" \
     test "$(op "$T_DIR/grow.s.json" size_note)" = "None"
+# issue #28 #4: "on GPUs, use the NCCL backend" on a CPU-only run, whose
+# Gloo collectives move host tensors, Gloo's place: the advice says what
+# the trace shows (no device work) and names no NCCL
+for c in flat grow; do
+    check "$c: no device work, so Gloo is the backend; no NCCL advice" \
+        sh -c "grep -q 'The trace records no device work, so these collectives move host tensors, for which Gloo is the backend (NCCL carries GPU tensors only)' '$T_DIR/$c.txt' &&
+               ! grep -q 'use the NCCL\\|the NCCL backend' '$T_DIR/$c.txt'"
+done
 
 # review 6 #5: NCCL all-reduces whose kernels are all named for LL, 8 MiB
 # calls among them (gen_nccl FILE NELEMS SECOND_KERNEL): the note says
@@ -212,6 +220,9 @@ if shared_report cpu hta/cpu_only; then
     check "cpu_only: time does not grow with size, no GLOO_SOCKET_IFNAME" \
         sh -c "grep -q 'Time does not grow' '$T_DIR/cpu.txt' &&
                ! grep -q GLOO_SOCKET_IFNAME '$T_DIR/cpu.txt'"
+    check "cpu_only: no device work, so Gloo, not NCCL (issue #28 #4)" \
+        sh -c "grep -q 'The trace records no device work, so these collectives move host tensors' '$T_DIR/cpu.txt' &&
+               ! grep -q 'the NCCL backend' '$T_DIR/cpu.txt'"
     check "cpu_only: a ring over its 300 ranks" \
         grep -q "over 300 ranks passes each call through 598 hops" \
         "$T_DIR/cpu.txt"

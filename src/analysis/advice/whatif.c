@@ -3026,13 +3026,54 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
 #define COMM_BIG_BYTES (1024.0 * 1024.0)
 #define COMM_SLOW_GBPS 1.0
 
+/* What a Gloo collective's backend advice rests on (issue #28 #4): a
+ * CPU-only run (host_only: no device work in the trace) moves host
+ * tensors, Gloo's place, so NCCL is no advice there; where the run has
+ * device work, the trace does not say where the collectives' tensors
+ * are (Gloo's ops record no device), so NCCL is advice only if on the
+ * GPU.  "" for another backend.  `lead`: the words before (". "). */
+static const char *
+gloo_backend_words(const cJSON *run, const cJSON *o, char *buf, size_t cap,
+                   const char *lead)
+{
+    const cJSON *k;
+    double kernels = 0;
+
+    if (strcmp(pr_sget_str_or(o, PR_K_BACKEND, ""), "gloo") != 0)
+        return "";
+    if (cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY))) {
+        snprintf(buf, cap,
+                 "%sThe trace records no device work, so these collectives "
+                 "move host tensors, for which Gloo is the backend (NCCL "
+                 "carries GPU tensors only)",
+                 lead);
+        return buf;
+    }
+    cJSON_ArrayForEach(k, pr_sget(run, PR_K_KERNELS))
+    {
+        double c = pr_sget_num(k, PR_K_CALLS);
+
+        kernels += c > 0 ? c : 0;
+    }
+    snprintf(buf, cap,
+             "%sThe run has device work (%.0f kernel calls) but its "
+             "collectives run through Gloo on the host, and the trace does "
+             "not record which device their tensors are on: if on the GPU, "
+             "the NCCL backend keeps them there, and its hierarchical "
+             "(intra-node first) algorithms take fewer slow hops",
+             lead, kernels);
+    return buf;
+}
+
 /* Time that does not grow with size (comm.c's test, its size_note on
  * the op: HTA's cpu_only, gloo buckets of 1.29 MB and 8.33 MB both take
  * ~175 ms, so the per-call rates measure waiting, not the link, review-5
  * finding 3).  1: so, with the words in text. */
 static int
-flat_in_size(const cJSON *o, double group, char *text, size_t cap)
+flat_in_size(const cJSON *run, const cJSON *o, double group, char *text,
+             size_t cap)
 {
+    char gloo[400];
     double sb = pr_sget_num(o, PR_K_SMALL_BYTES),
            lb = pr_sget_num(o, PR_K_LARGE_BYTES);
     double st = pr_sget_num(o, PR_K_SMALL_US),
@@ -3064,10 +3105,7 @@ flat_in_size(const cJSON *o, double group, char *text, size_t cap)
              pr_sget_num(o, PR_K_SMALL_CALLS), sb / 1048576.0, st / 1000.0,
              pr_sget_num(o, PR_K_LARGE_CALLS), lb / 1048576.0, lt / 1000.0,
              lb / sb, lt / st, hops,
-             strcmp(pr_sget_str_or(o, PR_K_BACKEND, ""), "gloo") == 0
-                 ? "; on GPUs, the NCCL backend, whose hierarchical "
-                   "(intra-node first) algorithms take fewer slow hops"
-                 : "");
+             gloo_backend_words(run, o, gloo, sizeof(gloo), ". "));
     return 1;
 }
 
@@ -3084,7 +3122,7 @@ slow_transport(const cJSON *run, char *text, size_t cap, size_t len)
         double fly = pr_sget_num(o, PR_K_IN_FLIGHT_MAX);
         double wall = pr_sget_num(o, PR_K_WALL_GBPS);
         const char *be = pr_sget_str_or(o, PR_K_BACKEND, "");
-        char both[200] = "", flat[1000];
+        char both[200] = "", flat[1400], gloo[400];
 
         /* calls in flight together share the link: it carried their sum */
         if (fly > 1 && wall > bw) {
@@ -3098,7 +3136,7 @@ slow_transport(const cJSON *run, char *text, size_t cap, size_t len)
         if (!(calls > 0) || !(b / calls >= COMM_BIG_BYTES) ||
             !(bw < COMM_SLOW_GBPS) || !(bw > 0))
             continue;
-        if (flat_in_size(o, pr_sget_num(o, PR_K_GROUP_SIZE), flat,
+        if (flat_in_size(run, o, pr_sget_num(o, PR_K_GROUP_SIZE), flat,
                          sizeof(flat))) {
             if (fly > 1 && wall > 0)
                 snprintf(both, sizeof(both),
@@ -3119,21 +3157,22 @@ slow_transport(const cJSON *run, char *text, size_t cap, size_t len)
             "bandwidth a call (nccl-tests' algBw: a call's bytes over its "
             "own time)%s, slower than any datacenter link (10 GbE "
             "carries 1.25 GB/s): the transport is the problem before the "
-            "step's shape. %s",
+            "step's shape. %s%s%s",
             pr_sget_str_or(o, PR_K_NAME, "?"), b / calls / 1048576.0,
             pr_sget_num(o, PR_K_ALGBW_GBPS) * 1000.0, both,
             strcmp(be, "gloo") == 0
                 ? "Check the network interface Gloo uses (GLOO_SOCKET_IFNAME: "
                   "a management or loopback interface is a common mistake) "
-                  "and what else shares the link; on GPUs, use the NCCL "
-                  "backend."
+                  "and what else shares the link"
             : strcmp(be, "nccl") == 0 || strcmp(be, "rccl") == 0
                 ? "Check the interface and transport the backend chose "
                   "(its debug log: NCCL_DEBUG=INFO names them) and what "
                   "else shares the link."
                 : "Check the interface and transport the backend chose "
                   "(its debug log names them) and what else shares the "
-                  "link.");
+                  "link.",
+            gloo_backend_words(run, o, gloo, sizeof(gloo), ". "),
+            strcmp(be, "gloo") == 0 ? "." : "");
     }
     return len;
 }
