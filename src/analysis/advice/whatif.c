@@ -42,6 +42,8 @@ static const struct {
     const char *id;   /* the recommendation it backs */
     const char *what; /* the change, as the replay makes it */
     const char *npu;  /* the same in Ascend's words; NULL: what */
+    const char *amd;  /* the same in ROCm's words (HIP graphs, matrix cores
+                         (MFMA), workgroups on CUs); NULL: what */
     int bound;        /* its gain is an upper bound: it takes off all the
                          time the change could: bound_us, "<= X" */
 } scen[PR_WHATIF_COUNT] = {
@@ -52,27 +54,30 @@ static const struct {
      "graph mode (torch.compile with torchair's NPU backend): CANN launch "
      "calls and the NPU's wait for each launch take no time; the host "
      "operators' own work stays",
+     "HIP graphs (torch.compile mode=\"reduce-overhead\"): launch calls and "
+     "the device's wait for each launch take no time; the host operators' "
+     "own work stays",
      0},
     {"dataloader",
      "the data loader's time on the host gone (its next() "
      "takes no time)",
-     NULL, 0},
+     NULL, NULL, 0},
     {"host_sync",
      "no blocking synchronisation: the host no longer waits for "
      "the device in *Synchronize calls",
-     NULL, 0},
+     NULL, NULL, 0},
     {"pageable_copies",
      "copies from pinned memory: host-to-device copies with "
      "non_blocking=True no longer block the host, and pageable copies run "
      "at the host link's speed",
-     NULL, 0},
+     NULL, NULL, 0},
     {"communication",
      "communication overlapped with compute: no compute or host work waits "
      "for a collective but the work that starts after the last one ends, "
      "which consumes it (the optimizer after the gradients' all-reduce); "
      "the collectives still run, in order, and the step ends after them; "
      "an upper bound",
-     NULL, 1},
+     NULL, NULL, 1},
     {"enable_amp",
      "automatic mixed precision: kernels of tensor-core eligible operators "
      "that ran without tensor cores take their time times the ratio of the "
@@ -80,68 +85,88 @@ static const struct {
      "operator's bytes (in fp16) at the memory roof; fp32 GEMM/conv "
      "kernels that no eligible operator launched (a compiled graph's), "
      "found by their names, take the ratio alone",
-     NULL, 0},
+     NULL,
+     "automatic mixed precision: kernels of eligible operators that ran "
+     "without the matrix cores (MFMA) take their time times the ratio of "
+     "the fp32 peak to the fp16 matrix-core peak, never less than their "
+     "operator's bytes (in fp16) at the memory roof; fp32 GEMM/conv kernels "
+     "that no eligible operator launched (a compiled graph's), found by "
+     "their names, take the ratio alone",
+     0},
     {"tf32",
      "TF32 (torch.backends.cuda.matmul.allow_tf32 = True): the same "
      "kernels times the ratio of the fp32 peak to the TF32 "
      "tensor-core peak, never less than their bytes at the memory "
      "roof",
-     NULL, 0},
+     NULL,
+     "TF32 (torch.backends.cuda.matmul.allow_tf32 = True): the same kernels "
+     "times the ratio of the fp32 peak to the TF32 matrix-core peak, never "
+     "less than their bytes at the memory roof",
+     0},
     {"low_gpu_utilization",
      "twice the batch: every kernel and copy, the data loader and the "
      "host's Python outside operators take twice as long; communication "
      "and the operators' dispatch on the host stay; the gain is the time "
      "saved per step's worth of samples",
-     NULL, 0},
+     NULL, NULL, 0},
     {"memory_bound_ops",
      "the named memory-bound operators' kernels at the memory roof (their "
      "bytes at the peak bandwidth); an upper bound on what fusing them "
      "saves; the rows of an attention computed unfused (on its score "
      "matrix) take none of their time: an upper bound on what fused "
      "attention saves",
-     NULL, 1},
+     NULL, NULL, 1},
     {"misaligned_dims",
      "the named operators' kernels that ran without tensor cores on them "
      "(dims padded): their time times the ratio of the fp32 peak to the "
      "fp16 tensor-core peak, never less than their bytes at the memory "
      "roof",
-     NULL, 0},
+     NULL,
+     "the named operators' kernels that ran without the matrix cores (MFMA) "
+     "on them (dims padded): their time times the ratio of the fp32 peak to "
+     "the fp16 matrix-core peak, never less than their bytes at the memory "
+     "roof",
+     0},
     {"low_occupancy",
      "the named kernels filling the device: their time times their blocks "
      "per SM (a grid under one block per SM) or their occupancy over 25%; "
      "an upper bound",
-     NULL, 1},
+     NULL,
+     "the named kernels filling the device: their time times their "
+     "workgroups per CU (a grid under one workgroup per CU) or their "
+     "occupancy over 25%; an upper bound",
+     1},
     {"cold_step",
      "the steady state: runtime calls that held the host 1 ms or more "
      "(first-use costs: context creation, module loading, JIT) take the "
      "step's median runtime call time; a one-time cost, not a saving per "
      "step of a long run",
-     NULL, 0},
+     NULL, NULL, 0},
     {"copy_bound",
      "copies from the host prefetched: pinned, non_blocking copies on a "
      "side stream a step ahead, so no compute or host work waits for a "
      "host-to-device copy (the copies still run, and the step ends after "
      "them; a copy of 64 bytes or fewer, a scalar the step makes, stays); "
      "an upper bound",
-     NULL, 1},
+     NULL, NULL, 1},
     {"gradient_accumulation",
      "gradient accumulation over two micro-batches (or twice the batch): "
      "every kernel, copy, host call and the host work between them happen "
      "twice, the collectives and the waits for peers once; the gain is "
      "the time saved per step's worth of samples",
-     NULL, 0},
+     NULL, NULL, 0},
     {"dtype_conversions",
      "no dtype conversions: PyTorch's casting kernels a rule named "
      "(bfloat16_copy_kernel_cuda ...) take no time, as if their tensors "
      "were already in the dtype their consumers need; an upper bound",
-     NULL, 1},
+     NULL, NULL, 1},
     {"op_compile",
      "no operator compilation: CANN's compile steps (the opCompile step "
      "inside each aclopCompileAndExecute, aclopCompile alone) take no time "
      "(aclopCompile calls: the step's median runtime call time), and the "
      "device idle the path shows during them goes; the rest of each "
      "aclopCompileAndExecute, the aclop path's execution, stays",
-     NULL, 0},
+     NULL, NULL, 0},
     {"low_block_dim",
      "the named operators' tasks split across every core of their kind: "
      "each takes its time times its Block Dim over the core count; an "
@@ -149,7 +174,7 @@ static const struct {
      "such as memory bandwidth, limits the task (the model low_block_dim "
      "states where the core count is not known, at the run's usual Block "
      "Dim: one model, an estimate, review 8 #4)",
-     NULL, 0},
+     NULL, NULL, 0},
     {"device_copies",
      "CUDA-graph trees (torch.compile mode=\"reduce-overhead\"): the "
      "copies a CUDA-graphed compiled function's wrapper makes into the "
@@ -160,13 +185,13 @@ static const struct {
      "static_input_idxs, nor an earlier graph's output, "
      "cudagraph_managed_idxs: the batch, the incoming gradients), in one "
      "torch._foreach_copy_, and the trace does not tell them apart",
-     NULL, 1},
+     NULL, NULL, 1},
     {"slow_dispatch",
      "healthy dispatch: the named PyTorch operators that compute nothing "
      "(views, allocation, metadata) take 2 \xC2\xB5s of host time a call, "
      "their "
      "host time scaled from its mean a call to that",
-     NULL, 0},
+     NULL, NULL, 0},
     {"small_allreduce",
      "gradients bucketed (DDP's bucket_cap_mb, 25 MB): a step's small "
      "NCCL all-reduces merged into one call per 25 MB in their order; the "
@@ -177,14 +202,14 @@ static const struct {
      "latency (one bucket a step), waiting after its launch as long as "
      "the bucket's first call did; the merged calls' launches and host "
      "work go",
-     NULL, 0},
+     NULL, NULL, 0},
     {"aclop_binary",
      "binary kernels (torch_npu's jit_compile=False, the aclnn path): each "
      "aclopCompileAndExecute / aclopExecute call takes what the same "
      "export's binary kernels cost the host (its aclnn* calls), its task "
      "waits that much less, and the device's wait inside those calls "
      "goes",
-     NULL, 0},
+     NULL, NULL, 0},
 };
 
 /* Replayed under a change that removes an edge. */
@@ -2147,36 +2172,11 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
         pr_replay_aclop_floor(a->rc, fl, sizeof(fl));
         snprintf(change, sizeof(change), "%s%s", scen[s].what, fl);
         o.change = change;
-    } else if (s == PR_WHATIF_LAUNCH && !a->npu && pr_sget_is(a->vendor, "amd"))
-        /* ROCm's graphs are HIP's (review 28h #12) */
-        o.change = "HIP graphs (torch.compile mode=\"reduce-overhead\"): "
-                   "launch calls and the device's wait for each launch take "
-                   "no time; the host operators' own work stays";
-    else if (s == PR_WHATIF_ALIGN && !a->npu && pr_sget_is(a->vendor, "amd"))
-        /* AMD's matrix units are matrix cores (MFMA), not tensor cores */
-        o.change = "the named operators' kernels that ran without the matrix "
-                   "cores (MFMA) on them (dims padded): their time times the "
-                   "ratio of the fp32 peak to the fp16 matrix-core peak, "
-                   "never less than their bytes at the memory roof";
-    else if (s == PR_WHATIF_OCCUPANCY && !a->npu &&
-             pr_sget_is(a->vendor, "amd"))
-        /* HIP's blocks are workgroups, and they run on CUs */
-        o.change = "the named kernels filling the device: their time times "
-                   "their workgroups per CU (a grid under one workgroup per "
-                   "CU) or their occupancy over 25%; an upper bound";
-    else if (s == PR_WHATIF_AMP && !a->npu && pr_sget_is(a->vendor, "amd"))
-        o.change = "automatic mixed precision: kernels of eligible operators "
-                   "that ran without the matrix cores (MFMA) take their time "
-                   "times the ratio of the fp32 peak to the fp16 matrix-core "
-                   "peak, never less than their operator's bytes (in fp16) at "
-                   "the memory roof; fp32 GEMM/conv kernels that no eligible "
-                   "operator launched (a compiled graph's), found by their "
-                   "names, take the ratio alone";
-    else if (s == PR_WHATIF_TF32 && !a->npu && pr_sget_is(a->vendor, "amd"))
-        o.change = "TF32 (torch.backends.cuda.matmul.allow_tf32 = True): the "
-                   "same kernels times the ratio of the fp32 peak to the TF32 "
-                   "matrix-core peak, never less than their bytes at the "
-                   "memory roof";
+    } else if (!a->npu && scen[s].amd != NULL && pr_sget_is(a->vendor, "amd"))
+        /* ROCm's graphs are HIP's (review 28h #12), its matrix units
+           matrix cores (MFMA), not tensor cores, its blocks workgroups
+           that run on CUs */
+        o.change = scen[s].amd;
     else if (s == PR_WHATIF_LAUNCH && !a->npu && a->no_framework)
         /* a CUDA C++ or MPI program under Nsight Systems has no
            torch.compile (closing 'Left': saxpy, CloverLeaf) */
