@@ -527,29 +527,23 @@ comm_note(struct pr_dtable *t, const cJSON *row, int capture, int npu)
     p[0] = '\0';
     if (tb > 0)
         pr_dfmt_pct(100.0 * (tc / tb - 1.0), p, sizeof(p));
-    if (npu)
-        len = (size_t)snprintf(
-            s, sizeof(s),
-            "%s is Communication(Not Overlapped) on both sides, as "
-            "step_trace_time.csv names it: collective time beside no "
-            "computing task. The collectives' whole time per %s, overlapped "
-            "or not (its Communication), is %s (baseline) -> %s "
-            "(current)%s%s%s.",
-            name, capture ? "capture" : "step", a, b, p[0] ? ", " : "", p,
-            same ? ", the same as Communication(Not Overlapped) on both "
-                   "sides: none of it overlapped a computing task"
-                 : "");
-    else
-        len = (size_t)snprintf(
-            s, sizeof(s),
-            "%s is the exposed communication on both sides: collective "
-            "time beside no compute kernel, copy or fill. The collectives' "
-            "total time per %s, hidden or not, is %s (baseline) -> %s "
-            "(current)%s%s%s.",
-            name, capture ? "capture" : "step", a, b, p[0] ? ", " : "", p,
-            same ? ", the same as the exposed on both sides: none of it "
-                   "ran beside a compute kernel, copy or fill"
-                 : "");
+    len = (size_t)snprintf(
+        s, sizeof(s),
+        "%s is %s on both sides%s: collective time beside %s. The "
+        "collectives' %s time per %s, %s, is %s (baseline) -> %s "
+        "(current)%s%s%s.",
+        name,
+        npu ? "Communication(Not Overlapped)" : "the exposed communication",
+        npu ? ", as step_trace_time.csv names it" : "",
+        npu ? "no computing task" : "no compute kernel, copy or fill",
+        npu ? "whole" : "total", capture ? "capture" : "step",
+        npu ? "overlapped or not (its Communication)" : "hidden or not", a, b,
+        p[0] ? ", " : "", p,
+        !same ? ""
+        : npu ? ", the same as Communication(Not Overlapped) on both sides: "
+                "none of it overlapped a computing task"
+              : ", the same as the exposed on both sides: none of it ran "
+                "beside a compute kernel, copy or fill");
     if (!same && len < sizeof(s) && hb >= 0 && hc >= 0) {
         /* the part hidden, total less exposed: where the exposed part
            and the total move apart, the hidden part explains it */
