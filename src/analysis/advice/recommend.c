@@ -473,6 +473,7 @@ dataloader_text(const struct rctx *c, double share, double lead, char *text,
     double in = 0;
     const char *top = NULL;
     double top_us = -1;
+    char part[300] = "";
 
     cJSON_ArrayForEach(k, pr_sget(c->run, PR_K_KERNELS))
     {
@@ -500,38 +501,29 @@ dataloader_text(const struct rctx *c, double share, double lead, char *text,
                  100.0 * share, dev_word(c), top);
         return;
     }
-    if (isnan(lead)) {
-        snprintf(text, cap,
-                 "This run has high time cost on input data loading. %.1f%% "
-                 "of the step time is in DataLoader. You could try to set "
-                 "num_workers on DataLoader's construction and enable "
-                 "multi-processes on data loading.",
-                 100.0 * share);
-        return;
-    }
-    {
-        char part[300] = "";
-
-        if (lead >= 0.995)
-            snprintf(part, sizeof(part),
-                     " All of it runs in Preparing, before the step's first "
-                     "NPU task: it delays the step's start, and by "
-                     "torch_npu's rule it is not in the step.");
-        else if (lead >= 0.005)
-            snprintf(part, sizeof(part),
-                     " %.0f%% of it runs in Preparing, before the step's "
-                     "first NPU task: it delays the step's start, and by "
-                     "torch_npu's rule that part is not in the step.",
-                     100.0 * lead);
-        snprintf(text, cap,
-                 "This run has high time cost on input data loading. %.1f%% "
-                 "of the host step time (from each step's host start, "
-                 "torch_npu's Preparing included) is in DataLoader.%s You "
-                 "could try to set "
-                 "num_workers on DataLoader's construction and enable "
-                 "multi-processes on data loading.",
-                 100.0 * share, part);
-    }
+    /* a lead known (NaN none): torch_npu's host step, and the loader's
+       part in Preparing */
+    if (lead >= 0.995)
+        snprintf(part, sizeof(part),
+                 " All of it runs in Preparing, before the step's first "
+                 "NPU task: it delays the step's start, and by "
+                 "torch_npu's rule it is not in the step.");
+    else if (lead >= 0.005)
+        snprintf(part, sizeof(part),
+                 " %.0f%% of it runs in Preparing, before the step's "
+                 "first NPU task: it delays the step's start, and by "
+                 "torch_npu's rule that part is not in the step.",
+                 100.0 * lead);
+    snprintf(text, cap,
+             "This run has high time cost on input data loading. %.1f%% "
+             "of the %s is in DataLoader.%s You could try to set "
+             "num_workers on DataLoader's construction and enable "
+             "multi-processes on data loading.",
+             100.0 * share,
+             isnan(lead) ? "step time"
+                         : "host step time (from each step's host start, "
+                           "torch_npu's Preparing included)",
+             part);
 }
 
 /* A pipeline finding's note until the stages' balance gives it a gain
