@@ -279,4 +279,25 @@ pr_parse_json_nul(const char *text, size_t len)
     return SIZE_MAX;
 }
 
+/* The group number an HCCL operation's name carries: the digits after the
+ * "__" that follows its "hcom_" prefix, up to the next '_' or the name's
+ * end ("hcom_allReduce__935_1" -> "935", the last digits of its
+ * communicator's id; MindStudio Insight's GroupId).  Returns where they
+ * start, their count (1 to 11) in *len; NULL (*len 0) when the name
+ * carries none. */
+static inline const char *
+pr_parse_hccl_group(const char *name, size_t *len)
+{
+    const char *g = name != NULL && strncmp(name, "hcom_", 5) == 0
+                        ? strstr(name + 5, "__")
+                        : NULL;
+    size_t n = g != NULL ? pr_parse_digits(g + 2) : 0;
+
+    *len = 0;
+    if (n == 0 || n >= 12 || (g[2 + n] != '_' && g[2 + n] != '\0'))
+        return NULL;
+    *len = n;
+    return g + 2;
+}
+
 #endif

@@ -14,6 +14,7 @@
 #include "profreport/diff_match.h"
 #include "profreport/diff_stats.h"
 #include "profreport/merge.h"
+#include "profreport/parse.h"
 #include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/shorten.h"
@@ -1292,15 +1293,11 @@ int_free(const char *name)
 static char *
 hccl_key(const char *name, int *oom)
 {
-    const char *u = strstr(name, "__"), *d;
     size_t a, n;
+    const char *d = pr_parse_hccl_group(name, &n);
     char *out;
 
-    if (strncmp(name, "hcom_", 5) != 0 || u == NULL)
-        return NULL;
-    d = u + 2;
-    n = strspn(d, "0123456789");
-    if (n == 0 || d[n] != '_')
+    if (d == NULL)
         return NULL;
     a = (size_t)(d - name);
     out = malloc(strlen(name) - n + 2);

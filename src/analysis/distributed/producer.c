@@ -15,6 +15,7 @@
 #include "profreport/checked.h"
 #include "profreport/comm.h"
 #include "profreport/keys.h"
+#include "profreport/parse.h"
 #include "profreport/phases.h"
 #include "profreport/producer.h"
 #include "profreport/rows.h"
@@ -298,19 +299,16 @@ struct hrow {
     char tag[24];
 };
 
-/* The group tag HCCL writes into an operation's name: the digits after
- * its "__" ("hcom_allReduce__483_2" -> "483", the last digits of its
- * group's id); "" when the name has none. */
+/* The group tag HCCL writes into an operation's name
+ * (pr_parse_hccl_group: "hcom_allReduce__483_2" -> "483", the last digits
+ * of its group's id); "" when the name has none. */
 static void
 name_tag(const char *name, char *out, size_t cap)
 {
-    const char *dd = strstr(name, "__");
-    size_t n = dd ? strspn(dd + 2, "0123456789") : 0;
+    size_t n;
+    const char *g = pr_parse_hccl_group(name, &n);
 
-    if (n >= cap || (dd && dd[2 + n] != '_' && dd[2 + n] != '\0'))
-        n = 0;
-    memcpy(out, dd ? dd + 2 : "", n);
-    out[n] = '\0';
+    snprintf(out, cap, "%.*s", (int)n, g != NULL ? g : "");
 }
 
 /* "hcom_allReduce__586_0_1" -> "hcom_allReduce_", as kernel_details'

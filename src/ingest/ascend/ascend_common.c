@@ -15,6 +15,7 @@
 #include "../internal.h"
 #include "ascend_common.h"
 #include "profreport/checked.h"
+#include "profreport/parse.h"
 
 #define INFO_MAX ((size_t)16 << 20)
 
@@ -369,13 +370,11 @@ pr_ascend_collective(const char *name)
 const char *
 pr_ascend_hccl_row(const char *name, char *buf, size_t n)
 {
-    const char *g = name != NULL && strncmp(name, "hcom_", 5) == 0
-                        ? strstr(name + 5, "__")
-                        : NULL;
-    size_t len = g != NULL ? strspn(g + 2, "0123456789") : 0;
+    size_t len;
+    const char *g = pr_parse_hccl_group(name, &len);
 
-    if (len > 0 && len < 12 && (g[2 + len] == '_' || g[2 + len] == '\0'))
-        snprintf(buf, n, "HCCL group %.*s", (int)len, g + 2);
+    if (g != NULL)
+        snprintf(buf, n, "HCCL group %.*s", (int)len, g);
     else
         snprintf(buf, n, "HCCL");
     return buf;
