@@ -915,20 +915,29 @@ _Static_assert(sizeof(capture_cols_of) / sizeof(capture_cols_of[0]) ==
                    sizeof(capture_cols) / sizeof(capture_cols[0]),
                "capture_cols_of: one label per capture_cols entry");
 
-const struct pr_col *
-pr_fig_col_capture(const struct pr_col *c)
+/* The column of cols (n of them) that c stands for: the one whose label
+ * in of[] is c's, with c's key and id, and from by_width on c's width too;
+ * c itself when none is. */
+static const struct pr_col *
+col_swap(const struct pr_col *c, const struct pr_col *cols,
+         const char *const *of, size_t n, size_t by_width)
 {
     size_t i;
 
-    for (i = 0; c != NULL && c->label != NULL &&
-                i < sizeof(capture_cols) / sizeof(capture_cols[0]);
-         i++)
-        if (strcmp(c->label, capture_cols_of[i]) == 0 &&
-            strcmp(c->key, capture_cols[i].key) == 0 &&
-            strcmp(c->id, capture_cols[i].id) == 0 &&
-            (i < CAPTURE_COLS_BY_WIDTH || c->width == capture_cols[i].width))
-            return &capture_cols[i];
+    for (i = 0; c != NULL && c->label != NULL && i < n; i++)
+        if (strcmp(c->label, of[i]) == 0 && strcmp(c->key, cols[i].key) == 0 &&
+            strcmp(c->id, cols[i].id) == 0 &&
+            (i < by_width || c->width == cols[i].width))
+            return &cols[i];
     return c;
+}
+
+const struct pr_col *
+pr_fig_col_capture(const struct pr_col *c)
+{
+    return col_swap(c, capture_cols, capture_cols_of,
+                    sizeof(capture_cols) / sizeof(capture_cols[0]),
+                    CAPTURE_COLS_BY_WIDTH);
 }
 
 /* the host step's columns: the verdict's Of step, the what-if table's
@@ -955,6 +964,10 @@ static const struct pr_col host_step_cols[] = {
 /* the labels host_step_cols[i] stands for */
 static const char *const host_step_cols_of[] = {"Of step", "Step after",
                                                 "Of step"};
+/* one label for each of host_step_cols, as capture_cols_of */
+_Static_assert(sizeof(host_step_cols_of) / sizeof(host_step_cols_of[0]) ==
+                   sizeof(host_step_cols) / sizeof(host_step_cols[0]),
+               "host_step_cols_of: one label per host_step_cols entry");
 
 int
 pr_fig_run_host_step(const cJSON *run)
@@ -968,17 +981,9 @@ pr_fig_run_host_step(const cJSON *run)
 const struct pr_col *
 pr_fig_col_host_step(const struct pr_col *c)
 {
-    size_t i;
-
-    for (i = 0; c != NULL && c->label != NULL &&
-                i < sizeof(host_step_cols) / sizeof(host_step_cols[0]);
-         i++)
-        if (strcmp(c->label, host_step_cols_of[i]) == 0 &&
-            strcmp(c->key, host_step_cols[i].key) == 0 &&
-            strcmp(c->id, host_step_cols[i].id) == 0 &&
-            c->width == host_step_cols[i].width)
-            return &host_step_cols[i];
-    return c;
+    /* each by its width too */
+    return col_swap(c, host_step_cols, host_step_cols_of,
+                    sizeof(host_step_cols) / sizeof(host_step_cols[0]), 0);
 }
 
 int
