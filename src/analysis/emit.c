@@ -383,15 +383,19 @@ pr_run_window(const cJSON *run)
     return pr_sget_run_is_capture(run) ? "capture" : "step";
 }
 
-const char *
-pr_run_gain_window(const cJSON *run)
+int
+pr_run_host_step(const cJSON *run)
 {
     const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
 
-    if (pr_sget_is(pr_sget_str(ss, PR_K_BASIS), "npu_device") &&
-        pr_sget_num(ss, PR_K_HOST_MEAN_US) > pr_sget_num(ss, PR_K_MEAN_US))
-        return "host step";
-    return pr_run_window(run);
+    return pr_sget_is(pr_sget_str(ss, PR_K_BASIS), "npu_device") &&
+           pr_sget_num(ss, PR_K_HOST_MEAN_US) > pr_sget_num(ss, PR_K_MEAN_US);
+}
+
+const char *
+pr_run_gain_window(const cJSON *run)
+{
+    return pr_run_host_step(run) ? "host step" : pr_run_window(run);
 }
 
 /* Whether the run is a PyTorch program: its framework says so, or an

@@ -300,11 +300,14 @@ PR_NODISCARD enum pr_status pr_hostcov_fill(const struct pr_trace *t,
  * steps (pr_sget_run_is_capture), whose advice never speaks of "the
  * step" (issue #29), else "step". */
 const char *pr_run_window(const cJSON *run);
+/* 1 on torch_npu's device basis (step_summary.basis "npu_device") where
+ * the host step is longer (host_mean_us over mean_us): the critical path
+ * and replays start at the host start (torch_npu's Preparing included)
+ * while the mean step is the device step (issue #30).  The render's
+ * pr_fig_run_host_step asks the same of a summary. */
+int pr_run_host_step(const cJSON *run);
 /* The window a replayed gain's share is of, in a finding's words: "host
- * step" on torch_npu's device basis (step_summary.basis "npu_device")
- * where the host step is longer, whose critical path and replays start at
- * the host start (torch_npu's Preparing included) while the mean step is
- * the device step (issue #30); else pr_run_window. */
+ * step" where pr_run_host_step, else pr_run_window. */
 const char *pr_run_gain_window(const cJSON *run);
 int pr_run_trains(const cJSON *run);
 int pr_run_is_torch(const cJSON *run);

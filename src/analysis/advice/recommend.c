@@ -1544,9 +1544,7 @@ rule_op_compile(struct rctx *c)
              pr_sget_num(oc, PR_K_CALLS),
              pr_sget_num(oc, PR_K_CALLS) == 1 ? "" : "s", total / 1000.0,
              100.0 * share,
-             strcmp(pr_run_gain_window(c->run), "host step") == 0
-                 ? " by torch_npu's rule"
-                 : "",
+             pr_run_host_step(c->run) ? " by torch_npu's rule" : "",
              n ? " (" : "", ops, n ? ")" : "", what);
     add_rec(c, "op_compile", "warning", text);
 }

@@ -6254,13 +6254,12 @@ warmup_first(const cJSON *run)
 static void
 npu_device_words(const cJSON *run, char *mean, size_t cap)
 {
-    const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
-    double host = pr_sget_num(ss, PR_K_HOST_MEAN_US);
+    double host =
+        pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_HOST_MEAN_US);
     size_t l = strlen(mean);
     char h[48];
 
-    if (!pr_sget_is(pr_sget_str(ss, PR_K_BASIS), "npu_device") ||
-        !(host > pr_sget_num(ss, PR_K_MEAN_US)) || l >= cap)
+    if (!pr_run_host_step(run) || l >= cap)
         return;
     fmt_us(host, h, sizeof(h));
     snprintf(mean + l, cap - l,
