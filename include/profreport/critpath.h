@@ -251,11 +251,15 @@ struct pr_whatif_in; /* whatif.h */
  * error against the measured step, and replay_error_pct (the worst
  * step's); the what-if replays of the steps it reproduces (whatif.h; in
  * may be NULL).  max_error_pct, when not NULL, gets that worst error
- * (NaN without steps).  PR_E_NOMEM. */
+ * (NaN without steps); unlinked_wait, when not NULL, 1 where its notes
+ * (launch_wait_note, idle_note) name a stream-wait call that no device
+ * record links to a stream as the likely cause of the wait (a ROCm
+ * trace's hipStreamWaitEvent), else 0.  PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_critpath_fill(const struct pr_trace *t,
                                              const struct pr_steps *s,
                                              const struct pr_whatif_in *in,
                                              cJSON *run, double *max_error_pct,
+                                             int *unlinked_wait,
                                              struct pr_error *err);
 
 #endif

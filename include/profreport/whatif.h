@@ -273,10 +273,12 @@ struct pr_verdict {
  * first thing the reports and the terminal show.  underused: the kind of
  * the Data quality row the low-utilization finding became (NULL: none),
  * which "No finding" points to when the largest replay is a larger
- * batch.  A new verdict (pr_whatif_verdict_put or _free), NULL and
- * PR_E_NOMEM in err when out of memory. */
+ * batch.  unlinked_wait: pr_critpath_fill's, the path's idle has a
+ * likely cause (a stream-wait call linked to no stream), not none.  A new
+ * verdict (pr_whatif_verdict_put or _free), NULL and PR_E_NOMEM in err
+ * when out of memory. */
 struct pr_verdict *pr_whatif_verdict(const cJSON *run, const char *underused,
-                                     struct pr_error *err);
+                                     int unlinked_wait, struct pr_error *err);
 /* The critical path's parts by kind (critical_path.by_kind_us or a copy)
  * in the verdict's words, largest first ("kernels 62%, host work 26%"),
  * into buf; "" when the path holds nothing. */

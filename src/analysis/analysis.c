@@ -1144,9 +1144,9 @@ unrecorded_bound(cJSON *run, struct pr_error *err)
  * compute in 1 of 1 step" from aicore_intermediate's totals). */
 static enum pr_status
 verdict(const struct pr_trace *t, cJSON *run, const char *demoted,
-        struct pr_error *err)
+        int unlinked_wait, struct pr_error *err)
 {
-    struct pr_verdict *v = pr_whatif_verdict(run, demoted, err);
+    struct pr_verdict *v = pr_whatif_verdict(run, demoted, unlinked_wait, err);
 
     if (v == NULL)
         return PR_E_NOMEM;
@@ -1237,6 +1237,7 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
     struct pr_whatif_in in;
     const char *demoted = NULL;
     double cp_err = NAN;
+    int unlinked = 0; /* pr_critpath_fill's unlinked_wait */
 
     if (st == PR_OK)
         st = device_not_recorded(run, err);
@@ -1287,7 +1288,7 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
         st = pr_emit_put(run, PR_K_CRITICAL_PATH, cJSON_CreateNull(),
                          "critical path", err);
     else if (st == PR_OK)
-        st = pr_critpath_fill(t, steps, &in, run, &cp_err, err);
+        st = pr_critpath_fill(t, steps, &in, run, &cp_err, &unlinked, err);
     if (st == PR_OK && !isnan(cp_err))
         pr_notes_count(notes, PR_K_CRITICAL_PATH_REPLAY_ERROR_PCT, cp_err);
     if (st == PR_OK && pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH),
@@ -1307,7 +1308,7 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
     if (st == PR_OK && !pr_recommend_demote(run, notes, &demoted))
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (recommend)");
     if (st == PR_OK)
-        st = verdict(t, run, demoted, err);
+        st = verdict(t, run, demoted, unlinked, err);
     if (st == PR_OK)
         st = unrecorded_bound(run, err);
     return st;

@@ -5434,23 +5434,6 @@ launch_title(const cJSON *run)
     return t[part][syncs][pr_sget_run_is_capture(run) != 0];
 }
 
-/* The critical path's launch-wait note names a stream-wait call that no
- * device record links to a stream (critpath.c mark_unlinked), or its idle
- * note says each of its gaps' tasks was launched after one: its idle has
- * that cause, not none. */
-static int
-unlinked_wait(const cJSON *cp)
-{
-    const char *idle = pr_sget_str_or(cp, PR_K_IDLE_NOTE, "");
-
-    return strstr(pr_sget_str_or(cp, PR_K_LAUNCH_WAIT_NOTE, ""),
-                  "stream-wait call that no device record links to a "
-                  "stream") != NULL ||
-           strstr(idle, "; its launch followed a stream-wait call") != NULL ||
-           strstr(idle, "; the launch of each followed a stream-wait call") !=
-               NULL;
-}
-
 /* The path's device work (kernels, copies, collectives), as text in
  * buf: what a sparse capture's tasks take. */
 static const char *
@@ -6974,7 +6957,8 @@ sparse_tasks(const cJSON *run, double *tasks, double *host_mean)
 }
 
 struct pr_verdict *
-pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
+pr_whatif_verdict(const cJSON *run, const char *underused, int unlinked_wait,
+                  struct pr_error *err)
 {
     const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
     const cJSON *steps = pr_sget(cp, PR_K_STEPS), *s;
@@ -7147,7 +7131,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, struct pr_error *err)
                      capture ? "" : " a step", idle,
                      split[0] ? split : "nothing",
                      capture ? "the capture" : "a step");
-        else if (unlinked_wait(cp))
+        else if (unlinked_wait)
             /* the launch-wait note names a stream-wait call no device
                record ties to a stream (ROCm's hipStreamWaitEvent): not
                "no cause" */

@@ -3935,6 +3935,10 @@ ctx_free(struct pr_cp_ctx *c)
  * (pr_critpath_fill). */
 struct cp_out {
     struct pr_row_critical_path r;
+    int unlinked; /* a note names a stream-wait call no device record links
+                     to a stream (mark_unlinked) as its wait's likely cause:
+                     the longest launch wait's, a late start's, or every
+                     idle gap's (pr_critpath_fill's unlinked_wait) */
     char error_note[400], launch_note[1400], held_note[1400], idle_note[1500],
         peer_note[1300], longest[300], entry_note[1100];
 };
@@ -4619,6 +4623,8 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                                      : "no recorded cause");
     }
     o->r.launch_wait_note = o->launch_note;
+    o->unlinked |= (lw->n > 0 && lw->max_unlinked) ||
+                   (lw->late_n > 0 && lw->late_after_wait == 2);
 }
 
 /* Why the path's device idle is named for no cause (note_idle). */
@@ -4717,6 +4723,8 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
            some gaps follow one, how many and their time (the idle
            verdict's partial cause, issue #28 #3) */
         char part[120];
+
+        o->unlinked |= lw->idle_unlinked == lw->idle_n;
 
         snprintf(part, sizeof(part),
                  "the launch%s of %zu of the %zu (%.2f ms%s) followed",
@@ -5360,7 +5368,8 @@ bound_index(const char *b)
 enum pr_status
 pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
                  const struct pr_whatif_in *in, cJSON *run,
-                 double *max_error_pct, struct pr_error *err)
+                 double *max_error_pct, int *unlinked_wait,
+                 struct pr_error *err)
 {
     struct pr_cp_ctx c;
     struct pr_whatif_acc *wa = pr_whatif_acc_new();
@@ -5519,6 +5528,8 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     cJSON_Delete(arr);
     cJSON_Delete(parts);
     cJSON_Delete(what_if);
+    if (unlinked_wait != NULL)
+        *unlinked_wait = o != NULL && o->unlinked;
     free(o);
     free(u.top);
     pr_idmap_free(&u.ix);
