@@ -200,7 +200,7 @@ read_hardware(const cJSON *o, struct peak_entry *e)
     const cJSON *c =
         cJSON_GetObjectItemCaseSensitive(o, "last_level_cache_bytes");
     const cJSON *clk = cJSON_GetObjectItemCaseSensitive(o, "boost_clock_mhz");
-    const cJSON *mem = cJSON_GetObjectItemCaseSensitive(o, "memory_bytes");
+    const cJSON *mem = cJSON_GetObjectItemCaseSensitive(o, PR_K_MEMORY_BYTES);
 
     copy_str(e->arch, sizeof(e->arch),
              cJSON_GetObjectItemCaseSensitive(o, PR_K_ARCHITECTURE), "");
