@@ -3182,20 +3182,69 @@ slow_transport(const cJSON *run, char *text, size_t cap, size_t len)
  * text recommends accumulation among others; torch_npu's does not), and
  * says when the transport itself is slow.  0: out of memory. */
 static size_t accum_words(const cJSON *a, const char *t, const char *win,
-                          char *text, size_t cap, size_t len);
+                          int p2p, char *text, size_t cap, size_t len);
+
+/* The run's point-to-point HCCL operations (communication.json's
+ * kind p2p), summed a step: Wait, Idle and Transit (p[0..2]), and all its
+ * operations' Elapse (p[3]); *name the p2p operation that waits longest.
+ * 1 where those operations' Wait and Idle are half of all HCCL's Elapse
+ * or more: the communication is mostly a pipeline stage waiting for its
+ * peer stage (issue #30, CANN 8.3 4-rank PP2 DP2 job rank 0: 313.9 of
+ * 420.2 ms is hcom_batchSendRecv_, Wait 158.5, Idle 155.4, Transit 0),
+ * which neither the overlap replay (is_p2p leaves them as they are) nor
+ * buckets overlapped with backward shorten. */
+static int
+p2p_waits(const cJSON *run, double p[4], const char **name)
+{
+    const cJSON *op;
+    double steps = (double)pr_sget_len(
+        pr_sget(pr_sget(run, PR_K_STEP_PHASES), PR_K_STEPS));
+    double best = -1;
+    int k;
+
+    if (!(steps > 0))
+        steps = (double)pr_sget_len(pr_sget(run, PR_K_STEPS));
+    for (k = 0; k < 4; k++)
+        p[k] = 0;
+    *name = NULL;
+    if (!(steps > 0))
+        return 0;
+    cJSON_ArrayForEach(op, pr_sget(pr_sget(run, PR_K_HCCL), PR_K_OPS))
+    {
+        double e = pr_sget_num(op, PR_K_ELAPSE_US);
+        double w = pr_sget_num(op, PR_K_WAIT_US);
+        double i = pr_sget_num(op, PR_K_IDLE_US);
+        double t = pr_sget_num(op, PR_K_TRANSIT_US);
+
+        if (e > 0)
+            p[3] += e / steps;
+        if (!pr_sget_is(pr_sget_str(op, PR_K_KIND), "p2p"))
+            continue;
+        p[0] += w > 0 ? w / steps : 0;
+        p[1] += i > 0 ? i / steps : 0;
+        p[2] += t > 0 ? t / steps : 0;
+        if (w > best) {
+            best = w;
+            *name = pr_sget_str(op, PR_K_NAME);
+        }
+    }
+    return *name != NULL && p[0] > 0 && p[3] > 0 && p[0] + p[1] >= 0.5 * p[3];
+}
 
 static int
 accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
 {
     const cJSON *a = pr_sget_find(whatif, PR_K_ID, "gradient_accumulation");
-    const char *t = pr_sget_str_or(r, PR_K_TEXT, "");
+    const char *t = pr_sget_str_or(r, PR_K_TEXT, ""), *p2p;
     char text[2400];
+    double p[4];
     size_t len;
 
     if (!pr_sget_is(pr_sget_str(r, PR_K_ID), PR_K_COMMUNICATION))
         return 1;
     len = pr_append(text, sizeof(text), 0, "%s", t);
-    len = accum_words(a, t, pr_run_window(run), text, sizeof(text), len);
+    len = accum_words(a, t, pr_run_window(run), p2p_waits(run, p, &p2p), text,
+                      sizeof(text), len);
     len = slow_transport(run, text, sizeof(text), len);
     return strcmp(text, t) == 0 || put_text(r, text);
 }
@@ -3204,7 +3253,7 @@ accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
  * which may name accumulation already; win: the run's window, "step" or
  * "capture") appended to text at len. */
 static size_t
-accum_words(const cJSON *a, const char *t, const char *win, char *text,
+accum_words(const cJSON *a, const char *t, const char *win, int p2p, char *text,
             size_t cap, size_t len)
 {
     if (pr_sget_num(a, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT)
@@ -3212,16 +3261,21 @@ accum_words(const cJSON *a, const char *t, const char *win, char *text,
             text, cap, len,
             " %s over two micro-batches (or twice the batch) replays to "
             "%.1f%% less time per %s's worth of samples; it is not "
-            "claimed as this finding's gain: the finding is the "
-            "collectives, and where most of their time is idle or "
-            "waiting, peers that arrive late (a slower rank, a straggling "
-            "data loader) are the first thing to rule out, which "
+            "claimed as this finding's gain: %s, which "
             "accumulation does not fix. Like a larger batch's gain, it "
             "would be per %s's worth of samples and change the "
             "effective batch (the learning rate may need retuning).",
             strstr(t, "ccumulation") != NULL ? "Of these, gradient accumulation"
                                              : "Gradient accumulation",
-            pr_sget_num(a, PR_K_GAIN_PCT), win, win);
+            pr_sget_num(a, PR_K_GAIN_PCT), win,
+            p2p ? "most of the communication is point-to-point waiting, "
+                  "the rank idle until its peer sends (in a pipeline, a "
+                  "slower stage is the first thing to rule out)"
+                : "the finding is the collectives, and where most of their "
+                  "time is idle or waiting, peers that arrive late (a "
+                  "slower rank, a straggling data loader) are the first "
+                  "thing to rule out",
+            win);
     return len;
 }
 
@@ -3235,10 +3289,58 @@ accum_words(const cJSON *a, const char *t, const char *win, char *text,
 static int
 comm_bound(cJSON *r, const cJSON *whatif, const cJSON *run, const cJSON *w)
 {
-    char note[400], b[32];
+    char note[900], b[32];
     struct rec_set s = {0};
+    const char *p2p;
+    double p[4];
+    cJSON *ev = NULL;
+    int ok;
 
     fmt_us(pr_sget_num(w, PR_K_GAIN_US), b, sizeof(b));
+    if (p2p_waits(run, p, &p2p)) {
+        /* mostly a stage waiting for its peer stage: that wait is the
+           evidence, the bound is the collectives' alone (issue #30) */
+        const cJSON *e;
+        char nm[160];
+        int n = 0;
+
+        snprintf(note, sizeof(note),
+                 "most of HCCL's %.1f ms a %s is point-to-point waiting, "
+                 "not the collectives: %s Wait %.1f ms, Idle %.1f ms, "
+                 "Transit %.1f ms (communication.json), the rank idle "
+                 "until its peer sends (in a pipeline, the peer stage), "
+                 "which msprof-"
+                 "analyze's cluster analysis reads as a slow rank, not "
+                 "bandwidth; the overlap replay leaves point-to-point as "
+                 "it is, so its bound, %s, is the collectives' alone, and "
+                 "neither it nor buckets overlapped with backward shorten "
+                 "the wait: in a pipeline, balancing the stages does "
+                 "(the Distributed section's pipeline view, where it "
+                 "finds them unbalanced)",
+                 p[3] / 1000.0, pr_run_window(run), p2p, p[0] / 1000.0,
+                 p[1] / 1000.0, p[2] / 1000.0, b);
+        ev = cJSON_CreateArray();
+        ok = ev != NULL;
+        snprintf(nm, sizeof(nm), "%s Wait (communication.json)", p2p);
+        ok = ok && pr_emit_evidence(ev, nm, p[0], NAN);
+        snprintf(nm, sizeof(nm), "%s Idle (communication.json)", p2p);
+        ok = ok && pr_emit_evidence(ev, nm, p[1], NAN);
+        cJSON_ArrayForEach(e, pr_sget(w, PR_K_EVIDENCE))
+        {
+            if (n++ == 2 || !ok)
+                break;
+            ok = pr_emit_evidence(ev, pr_sget_str_or(e, PR_K_NAME, "?"),
+                                  pr_sget_num(e, PR_K_US), NAN);
+        }
+        s.cols = RS_WHAT_IF | RS_NO_GAIN | RS_NOTE | RS_BOUND | RS_EVIDENCE;
+        s.what_if = pr_sget_str(w, PR_K_ID);
+        s.gain_note = note;
+        s.bound_us = pr_sget_num(w, PR_K_GAIN_US);
+        s.evidence = ev;
+        ok = ok && accum_caveat(r, whatif, run) && rec_put(r, &s);
+        cJSON_Delete(ev);
+        return ok;
+    }
     if (pr_run_trains(run) == 0)
         /* no backward: no gradient buckets, no optimizer (review 28h #6:
            vLLM's tensor-parallel all-reduces) */
@@ -3949,7 +4051,8 @@ comm_host(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
                 "collectives' time on the critical path.",
                 b, pr_sget_run_is_capture(run) ? "over the capture" : "a step");
         }
-        len = accum_words(a, "", pr_run_window(run), text, sizeof(text), len);
+        len =
+            accum_words(a, "", pr_run_window(run), 0, text, sizeof(text), len);
         (void)len;
         if (!put_text(r, text))
             return 0;
