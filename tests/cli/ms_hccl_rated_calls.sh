@@ -12,6 +12,11 @@
 # 2. The collective table (link bytes alone, no group size) rated every
 #    call, tiny ones too (5.9 GB/s busbw): now the calls under 1 MiB are
 #    shown apart (small_*), the rest rated (large_*, busbw over them).
+# 3. hccl_raw holding fewer operations than the trace has calls (review:
+#    ms_cluster4's rank 2, 489 of 1705 all-reduces, 6 of 20 receives):
+#    the split by size is over the calls with link bytes, as where all
+#    have them, and a Receive's sized calls are rated, the note naming
+#    the calls without link bytes.
 # One rank, two steps:
 #  AllReduce-op1  transit 0.5 ms: 2,000 kB over "1-0" in 0.4 ms,
 #                 1,000 kB over "0-0" in 0.1 ms
@@ -112,5 +117,40 @@ assert a["small_bytes"] == 150000, a
 assert "mindspore:all_reduce: no rate holds: each of its 4 calls moved under 1 MiB" in r["communication"]["note"], r["communication"]["note"]
 h = [o for o in r["hccl"]["ops"] if o["name"] == "AllReduce"][0]
 assert h["rated_calls"] == 0 and h["transit_bandwidth_gbps"] is None, h
+PY
+# hccl_raw without step 2: its calls have no link bytes at all
+{
+    echo 'step_num,communication_cost,wait_cost,link_info,communication_operator_cost'
+    for s in 1 -; do
+        echo "$s,1.1,1.0,\"$L\",\"{\"\"stream_47_0_AllReduce-op1\"\": [\"\"$s\"\", 0.5, 0.5, $A], \"\"stream_47_1_AllReduce-op2\"\": [\"\"$s\"\", 0.1, 0.5, $B], \"\"stream_48_0_Receive-op3\"\": [\"\"$s\"\", 0.5, 2.5, $C]}\""
+    done
+} > "$P/hccl_raw_0.csv"
+"$PR_BIN" -q --input "$P" --json "$T_DIR/u.json" --html "$T_DIR/u.html" \
+    2> "$T_DIR/err"
+check "hccl_raw short of the trace's calls read (exit 0)" [ $? -eq 0 ]
+check "short hccl_raw: split by size over the calls with link bytes, Receive rated on its sized call" \
+    python3 - "$T_DIR/u.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+ops = {o["name"]: o for o in r["communication"]["ops"]}
+a = ops["mindspore:all_reduce"]
+assert a["calls"] == 4 and a["timed_calls"] == 4, a
+# step 1's op1 alone rated: 2 MB over its "1-0" 0.4 ms; op2 apart
+assert a["algbw_gbps"] is None and abs(a["busbw_gbps"] - 5.0) < 1e-9, a
+assert a["bw_calls"] == 1 and abs(a["bw_us"] - 400) < 1e-6, a
+assert a["small_calls"] == 1 and a["small_bytes"] == 100000, a
+assert a["large_calls"] == 1 and a["large_bytes"] == 2000000, a
+v = ops["mindspore:recv"]
+# step 1's receive: 1.5 MB over its 0.5 ms of link time; step 2's none
+assert v["calls"] == 2 and v["sized_calls"] == 1, v
+assert v["sized_bytes"] == 1500000 and v["total_bytes"] is None, v
+assert v["bw_calls"] == 1 and abs(v["bw_us"] - 500) < 1e-6, v
+assert abs(v["algbw_gbps"] - 3.0) < 1e-9, v
+assert "1 of its 2 calls has link bytes in hccl_raw" in v["sized_note"], v
+n = r["communication"]["note"]
+assert "mindspore:all_reduce: 2 of its 4 calls have link bytes in hccl_raw (the other 2 none" in n, n
+assert "2 of those have no group size" in n, n
+assert "1 of its 2 calls with link bytes moved under 1 MiB" in n, n
+assert "which are over the other 1 " in n, n
 PY
 echo "1..$T_N"

@@ -1116,6 +1116,21 @@ fmt_bytes(double b, char *buf, size_t cap)
         snprintf(buf, cap, "%.1f KiB", b / 1024.0);
 }
 
+/* Some of an op's calls sized by link bytes whose message they give (a
+ * factor of 1: send, recv, broadcast), each of those rated, and the
+ * others with no link bytes at all: its rates are over the sized ones,
+ * as for a size had from the trace (issue #30 review: ms_cluster4's
+ * ranks 2 and 3, 6 of 20 receives in hccl_raw, were left unrated while
+ * the HCCL table rated them at 22-24 GB/s). */
+static int
+link_partial(const struct op *o)
+{
+    return o->link_sized > 0 && o->link_sized < o->calls &&
+           o->link_sized_open == 0 && o->link_small == 0 &&
+           o->link_calls == o->link_sized && o->bw_calls == o->link_sized &&
+           o->sized_calls == o->link_sized && o->timed_calls == o->calls;
+}
+
 /* Where some of an op's calls have no size (or no time) and the rest
  * give a rate: which are sized, why the others are not where the trace
  * says (a kernel without its host call), and what the bandwidth columns
@@ -1129,11 +1144,19 @@ sized_note(const struct op *o, char *text, size_t cap)
     size_t len;
     int w;
 
-    if (o->bw_calls == 0 || o->link_calls > 0 ||
+    if (o->bw_calls == 0 || (o->link_calls > 0 && !link_partial(o)) ||
         (o->sized_calls == o->calls && o->timed_calls == o->calls))
         return 0;
     fmt_bytes(o->bytes, b, sizeof(b));
-    if (o->sized_calls < o->calls)
+    if (link_partial(o))
+        w = snprintf(text, cap,
+                     "%s: %lld of its %lld calls %s link bytes in hccl_raw, "
+                     "their size (%s in all); the file holds none for the "
+                     "other %lld, so they are neither sized nor rated",
+                     o->name, (long long)o->sized_calls, (long long)o->calls,
+                     o->sized_calls == 1 ? "has" : "have", b,
+                     (long long)(o->calls - o->sized_calls));
+    else if (o->sized_calls < o->calls)
         w = snprintf(text, cap,
                      "%s: %lld of its %lld calls %s a size in the trace (%s "
                      "in all)",
@@ -1146,7 +1169,7 @@ sized_note(const struct op *o, char *text, size_t cap)
                      o->name, (long long)o->calls, b,
                      (long long)(o->calls - o->timed_calls));
     len = w < 0 ? cap : (size_t)w;
-    if (o->bare_unsized > 0 && len < cap) {
+    if (o->bare_unsized > 0 && !link_partial(o) && len < cap) {
         w = snprintf(text + len, cap - len,
                      "; %lld %s whose host call%s the trace does not "
                      "hold (issued outside the host's record), so nothing "
@@ -1186,7 +1209,12 @@ proto_word(int proto)
 static int
 link_split(const struct op *o)
 {
-    return o->link_small > 0 && o->link_calls + o->link_small == o->calls &&
+    /* the calls with link bytes (link_sized), not all the op's calls:
+       hccl_raw may hold fewer operations than the trace has calls, the
+       rest with no link bytes at all (issue #30 review: ms_cluster4's
+       rank 2, 489 of 1705 all-reduces) */
+    return o->link_small > 0 &&
+           o->link_calls + o->link_small == o->link_sized &&
            o->timed_calls == o->calls;
 }
 
@@ -1205,20 +1233,24 @@ small_note(const struct op *o, char *text, size_t cap, size_t len)
     fmt_ms((double)o->link_small_ns / ns, st, sizeof(st));
     if (o->link_calls == 0)
         w = snprintf(text + len, cap - len,
-                     "; %s: no rate holds: each of its %lld calls moved "
+                     "; %s: no rate holds: each of its %lld calls %smoved "
                      "under 1 MiB over the links (%s and %s a call on "
                      "average), so its time is latency, not bandwidth",
-                     o->name, (long long)o->link_small, sb, st);
+                     o->name, (long long)o->link_small,
+                     o->link_sized < o->calls ? "with link bytes " : "", sb,
+                     st);
     else {
         fmt_bytes(o->link_bytes / nl, lb, sizeof(lb));
         w = snprintf(text + len, cap - len,
-                     "; %s: %lld of its %lld calls moved under 1 MiB over "
-                     "the links (%s and %s a call on average): their time is "
-                     "latency, not bandwidth, and they are left out of its "
-                     "rates, which are over the other %lld (%s a call on "
-                     "average)",
-                     o->name, (long long)o->link_small, (long long)o->calls, sb,
-                     st, (long long)o->link_calls, lb);
+                     "; %s: %lld of its %lld calls %smoved under 1 MiB "
+                     "over the links (%s and %s a call on average): their "
+                     "time is latency, not bandwidth, and they are left out "
+                     "of its rates, which are over the other %lld (%s a call "
+                     "on average)",
+                     o->name, (long long)o->link_small,
+                     (long long)o->link_sized,
+                     o->link_sized < o->calls ? "with link bytes " : "", sb, st,
+                     (long long)o->link_calls, lb);
     }
     return w < 0 ? cap : len + (size_t)w;
 }
@@ -1252,11 +1284,13 @@ emit_op(const struct pr_trace *t, const struct op *o, cJSON *arr)
        HTA's trace_diff test, 18 of 21 nccl:all_reduce sized by their
        host calls, had no rate at all; review-5 finding 9 had voided it
        where the table gave no count of the sized calls beside it).
-       Sizes from link bytes alone keep every call or none (link_note) */
+       Sizes from link bytes alone keep every call or none (link_note),
+       but where the others have no link bytes at all (link_partial) */
     if (o->bw_ns > 0 &&
         ((o->sized_calls == o->calls && o->timed_calls == o->calls &&
           o->bw_calls == o->calls) ||
-         o->link_calls == 0 || (link_split(o) && o->bw_calls == o->link_calls)))
+         o->link_calls == 0 ||
+         (link_split(o) && o->bw_calls == o->link_calls) || link_partial(o)))
         algbw = o->bw_bytes / (double)o->bw_ns; /* bytes/ns = GB/s */
     r.algbw_gbps = algbw;
     r.sized_calls = o->sized_calls;
@@ -1679,13 +1713,34 @@ link_note(const struct collect *c, char *text, size_t cap, size_t len)
 
         if (o->link_sized_open == 0)
             continue;
+        if (o->link_sized < o->calls)
+            w = snprintf(text + at, cap - at,
+                         "; %s: %lld of its %lld calls have link bytes in "
+                         "hccl_raw (the other %lld none: the file holds "
+                         "fewer of its operations than the trace has "
+                         "calls, so they are neither sized nor rated), ",
+                         o->name, (long long)o->link_sized, (long long)o->calls,
+                         (long long)(o->calls - o->link_sized));
+        else
+            w = snprintf(text + at, cap - at, "; %s: %lld of its ", o->name,
+                         (long long)o->link_sized_open);
+        at = w < 0 ? cap : at + (size_t)w;
+        if (at >= cap)
+            break;
+        if (o->link_sized < o->calls)
+            w = snprintf(text + at, cap - at, "%lld of those",
+                         (long long)o->link_sized_open);
+        else
+            w = snprintf(text + at, cap - at, "%lld calls",
+                         (long long)o->calls);
+        at = w < 0 ? cap : at + (size_t)w;
+        if (at >= cap)
+            break;
         w = snprintf(text + at, cap - at,
-                     "; %s: %lld of its %lld calls have no group size in the "
-                     "trace, so their message is not known (an all-reduce "
-                     "sends 2(n-1)/n times it): no bytes or algbw shown, and "
-                     "busbw is the link bytes over the time",
-                     o->name, (long long)o->link_sized_open,
-                     (long long)o->calls);
+                     " have no group size in the trace, so their message is "
+                     "not known (an all-reduce sends 2(n-1)/n times it): no "
+                     "bytes or algbw shown, and busbw is the link bytes over "
+                     "the time");
         at = w < 0 ? cap : at + (size_t)w;
     }
     /* hccl_raw's (elsewhere transit_note counts the calls under 1 MiB) */

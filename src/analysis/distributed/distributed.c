@@ -403,7 +403,7 @@ struct coll {
     double link;
     /* the time those are over: a rank's bw_us where it rates some calls
        only (comm.c's link_split), its calls' time where all */
-    double link_us;
+    double link_us, link_calls;
     /* the calls with a size, their bytes; the calls both sized and timed
        the ranks' rates are over, their bytes and time (review 22g #4) */
     double sized, sized_bytes, bw_calls, bw_bytes, bw_us;
@@ -429,7 +429,7 @@ coll_of(struct colls *cs, const char *name, double group_size)
     if (pr_grow((void **)&cs->v, &cs->cap, cs->n + 1, sizeof(*cs->v)) != PR_OK)
         return NULL;
     cs->v[cs->n] =
-        (struct coll){name, 0, 0, 0, 0, group_size, 0, 0, 0, 0, 0, 0, 0, 0};
+        (struct coll){name, 0, 0, 0, 0, group_size, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     return &cs->v[cs->n++];
 }
 
@@ -441,7 +441,8 @@ add_op(struct colls *cs, const cJSON *op)
     double us = pr_sget_num(op, PR_K_TOTAL_US),
            timed = pr_sget_num(op, PR_K_TIMED_CALLS);
     double total_b = pr_sget_num(op, PR_K_TOTAL_BYTES),
-           algbw = pr_sget_num(op, PR_K_ALGBW_GBPS), sized, bw_us, bw_calls;
+           algbw = pr_sget_num(op, PR_K_ALGBW_GBPS), sized, bw_us, bw_calls,
+           busbw_calls;
     struct coll *a;
 
     if (name == NULL)
@@ -463,6 +464,13 @@ add_op(struct colls *cs, const cJSON *op)
                    ? pr_sget_num(op, PR_K_BUSBW_GBPS) * bw_us * 1000.0
                    : NAN;
     a->link_us += isnan(bw_us) ? 0 : bw_us;
+    /* the calls that busbw is over: those a rank names (comm.c's
+       link_split: the calls of 1 MiB or more), else all its calls */
+    busbw_calls = pr_sget_num(op, PR_K_BW_CALLS);
+    if (isnan(total_b) && isnan(algbw) &&
+        !isnan(pr_sget_num(op, PR_K_BUSBW_GBPS)))
+        a->link_calls +=
+            busbw_calls > 0 ? busbw_calls : pr_sget_num(op, PR_K_CALLS);
     a->timed +=
         isnan(timed) ? (isnan(us) ? 0 : pr_sget_num(op, PR_K_CALLS)) : timed;
     /* an older summary's op has no sized_calls: every call or none */
@@ -529,8 +537,10 @@ emit_coll(cJSON *arr, const struct coll *c)
                                     all ? c->calls : c->bw_calls};
     /* every rank gave link bytes alone (comm.c's link_note): busbw is
        those over the time, and no algbw */
-    if (isnan(algbw) && c->link > 0 && c->link_us > 0 && c->timed == c->calls)
+    if (isnan(algbw) && c->link > 0 && c->link_us > 0 && c->timed == c->calls) {
         r.busbw_gbps = c->link / (c->link_us * 1000.0);
+        r.bw_calls = c->link_calls;
+    }
     return pr_rows_write(arr, PR_RO_DISTRIBUTED_COMM_OPS, &r, 1);
 }
 
