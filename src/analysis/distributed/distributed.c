@@ -411,6 +411,8 @@ struct coll {
        producer's Transit Time, review32a #3): the job's rate is the
        ranks' rates' sums, never the bytes over the calls' time */
     int transit;
+    /* a rank's busbw is over some of its calls only (link_split) */
+    int link_named;
 };
 
 struct colls {
@@ -428,8 +430,8 @@ coll_of(struct colls *cs, const char *name, double group_size)
             return &cs->v[i];
     if (pr_grow((void **)&cs->v, &cs->cap, cs->n + 1, sizeof(*cs->v)) != PR_OK)
         return NULL;
-    cs->v[cs->n] =
-        (struct coll){name, 0, 0, 0, 0, group_size, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    cs->v[cs->n] = (struct coll){name, 0, 0, 0, 0, group_size, 0, 0,
+                                 0,    0, 0, 0, 0, 0,          0, 0};
     return &cs->v[cs->n++];
 }
 
@@ -468,9 +470,11 @@ add_op(struct colls *cs, const cJSON *op)
        link_split: the calls of 1 MiB or more), else all its calls */
     busbw_calls = pr_sget_num(op, PR_K_BW_CALLS);
     if (isnan(total_b) && isnan(algbw) &&
-        !isnan(pr_sget_num(op, PR_K_BUSBW_GBPS)))
+        !isnan(pr_sget_num(op, PR_K_BUSBW_GBPS))) {
         a->link_calls +=
             busbw_calls > 0 ? busbw_calls : pr_sget_num(op, PR_K_CALLS);
+        a->link_named |= busbw_calls > 0;
+    }
     a->timed +=
         isnan(timed) ? (isnan(us) ? 0 : pr_sget_num(op, PR_K_CALLS)) : timed;
     /* an older summary's op has no sized_calls: every call or none */
@@ -539,7 +543,9 @@ emit_coll(cJSON *arr, const struct coll *c)
        those over the time, and no algbw */
     if (isnan(algbw) && c->link > 0 && c->link_us > 0 && c->timed == c->calls) {
         r.busbw_gbps = c->link / (c->link_us * 1000.0);
-        r.bw_calls = c->link_calls;
+        /* as a rank's: 0 where every call is (bw_calls names the
+           calls of algbw there), the count where some are left out */
+        r.bw_calls = c->link_named ? c->link_calls : r.bw_calls;
     }
     return pr_rows_write(arr, PR_RO_DISTRIBUTED_COMM_OPS, &r, 1);
 }
