@@ -698,6 +698,10 @@ test_clock_skew(void **state)
     r = row(at(run, "diagnostics"), "kind", "clock_skew", NULL, NULL);
     assert_non_null(r);
     tt_near(num(r, "count"), 2);
+    /* read from those clocks: not known, null rather than a number */
+    is_null(l, "launch_delay_us");
+    is_null(l, "queue_length");
+    is_null(l, "gpu_idle_host_wait_pct");
     cJSON_Delete(run);
     pr_trace_free(t);
 
@@ -711,6 +715,9 @@ test_clock_skew(void **state)
     l = at(run, "launches");
     is_null(l, "note");
     assert_null(row(at(run, "diagnostics"), "kind", "clock_skew", NULL, NULL));
+    assert_true(cJSON_IsObject(at(l, "launch_delay_us")));
+    assert_true(cJSON_IsArray(at(l, "queue_length")));
+    assert_true(cJSON_IsNumber(at(l, "gpu_idle_host_wait_pct")));
     cJSON_Delete(run);
     pr_trace_free(t);
 }

@@ -2110,9 +2110,17 @@ launches_json(struct hd *h, cJSON **o, struct pr_error *err)
             h->out->skew_early = sk.skew_early;
             h->out->skew_max_us = sk.skew_max_us;
         }
+        /* the delays, the queues and the idle time by cause compare
+           launch calls with device starts on clocks that disagree: null,
+           not known, rather than a number read from them (b200_ch13
+           wrote a host wait of 0 where most gaps wait on the host) */
         if (r.note == NULL &&
-            pr_hostdev_skew_note(&sk, skew_text, sizeof(skew_text)))
+            pr_hostdev_skew_note(&sk, skew_text, sizeof(skew_text))) {
             r.note = skew_text;
+            r.launch_delay_us = NULL;
+            r.queue_length = NULL;
+            r.gpu_idle_host_wait_pct = NAN;
+        }
     }
     *o = ok ? pr_rows_row(PR_RO_RUNS_LAUNCHES, &r) : NULL;
     cJSON_Delete(delays);
