@@ -64,7 +64,8 @@ for r in rs:
     assert t.startswith('The capture holds only %d device task' % n), t
     assert 'Too few tasks to name what bounds the capture' in t, t
     # issue #28 #3: what it records, not 'no cause'
-    assert 'of device work and is 100% idle' in t, t
+    # 6 us in 4.47 s: not a rounded 100%
+    assert 'of device work and is over 99.9% idle' in t, t
     assert 'records no cause' not in t, t
 " "$T_DIR/msfix.json"
 else

@@ -5537,6 +5537,22 @@ launch_title(const cJSON *run)
     return t[part][syncs][pr_sget_run_is_capture(run) != 0];
 }
 
+/* A share in percent as words that never read 100% (or 0%) for one that
+ * is not: "over 99.9%" / "under 0.1%" where pr_pct_prec would need two
+ * decimals or more, else with its decimals (ms_fixtures: 6 us of device
+ * work in 4.47 s read "100% idle"). */
+static const char *
+pct_words(double pct, char *buf, size_t cap)
+{
+    int d = pr_pct_prec(pct);
+
+    if (d >= 2)
+        snprintf(buf, cap, "%s", pct < 50.0 ? "under 0.1%" : "over 99.9%");
+    else
+        snprintf(buf, cap, "%.*f%%", d, pct);
+    return buf;
+}
+
 /* The path's device work (kernels, copies, collectives), as text in
  * buf: what a sparse capture's tasks take. */
 static const char *
@@ -7079,7 +7095,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, int unlinked_wait,
     char idle_steps[120];
     const cJSON *churn;
     char text[2000], split[240], mean[320], pipe[600], coldtxt[300],
-        busytxt[300];
+        busytxt[300], idletxt[32];
     cJSON *steady;
 
     cJSON_ArrayForEach(s, steps)
@@ -7223,7 +7239,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, int unlinked_wait,
             snprintf(text, sizeof(text),
                      "The capture holds only %.0f device task%s in %s, so "
                      "it shows no %s work: the path holds %s of device "
-                     "work%s and is %.0f%% idle, time for which the trace "
+                     "work%s and is %s idle, time for which the trace "
                      "records neither a task nor a wait, so whether the "
                      "device idled or its work went unrecorded is not known "
                      "(on the path: %s). Too few tasks to name what bounds "
@@ -7231,7 +7247,8 @@ pr_whatif_verdict(const cJSON *run, const char *underused, int unlinked_wait,
                      tasks, tasks == 1 ? "" : "s", mean,
                      capture ? "training loop's" : "step's",
                      device_work(cp, busytxt, sizeof(busytxt)),
-                     capture ? "" : " a step", idle,
+                     capture ? "" : " a step",
+                     pct_words(idle, idletxt, sizeof(idletxt)),
                      split[0] ? split : "nothing",
                      capture ? "the capture" : "a step");
         else if (unlinked_wait)
