@@ -503,6 +503,7 @@
 #define PR_K_TENSOR_CORES_SOURCE "tensor_cores_source"
 /* runs[].tensor_cores */
 #define PR_K_TC_HEURISTIC_KERNEL_TIME_PCT "tc_heuristic_kernel_time_pct"
+#define PR_K_TC_COMPUTE_KERNEL_TIME_PCT "tc_compute_kernel_time_pct"
 #define PR_K_FINDINGS_OMITTED "findings_omitted"
 /* runs[].tensor_cores.findings[] */
 #define PR_K_REASON_ID "reason_id"
