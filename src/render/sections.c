@@ -790,7 +790,8 @@ tc_compute_sub(const cJSON *tc, const char *base, char *buf, size_t n)
     double c = pr_sget_num(tc, PR_K_TC_COMPUTE_KERNEL_TIME_PCT);
     char v[32];
 
-    if (!isfinite(c))
+    /* none on tensor cores: 0.0% of either, said once */
+    if (!isfinite(c) || !(c > pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT)))
         return base;
     pr_fig_format(c, PR_FMT_PCT, v, sizeof(v));
     snprintf(buf, n, "%s; %s of the kernel time outside collectives", base, v);
