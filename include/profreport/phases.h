@@ -166,13 +166,13 @@ enum pr_comm_unrated {
 };
 
 /* The time an operation's bytes (pr_comm_stat_bytes) are rated over: its
- * pair_ns where known (hccl_raw), else its op-level Transit Time, when above 0, no longer than its Elapse, and its
- * bytes (where known) PR_COMM_RATE_MIN_BYTES or more (checked first); else -1,
- * with why in *why (PR_COMM_RATED when rated).  Never its link types' Transit
- * Time (issue #30: old2023's hcom_allReduce__483_2, op-level Transit 0, gives
- * HCCS 7.65 ms for 7 transfers side by side in a 2.09 ms operation): that
- * is pr_comm_stat_link's per-link figure.  PR_PHASE_UNKNOWN when the
- * operation gives no Transit Time. */
+ * pair_ns where known (hccl_raw), else its op-level Transit Time, when above 0,
+ * no longer than its Elapse, and its bytes (where known) PR_COMM_RATE_MIN_BYTES
+ * or more (checked first); else -1, with why in *why (PR_COMM_RATED when
+ * rated).  Never its link types' Transit Time (issue #30: old2023's
+ * hcom_allReduce__483_2, op-level Transit 0, gives HCCS 7.65 ms for 7 transfers
+ * side by side in a 2.09 ms operation): that is pr_comm_stat_link's per-link
+ * figure.  PR_PHASE_UNKNOWN when the operation gives no Transit Time. */
 int64_t pr_comm_stat_rated_ns(const struct pr_comm_stat *c, int *why);
 
 /* Where an operation's op-level Transit Time is 0 while one link type
