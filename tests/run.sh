@@ -5,6 +5,26 @@
 # Runs every cmocka program (TAP output) and every tests/cli/*.sh script (TAP
 # via tests/lib.sh), counts ok / not ok / skip, keeps a log per failing
 # program, and ends with the line "N passed, N failed[, N skipped]".
+# The tests run PR_TEST_JOBS at a time (default: one per CPU); each writes
+# its own log and temp dir, and they are counted and reported in the list's
+# order, so the output does not depend on which finished first.
+
+# run.sh --one KIND NAME: run one test (KIND prog or cli) into its log, its
+# exit status beside it (NAME.log.rc); what the parallel runner calls
+if [ "${1:-}" = --one ]; then
+    case $2 in
+    prog)
+        log=$PR_BUILDDIR/tests/logs/$(echo "$3" | tr '/' '_').log
+        (cd "$PR_BUILDDIR" && "./$3") > "$log" 2>&1
+        ;;
+    *)
+        log=$PR_BUILDDIR/tests/logs/$(basename "$3").log
+        sh "$PR_SRCDIR/$3" > "$log" 2>&1
+        ;;
+    esac
+    echo $? > "$log.rc"
+    exit 0
+fi
 srcdir=$1
 builddir=$2
 programs=$3
@@ -68,21 +88,32 @@ wanted() {
     return 1
 }
 
+jobs=${PR_TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
+list=$logdir/tests.list
+: > "$list"
 for prog in $programs; do
-    wanted "$prog" || continue
-    log=$logdir/$(echo "$prog" | tr '/' '_').log
-    (cd "$builddir" && "./$prog") > "$log" 2>&1
-    count "$prog" $? "$log"
+    wanted "$prog" && echo "prog $prog" >> "$list"
 done
-
 for script in "$srcdir"/tests/cli/*.sh; do
     [ -f "$script" ] || continue
     name=tests/cli/$(basename "$script")
-    wanted "$name" || continue
-    log=$logdir/$(basename "$script").log
-    sh "$script" > "$log" 2>&1
-    count "$name" $? "$log"
+    wanted "$name" && echo "cli $name" >> "$list"
 done
+xargs -P "$jobs" -L 1 sh "$srcdir/tests/run.sh" --one < "$list"
+while read -r kind name; do
+    if [ "$kind" = prog ]; then
+        log=$logdir/$(echo "$name" | tr '/' '_').log
+    else
+        log=$logdir/$(basename "$name").log
+    fi
+    rc=127 # no status: the runner never ran it
+    [ -f "$log.rc" ] && rc=$(cat "$log.rc")
+    rm -f "$log.rc"
+    [ -f "$log" ] || echo "not ok - $name: no log" > "$log"
+    count "$name" "$rc" "$log"
+done < "$list"
+rm -f "$list"
 
 if [ "$skipped" -gt 0 ]; then
     echo "$passed passed, $failed failed, $skipped skipped"
