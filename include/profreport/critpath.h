@@ -162,6 +162,10 @@ struct pr_cp_node {
                            peer set it */
     uint8_t queue_full; /* host: a launch call into a full launch queue,
                            blocked until a task ended (a sync since) */
+    uint8_t polled;     /* host: the call after a wait the thread records
+                           nothing of, spinning on a counter its last
+                           launch's kernel writes (host_poll): edge 0 is
+                           from that kernel's end */
     uint8_t late;       /* tasks: started PR_CP_LATE_START_NS or more after
                            its launch returned, on a stream with nothing
                            before it: w is idle, not launch delay (2: its

@@ -95,12 +95,16 @@ struct pr_kclass {
                                     activations with fp4 weights), that
                                     one (the table's "mma_precisions"),
                                     else precision */
-    int index;     /* the rule's position in the table; -1 unknown */
-    int plugin_tc; /* the TensorBoard plugin's list (10.1) says tensor
-                      cores too: tensor_cores_source "plugin" */
-    int no_mma;    /* the rule's "no_matrix_math": a kernel of a matrix
-                      family (attention's preprocess, dQ convert, split-KV
-                      combine) that does no matrix math on any unit */
+    int index;      /* the rule's position in the table; -1 unknown */
+    int plugin_tc;  /* the TensorBoard plugin's list (10.1) says tensor
+                       cores too: tensor_cores_source "plugin" */
+    int no_mma;     /* the rule's "no_matrix_math": a kernel of a matrix
+                       family (attention's preprocess, dQ convert, split-KV
+                       combine) that does no matrix math on any unit */
+    int host_polls; /* the rule's "host_polls": the library's host code,
+                       after launching the kernel, spins on a counter the
+                       kernel writes to mapped host memory, with no
+                       runtime call to record that wait */
 };
 
 /* A parsed table.  Opaque; free with pr_kclass_table_free(). */

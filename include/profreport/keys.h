@@ -132,6 +132,8 @@
 #define PR_K_NO_PATH_REASON "no_path_reason"
 #define PR_K_LAUNCH_WAIT_NOTE "launch_wait_note"
 #define PR_K_HELD_NOTE "held_note"
+#define PR_K_HOST_POLL_NOTE "host_poll_note"
+#define PR_K_HOST_POLL_US "host_poll_us"
 #define PR_K_IDLE_NOTE "idle_note"
 #define PR_K_PEER_WAIT_NOTE "peer_wait_note"
 #define PR_K_PEER_WAIT_US "peer_wait_us"

@@ -893,6 +893,9 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     /* what the path's device waits rest on (critpath.c) */
     if (pr_sget_str(cp, PR_K_HELD_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(cp, PR_K_HELD_NOTE));
+    /* host waits no call records, on a kernel's counter (host_poll) */
+    if (pr_sget_str(cp, PR_K_HOST_POLL_NOTE) != NULL)
+        pr_figs_note(f, pr_sget_str(cp, PR_K_HOST_POLL_NOTE));
     if (pr_sget_str(cp, PR_K_LAUNCH_WAIT_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(cp, PR_K_LAUNCH_WAIT_NOTE));
     /* collectives that waited for another rank: the replay keeps their

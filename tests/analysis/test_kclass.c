@@ -394,9 +394,54 @@ test_bad_tables(void **state)
     expect_error(RULE_HEAD "\"family\": \"attention\", \"no_matrix_math\": "
                            "\"yes\", \"any\": [\"a*\"], " RULE_SRC "}]}",
                  PR_E_FORMAT, "\"no_matrix_math\"");
+    expect_error(RULE_HEAD "\"family\": \"collective\", \"host_polls\": "
+                           "1, \"any\": [\"a*\"], " RULE_SRC "}]}",
+                 PR_E_FORMAT, "\"host_polls\"");
     assert_null(pr_kclass_table_load("/nonexistent/kernels.json", &err));
     assert_int_equal(err.code, PR_E_IO);
     assert_non_null(strstr(err.msg, "/nonexistent/kernels.json"));
+}
+
+/* "host_polls": DeepEP's notify_dispatch, intranode and internode (its
+ * host code spins on moe_recv_counter until the kernel writes it:
+ * csrc/legacy/buffer.hpp), under DeepEP's namespace or a renamed one; not
+ * its dispatch, combine or cached_notify kernels, which the host does not
+ * wait for. */
+static void
+test_host_polls(void **state)
+{
+    static const struct {
+        const char *name;
+        int polls;
+    } cases[] = {
+        {"void deep_ep::intranode::notify_dispatch<8>(int const*, int*, int "
+         "const*, int*, int, int, int, bool const*, int*, int*, int, int, "
+         "void**, int**, int)",
+         1},
+        {"void dpsk::ep::internode::notify_dispatch<false, 8>(int const*, "
+         "long*, int)",
+         1},
+        {"void deep_ep::internode::dispatch<false, 8, false, 8>(int4*)", 0},
+        {"void deep_ep::internode::cached_notify<false>(int, int)", 0},
+        {"void deep_ep::intranode::combine<__nv_bfloat16, 8, 768>(int4*)", 0},
+    };
+    struct pr_error err = {PR_OK, ""};
+    struct pr_kclass_table *t = pr_kclass_table_builtin(&err);
+    struct pr_kclass k;
+    size_t i;
+
+    (void)state;
+    assert_non_null(t);
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        pr_kclass_lookup(t, cases[i].name, &k);
+        if (k.rule == NULL || k.host_polls != cases[i].polls)
+            print_error("case %zu: rule %s, host_polls %d\n", i, dash(k.rule),
+                        k.host_polls);
+        assert_non_null(k.rule);
+        assert_int_equal(k.family, PR_KF_COLLECTIVE);
+        assert_int_equal(k.host_polls, cases[i].polls);
+    }
+    pr_kclass_table_free(t);
 }
 
 int
@@ -411,6 +456,7 @@ main(void)
         cmocka_unit_test(test_math_on),
         cmocka_unit_test(test_user_rules_first),
         cmocka_unit_test(test_no_matrix_math),
+        cmocka_unit_test(test_host_polls),
         cmocka_unit_test(test_bad_tables),
     };
 

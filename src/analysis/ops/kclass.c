@@ -232,7 +232,8 @@ struct krule {
     struct pats any, all, none;
     unsigned char family, math, prec;
     unsigned char prec_by_name, exact_case;
-    unsigned char no_mma; /* "no_matrix_math": true */
+    unsigned char no_mma;     /* "no_matrix_math": true */
+    unsigned char host_polls; /* "host_polls": true */
 };
 
 struct kprec {
@@ -571,6 +572,13 @@ read_rule(const cJSON *o, size_t i, struct krule *r, struct pr_error *err)
                             "true or false",
                             at);
     r->no_mma = cJSON_IsTrue(nm);
+    nm = cJSON_GetObjectItemCaseSensitive(o, "host_polls");
+    if (nm != NULL && !cJSON_IsBool(nm))
+        return pr_error_set(err, PR_E_FORMAT,
+                            "kernel table: %s: \"host_polls\" is not "
+                            "true or false",
+                            at);
+    r->host_polls = cJSON_IsTrue(nm);
     if (read_enum(o, "family", family_names, PR_KF_COUNT, 1, at, &r->family,
                   err) != PR_OK ||
         read_enum(o, "math", math_names, PR_KM_COUNT, 0, at, &r->math, err) !=
@@ -886,6 +894,7 @@ fill(const struct pr_kclass_table *t, int i, struct pr_kclass *out)
     out->math = (enum pr_kmath)r->math;
     out->precision = (enum pr_kprec)r->prec;
     out->no_mma = r->no_mma;
+    out->host_polls = r->host_polls;
 }
 
 int

@@ -24,6 +24,7 @@
 #include "profreport/producer.h"
 #include "profreport/rows.h"
 #include "profreport/sget.h"
+#include "profreport/shorten.h"
 #include "profreport/tree.h"
 #include "profreport/whatif.h"
 
@@ -1396,6 +1397,72 @@ before_capture(const struct pr_cp_ctx *c, const struct thr *h, int64_t ts)
     return c->unlaunched;
 }
 
+/* Host polls (data/kernels.json "host_polls": DeepEP's normal-mode
+ * dispatch launches notify_dispatch, then its host code spins on a counter
+ * that kernel writes to pinned host memory; no call records the wait).
+ * Where a thread records nothing for POLL_MIN_NS or more after its call
+ * prev and resumes while its last launch's kernel, of such a rule, is
+ * ending (POLL_EARLY_NS before that kernel's end to POLL_LATE_NS after
+ * it), that time was the wait, not host work: the call idx's host edge
+ * becomes an edge from the kernel's end, with the work the thread did
+ * after it resumed; the edge from prev keeps that work alone (the host's
+ * own time, were the kernel instant).  A held-out H800 trace (DeepSeek's
+ * profile-data train.json) resumes 25-67 us before notify_dispatch ends
+ * after each of its four waits of 2.1-22.7 ms. */
+#define POLL_MIN_NS 200000
+#define POLL_EARLY_NS 100000
+#define POLL_LATE_NS 20000
+
+static void
+host_poll(struct pr_cp_ctx *c, uint32_t idx, uint32_t launch)
+{
+    struct pr_cp_graph *g = &c->g;
+    struct pr_cp_node *n = &g->v[idx];
+    const struct pr_cp_node *k, *prev;
+    const struct pr_cp_piece *p;
+    const struct pr_event *pe, *ne;
+    struct pr_kclass kc;
+    int64_t resume;
+    int j;
+
+    if (launch == PR_CP_NONE || g->v[launch].corr_task == PR_CP_NONE ||
+        n->n_pred == 0 || n->n_pred >= PR_CP_MAX_PRED || n->pc_n == 0)
+        return;
+    prev = &g->v[n->pred[0]];
+    k = &g->v[g->v[launch].corr_task];
+    p = &g->pc[n->pc_first];
+    if (prev->ev == PR_CP_NONE || p->kind != PR_CP_HOST_OP ||
+        p->ns < POLL_MIN_NS || k->type != PR_CP_N_TASK)
+        return;
+    pe = &c->t->events[prev->ev];
+    ne = &c->t->events[n->ev];
+    if (pr_event_pid(c->t, pe) != pr_event_pid(c->t, ne) ||
+        pr_event_tid(c->t, pe) != pr_event_tid(c->t, ne))
+        return; /* the edge is another thread's hand-off */
+    resume = prev->e + p->ns;
+    if (k->s >= resume || k->e < resume - POLL_LATE_NS ||
+        k->e > resume + POLL_EARLY_NS ||
+        !pr_names_rule(&c->names, k->name, &kc) || !kc.host_polls)
+        return;
+    j = n->n_pred++;
+    n->pred[j] = n->pred[0];
+    n->pw[j] = n->pw[0] - p->ns;
+    n->p_start[j] = n->p_start[0];
+    n->p_end[j] = n->p_end[0];
+    n->p_kind[j] = n->p_kind[0];
+    n->p_name[j] = n->p_name[0];
+    /* a resume after the kernel's end is the host noticing it: a wait */
+    n->pred[0] = g->v[launch].corr_task;
+    n->pw[0] = n->s - k->e;
+    n->p_start[0] = 0;
+    n->p_end[0] = 0;
+    n->p_kind[0] = PR_CP_SYNC;
+    n->p_name[0] = PR_STR_NONE;
+    n->pc_first++;
+    n->pc_n--;
+    n->polled = 1;
+}
+
 static enum pr_status
 on_call(struct pr_cp_ctx *c, uint32_t ev)
 {
@@ -1477,6 +1544,7 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
         other = enq;
     if (chain_call(c, h, idx, other, e->ts_ns) != PR_OK)
         return PR_E_NOMEM;
+    host_poll(c, idx, h->last_launch);
     n = &c->g.v[idx];
     h->cur = n->e > h->cur ? n->e : h->cur;
     if (corr != PR_NO_ID && pr_idmap_put(&c->corr, corr, idx, c->err) != PR_OK)
@@ -3940,7 +4008,7 @@ struct cp_out {
                      the longest launch wait's, a late start's, or every
                      idle gap's (pr_critpath_fill's unlinked_wait) */
     char error_note[400], launch_note[1400], held_note[1400], idle_note[1500],
-        peer_note[1300], longest[300], entry_note[1100];
+        poll_note[800], peer_note[1300], longest[300], entry_note[1100];
 };
 
 /* Why the replay misses the measured steps, where the trace says: the
@@ -4079,6 +4147,13 @@ struct lwait {
     int late_after_wait; /* the longest's launch followed a stream wait on
                             an event recorded before the step (1), or one
                             the trace links to no stream (2) */
+    /* host waits the trace records no call for, spinning on a counter
+       a kernel writes (host_poll): their time, the longest and its
+       kernel, and the rule that says its library polls */
+    int64_t poll_ns, poll_max_ns, poll_all_ns;
+    size_t poll_n, poll_all_n; /* all: on the paths or off them */
+    uint32_t poll_ev;
+    const char *poll_lib, *poll_rule;
     /* waits for the SMs another stream's kernel held (held_by): the
        wait from the task's launch, the longest and its kernel */
     int64_t held_ns, held_max_ns;
@@ -4241,6 +4316,39 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
             lw->max_ns = wait;
             lw->max_ev = n->ev;
             lw->max_unlinked = after_late(g, n, 3);
+        }
+    }
+}
+
+/* The path's host polls (host_poll): a polled call whose edge from the
+ * kernel binds; the wait is the time before the thread resumed. */
+static void
+note_polls(struct pr_cp_ctx *c, struct lwait *lw)
+{
+    const struct pr_cp_graph *g = &c->g;
+    size_t i;
+
+    for (i = 0; i < g->n; i++) {
+        const struct pr_cp_node *n = &g->v[i], *old, *k;
+        struct pr_kclass kc;
+        int64_t wait;
+
+        if (!n->polled)
+            continue;
+        old = &g->v[n->pred[n->n_pred - 1]];
+        k = &g->v[n->pred[0]];
+        wait = n->s - n->pw[n->n_pred - 1] - old->e;
+        lw->poll_all_ns = pr_sat_add_i64(lw->poll_all_ns, wait);
+        lw->poll_all_n++;
+        if (!n->on_path || n->past_peer || n->bind != 0)
+            continue;
+        lw->poll_ns = pr_sat_add_i64(lw->poll_ns, wait);
+        lw->poll_n++;
+        if (wait > lw->poll_max_ns && pr_names_rule(&c->names, k->name, &kc)) {
+            lw->poll_max_ns = wait;
+            lw->poll_ev = k->ev;
+            lw->poll_lib = kc.library;
+            lw->poll_rule = kc.rule;
         }
     }
 }
@@ -4540,6 +4648,41 @@ emit_held(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                  "before that kernel.",
                  bps, ceil(waves), MAX_RESIDENT_BLOCKS);
     o->r.held_note = text;
+}
+
+/* What the path's host polls were (note_polls); null where none. */
+static void
+emit_polls(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
+           struct cp_out *o)
+{
+    char kn[PR_SHORTEN_CAP(60)], all[120] = "";
+
+    o->r.host_poll_note = NULL;
+    o->r.host_poll_us = NAN;
+    if (lw->poll_n == 0 || n_steps == 0 || lw->poll_lib == NULL)
+        return;
+    o->r.host_poll_us = (double)lw->poll_ns / 1e3 / (double)n_steps;
+    pr_shorten(pr_trace_str(t, t->events[lw->poll_ev].name), 60, kn,
+               sizeof(kn));
+    if (lw->poll_all_n > lw->poll_n)
+        snprintf(all, sizeof(all), "; %zu such waits in all, %.2f ms%s",
+                 lw->poll_all_n,
+                 (double)lw->poll_all_ns / 1e6 / (double)n_steps,
+                 lw->capture ? "" : " a step");
+    snprintf(o->poll_note, sizeof(o->poll_note),
+             "%zu wait%s of the host on the %s (%.2f ms%s; the longest "
+             "%.2f ms, for %s%s) %s no call: the thread records nothing, "
+             "then resumes as the kernel it launched last is ending. %s's "
+             "host code spins on a counter that kernel writes to pinned "
+             "host memory (the kernel table's rule %s), so the path runs "
+             "through the kernel there: the wait is no host work.",
+             lw->poll_n, lw->poll_n == 1 ? "" : "s",
+             lw->capture ? "capture's critical path" : "steps' critical paths",
+             (double)lw->poll_ns / 1e6 / (double)n_steps,
+             lw->capture ? " in all" : " a step", (double)lw->poll_max_ns / 1e6,
+             kn, all, lw->poll_n == 1 ? "records" : "record", lw->poll_lib,
+             lw->poll_rule);
+    o->r.host_poll_note = o->poll_note;
 }
 
 static void
@@ -5429,6 +5572,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         comm_within_collectives(&c.g, &u, err);
         ok = ok && !u.failed;
         note_waits(t, &c.g, &lw);
+        note_polls(&c, &lw);
         note_idle(t, &c.g, &lw);
         note_split(&c, &lw);
         if (i == 0 && warm)
@@ -5489,6 +5633,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         lw.capture = s->n == 1 && s->v[0].name == PR_STR_NONE;
         emit_waits(t, &lw, n_paths, o);
         emit_held(t, &lw, n_paths, o);
+        emit_polls(t, &lw, n_paths, o);
         emit_idle(t, &lw, n_paths, run, kind_total[PR_CP_STREAM_WAIT], o);
         emit_peer(&c, &lw, n_paths, o, &parts, &ok);
         emit_entry(&c, &pe, n_paths, o);
