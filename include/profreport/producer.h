@@ -81,6 +81,17 @@ const char *pr_producer_comm_levers(const cJSON *run);
 double pr_producer_comm_wait(const cJSON *run, const char **name,
                              double *top_us);
 
+/* The run's point-to-point HCCL operations (communication.json's kind
+ * p2p), summed a step: Wait, Idle and Transit (p[0..2]), and all its
+ * operations' Elapse (p[3]), in us; *name the p2p operation that waits
+ * longest (borrowed from run).  1 where those operations' Wait and Idle
+ * are half of all HCCL's Elapse or more: the communication is mostly a
+ * pipeline stage waiting for its peer stage (issue #30, CANN 8.3 4-rank
+ * PP2 DP2 job rank 0: 313.9 of 420.2 ms is hcom_batchSendRecv_, Wait
+ * 158.5, Idle 155.4, Transit 0), which neither the overlap replay nor
+ * buckets overlapped with backward shorten. */
+int pr_producer_p2p_waits(const cJSON *run, double p[4], const char **name);
+
 /* The producer's split of HCCL's time a step (run["hccl"]), in ms:
  * t[0..4] Elapse, Transit, Wait, Synchronization, Idle; 1, or 0 (t
  * zeros) when the run has none. */

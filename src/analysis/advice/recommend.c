@@ -539,12 +539,50 @@ dataloader_text(const struct rctx *c, double share, double lead, char *text,
  * (review 20 #4: its Evidence cell was empty, its reason "host work the
  * trace does not attribute"). */
 static const char *
-table_only_note(struct rctx *c, cJSON **ev)
+table_only_note(struct rctx *c, char *note, size_t cap, cJSON **ev)
 {
-    double t[5];
+    double t[5], p[4];
     const cJSON *top = pr_producer_comm_top(c->run);
+    const char *p2p;
     int idle_first;
 
+    if (pr_producer_p2p_waits(c->run, p, &p2p)) {
+        /* mostly a pipeline stage waiting for its peer stage: that wait
+           is the evidence (issue #30: the CANN 8.3 job's rank 1, whose
+           note named HCCL's Idle and Wait alone) */
+        char w[160], i[160];
+
+        snprintf(note, cap,
+                 "no change replayed: most of HCCL's %.1f ms a %s is "
+                 "point-to-point waiting, not the collectives: %s Wait "
+                 "%.1f ms, Idle %.1f ms, Transit %.1f ms "
+                 "(communication.json), the rank idle until its peer sends "
+                 "(in a pipeline, the peer stage); no device task is in "
+                 "these files to replay, only the producer's step table and "
+                 "HCCL's operation totals; buckets overlapped with backward "
+                 "do not shorten that wait: in a pipeline, balancing the "
+                 "stages does (the Distributed section's pipeline view, "
+                 "where it finds them unbalanced)",
+                 p[3] / 1000.0, pr_run_window(c->run), p2p, p[0] / 1000.0,
+                 p[1] / 1000.0, p[2] / 1000.0);
+        snprintf(w, sizeof(w), "%s Wait (communication.json)", p2p);
+        snprintf(i, sizeof(i), "%s Idle (communication.json)", p2p);
+        *ev = cJSON_CreateArray();
+        if (*ev == NULL || !pr_emit_evidence(*ev, w, p[0], NAN) ||
+            !pr_emit_evidence(*ev, i, p[1], NAN) ||
+            (top != NULL &&
+             !pr_emit_evidence(
+                 *ev, pr_sget_str_or(top, PR_K_NAME, "?"),
+                 pr_sget_num(top, PR_K_ELAPSE_US) /
+                     pr_sget_num(pr_sget(c->run, PR_K_STEP_SUMMARY),
+                                 PR_K_COUNT),
+                 NAN))) {
+            cJSON_Delete(*ev);
+            *ev = NULL;
+            c->ok = 0;
+        }
+        return note;
+    }
     if (!pr_producer_comm_split(c->run, t))
         return "no change replayed: no device tasks in these files, only "
                "the producer's step table; the finding stands on its "
@@ -594,7 +632,7 @@ table_note(struct rctx *c, char *note, size_t cap, double *bound, cJSON **ev)
     *bound = NAN;
     *ev = NULL;
     if (!(wait > 0) && only)
-        return table_only_note(c, ev);
+        return table_only_note(c, note, cap, ev);
     if (!(wait > 0))
         return "no change replayed: the export's tasks hold too "
                "little of the step to replay (see Data quality); "

@@ -3184,53 +3184,6 @@ slow_transport(const cJSON *run, char *text, size_t cap, size_t len)
 static size_t accum_words(const cJSON *a, const char *t, const char *win,
                           int p2p, char *text, size_t cap, size_t len);
 
-/* The run's point-to-point HCCL operations (communication.json's
- * kind p2p), summed a step: Wait, Idle and Transit (p[0..2]), and all its
- * operations' Elapse (p[3]); *name the p2p operation that waits longest.
- * 1 where those operations' Wait and Idle are half of all HCCL's Elapse
- * or more: the communication is mostly a pipeline stage waiting for its
- * peer stage (issue #30, CANN 8.3 4-rank PP2 DP2 job rank 0: 313.9 of
- * 420.2 ms is hcom_batchSendRecv_, Wait 158.5, Idle 155.4, Transit 0),
- * which neither the overlap replay (is_p2p leaves them as they are) nor
- * buckets overlapped with backward shorten. */
-static int
-p2p_waits(const cJSON *run, double p[4], const char **name)
-{
-    const cJSON *op;
-    double steps = (double)pr_sget_len(
-        pr_sget(pr_sget(run, PR_K_STEP_PHASES), PR_K_STEPS));
-    double best = -1;
-    int k;
-
-    if (!(steps > 0))
-        steps = (double)pr_sget_len(pr_sget(run, PR_K_STEPS));
-    for (k = 0; k < 4; k++)
-        p[k] = 0;
-    *name = NULL;
-    if (!(steps > 0))
-        return 0;
-    cJSON_ArrayForEach(op, pr_sget(pr_sget(run, PR_K_HCCL), PR_K_OPS))
-    {
-        double e = pr_sget_num(op, PR_K_ELAPSE_US);
-        double w = pr_sget_num(op, PR_K_WAIT_US);
-        double i = pr_sget_num(op, PR_K_IDLE_US);
-        double t = pr_sget_num(op, PR_K_TRANSIT_US);
-
-        if (e > 0)
-            p[3] += e / steps;
-        if (!pr_sget_is(pr_sget_str(op, PR_K_KIND), "p2p"))
-            continue;
-        p[0] += w > 0 ? w / steps : 0;
-        p[1] += i > 0 ? i / steps : 0;
-        p[2] += t > 0 ? t / steps : 0;
-        if (w > best) {
-            best = w;
-            *name = pr_sget_str(op, PR_K_NAME);
-        }
-    }
-    return *name != NULL && p[0] > 0 && p[3] > 0 && p[0] + p[1] >= 0.5 * p[3];
-}
-
 static int
 accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
 {
@@ -3243,8 +3196,9 @@ accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
     if (!pr_sget_is(pr_sget_str(r, PR_K_ID), PR_K_COMMUNICATION))
         return 1;
     len = pr_append(text, sizeof(text), 0, "%s", t);
-    len = accum_words(a, t, pr_run_window(run), p2p_waits(run, p, &p2p), text,
-                      sizeof(text), len);
+    len = accum_words(a, t, pr_run_window(run),
+                      pr_producer_p2p_waits(run, p, &p2p), text, sizeof(text),
+                      len);
     len = slow_transport(run, text, sizeof(text), len);
     return strcmp(text, t) == 0 || put_text(r, text);
 }
@@ -3297,7 +3251,7 @@ comm_bound(cJSON *r, const cJSON *whatif, const cJSON *run, const cJSON *w)
     int ok;
 
     fmt_us(pr_sget_num(w, PR_K_GAIN_US), b, sizeof(b));
-    if (p2p_waits(run, p, &p2p)) {
+    if (pr_producer_p2p_waits(run, p, &p2p)) {
         /* mostly a stage waiting for its peer stage: that wait is the
            evidence, the bound is the collectives' alone (issue #30) */
         const cJSON *e;

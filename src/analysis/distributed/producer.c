@@ -853,6 +853,44 @@ p2p_rest(const cJSON *run, const cJSON *mean, char *text, size_t cap)
 }
 
 int
+pr_producer_p2p_waits(const cJSON *run, double p[4], const char **name)
+{
+    const cJSON *op;
+    double steps = (double)pr_sget_len(
+        pr_sget(pr_sget(run, PR_K_STEP_PHASES), PR_K_STEPS));
+    double best = -1;
+    int k;
+
+    if (!(steps > 0))
+        steps = (double)pr_sget_len(pr_sget(run, PR_K_STEPS));
+    for (k = 0; k < 4; k++)
+        p[k] = 0;
+    *name = NULL;
+    if (!(steps > 0))
+        return 0;
+    cJSON_ArrayForEach(op, pr_sget(pr_sget(run, PR_K_HCCL), PR_K_OPS))
+    {
+        double e = pr_sget_num(op, PR_K_ELAPSE_US);
+        double w = pr_sget_num(op, PR_K_WAIT_US);
+        double i = pr_sget_num(op, PR_K_IDLE_US);
+        double t = pr_sget_num(op, PR_K_TRANSIT_US);
+
+        if (e > 0)
+            p[3] += e / steps;
+        if (!pr_sget_is(pr_sget_str(op, PR_K_KIND), "p2p"))
+            continue;
+        p[0] += w > 0 ? w / steps : 0;
+        p[1] += i > 0 ? i / steps : 0;
+        p[2] += t > 0 ? t / steps : 0;
+        if (w > best) {
+            best = w;
+            *name = pr_sget_str(op, PR_K_NAME);
+        }
+    }
+    return *name != NULL && p[0] > 0 && p[3] > 0 && p[0] + p[1] >= 0.5 * p[3];
+}
+
+int
 pr_producer_pipeline_note(const cJSON *run, char *text, size_t cap)
 {
     const cJSON *ph = pr_sget(run, PR_K_STEP_PHASES),
@@ -1452,7 +1490,9 @@ pr_producer_verdict(const struct pr_trace *t, const cJSON *run,
     double free_us = pr_sget_num(m, PR_K_FREE_US);
     double step = pr_sget_num(m, PR_K_STAGE_US);
     const char *bound, *src = pr_sget_str_or(ph, PR_K_SOURCE, "?");
-    char text[1000], lead[400];
+    const char *p2p_name;
+    char text[1200], lead[600];
+    double p2p[4];
     size_t same = 0;
 
     if (!(cover < TASK_COVER_MIN) || v == NULL || isnan(free_us))
@@ -1493,6 +1533,19 @@ pr_producer_verdict(const struct pr_trace *t, const cJSON *run,
                  "task list cannot show.",
                  free_us / 1000.0, step / 1000.0, src, comp / 1000.0,
                  alone / 1000.0);
+    if (strcmp(bound, "communication") == 0 &&
+        pr_producer_p2p_waits(run, p2p, &p2p_name)) {
+        /* a pipeline stage waiting for its peer stage (issue #30: the
+           CANN 8.3 job's rank 1, 328 ms of Wait in hcom_batchSendRecv_) */
+        size_t len = strlen(lead);
+
+        snprintf(lead + len, sizeof(lead) - len,
+                 " Most of HCCL's time is point-to-point waiting: %s Wait "
+                 "%.1f ms and Idle %.1f ms a step (communication.json), "
+                 "this rank waiting for its peer (in a pipeline, the other "
+                 "stage).",
+                 p2p_name, p2p[0] / 1000.0, p2p[1] / 1000.0);
+    }
     if (pr_producer_table_only(run))
         snprintf(text, sizeof(text),
                  "%s No device task is in these files, only the producer's "
