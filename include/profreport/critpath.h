@@ -162,6 +162,8 @@ struct pr_cp_node {
                            peer set it */
     uint8_t queue_full; /* host: a launch call into a full launch queue,
                            blocked until a task ended (a sync since) */
+    uint8_t wait_unrec; /* tasks: w is a stream wait on an event the trace
+                           does not record (unrec_waits) */
     uint8_t polled;     /* host: the call after a wait the thread records
                            nothing of, spinning on a counter its last
                            launch's kernel writes (host_poll): edge 0 is

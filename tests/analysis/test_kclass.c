@@ -405,8 +405,9 @@ test_bad_tables(void **state)
 /* "host_polls": DeepEP's notify_dispatch, intranode and internode (its
  * host code spins on moe_recv_counter until the kernel writes it:
  * csrc/legacy/buffer.hpp), under DeepEP's namespace or a renamed one; not
- * its dispatch, combine or cached_notify kernels, which the host does not
- * wait for. */
+ * its dispatch, combine, cached_notify or cached_notify_dispatch (cached
+ * mode: the host knows the counts) kernels, which the host does not wait
+ * for. */
 static void
 test_host_polls(void **state)
 {
@@ -423,6 +424,9 @@ test_host_polls(void **state)
          1},
         {"void deep_ep::internode::dispatch<false, 8, false, 8>(int4*)", 0},
         {"void deep_ep::internode::cached_notify<false>(int, int)", 0},
+        {"void deep_ep::intranode::cached_notify_dispatch<8>(int const*, int, "
+         "void**, int**, int)",
+         0},
         {"void deep_ep::intranode::combine<__nv_bfloat16, 8, 768>(int4*)", 0},
     };
     struct pr_error err = {PR_OK, ""};

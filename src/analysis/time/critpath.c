@@ -1397,20 +1397,21 @@ before_capture(const struct pr_cp_ctx *c, const struct thr *h, int64_t ts)
     return c->unlaunched;
 }
 
-/* Host polls (data/kernels.json "host_polls": DeepEP's normal-mode
+/* Host polls (data/kernels.json "host_polls": DeepEP's legacy Buffer
  * dispatch launches notify_dispatch, then its host code spins on a counter
  * that kernel writes to pinned host memory; no call records the wait).
- * Where a thread records nothing for POLL_MIN_NS or more after its call
- * prev and resumes while its last launch's kernel, of such a rule, is
- * ending (POLL_EARLY_NS before that kernel's end to POLL_LATE_NS after
- * it), that time was the wait, not host work: the call idx's host edge
- * becomes an edge from the kernel's end, with the work the thread did
- * after it resumed; the edge from prev keeps that work alone (the host's
- * own time, were the kernel instant).  A held-out H800 trace (DeepSeek's
- * profile-data train.json) resumes 25-67 us before notify_dispatch ends
- * after each of its four waits of 2.1-22.7 ms. */
+ * Where a thread's call prev is the launch of such a kernel, the thread
+ * then records nothing for POLL_MIN_NS or more and resumes while that
+ * kernel runs (from its start to POLL_LATE_NS after its end), that time
+ * was the wait, not host work: the call idx's host edge becomes an edge
+ * from the kernel's end, with the work the thread did after it resumed;
+ * the edge from prev keeps that work alone (the host's own time, were the
+ * kernel instant).  A held-out H800 trace (DeepSeek's profile-data
+ * train.json) resumes 25-67 us before notify_dispatch ends after each of
+ * its four waits of 2.1-22.7 ms; the counter is written before the
+ * kernel's last barrier, which a slow peer lengthens, so the window runs
+ * from the kernel's start. */
 #define POLL_MIN_NS 200000
-#define POLL_EARLY_NS 100000
 #define POLL_LATE_NS 20000
 
 static void
@@ -1420,28 +1421,22 @@ host_poll(struct pr_cp_ctx *c, uint32_t idx, uint32_t launch)
     struct pr_cp_node *n = &g->v[idx];
     const struct pr_cp_node *k, *prev;
     const struct pr_cp_piece *p;
-    const struct pr_event *pe, *ne;
     struct pr_kclass kc;
     int64_t resume;
     int j;
 
     if (launch == PR_CP_NONE || g->v[launch].corr_task == PR_CP_NONE ||
-        n->n_pred == 0 || n->n_pred >= PR_CP_MAX_PRED || n->pc_n == 0)
+        n->n_pred == 0 || n->n_pred >= PR_CP_MAX_PRED || n->pc_n == 0 ||
+        n->pred[0] != launch)
         return;
     prev = &g->v[n->pred[0]];
     k = &g->v[g->v[launch].corr_task];
     p = &g->pc[n->pc_first];
-    if (prev->ev == PR_CP_NONE || p->kind != PR_CP_HOST_OP ||
-        p->ns < POLL_MIN_NS || k->type != PR_CP_N_TASK)
+    if (p->kind != PR_CP_HOST_OP || p->ns < POLL_MIN_NS ||
+        k->type != PR_CP_N_TASK)
         return;
-    pe = &c->t->events[prev->ev];
-    ne = &c->t->events[n->ev];
-    if (pr_event_pid(c->t, pe) != pr_event_pid(c->t, ne) ||
-        pr_event_tid(c->t, pe) != pr_event_tid(c->t, ne))
-        return; /* the edge is another thread's hand-off */
     resume = prev->e + p->ns;
-    if (k->s >= resume || k->e < resume - POLL_LATE_NS ||
-        k->e > resume + POLL_EARLY_NS ||
+    if (k->s > resume || k->e < resume - POLL_LATE_NS ||
         !pr_names_rule(&c->names, k->name, &kc) || !kc.host_polls)
         return;
     j = n->n_pred++;
@@ -2674,6 +2669,59 @@ after_late(const struct pr_cp_graph *g, const struct pr_cp_node *n, uint8_t v)
     return 0;
 }
 
+/* A task idle after the task before it on its stream, launched right
+ * after its thread's stream-wait call on an event the trace does not
+ * record (the launch's late 2: no event record on that thread), while
+ * another stream of its device ran: the stream most likely waited for
+ * that stream's work, device time, not an idle device (review of issue
+ * #28 (1): DeepSeek's H800 trace records 56 cudaStreamWaitEvent and no
+ * cudaEventRecord; its path read 6.3 ms of "device idle" in a step whose
+ * device is idle 42 us).  The wait keeps its length; which task it waited
+ * for the trace does not say. */
+static void
+unrec_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
+{
+    struct pr_cp_graph *g = &c->g;
+    size_t i;
+
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *n = &g->v[i];
+        const struct pr_event *e;
+        size_t k, walked = 0;
+        int64_t busy = 0, from;
+
+        if (n->type != PR_CP_N_TASK || n->w_kind != PR_CP_IDLE ||
+            n->w < COINCIDE_MIN_WAIT_NS || n->w_coll || n->late ||
+            !after_late(g, n, 2))
+            continue;
+        e = &c->t->events[n->ev];
+        from = n->s - n->w;
+        /* the other streams' tasks that ran in [from, n->s) */
+        for (k = ended_by(tasks, nt, from); k < nt && walked < 4096;
+             k++, walked++) {
+            const struct pr_cp_node *x = &g->v[tasks[k].i];
+            const struct pr_event *xe;
+            int64_t a, b;
+
+            if (x->s >= n->s || x->ev == PR_CP_NONE || x->type != PR_CP_N_TASK)
+                continue;
+            xe = &c->t->events[x->ev];
+            if (pr_event_pid(c->t, xe) != pr_event_pid(c->t, e) ||
+                pr_event_tid(c->t, xe) == pr_event_tid(c->t, e))
+                continue;
+            a = x->s > from ? x->s : from;
+            b = x->e < n->s ? x->e : n->s;
+            if (b > a)
+                busy = busy > b - a ? busy : b - a;
+        }
+        /* one task of another stream covers half the gap or more */
+        if (2 * busy >= n->w) {
+            n->w_kind = PR_CP_STREAM_WAIT;
+            n->wait_unrec = 1;
+        }
+    }
+}
+
 /* A task that started PR_CP_LATE_START_NS or more after its launch call
  * returned, on a stream with nothing before it, with no other cause in
  * the trace (infer_stream_waits left it a launch delay), did not wait for
@@ -2877,6 +2925,7 @@ resolve_syncs(struct pr_cp_ctx *c)
     residual_waits(c);
     infer_stream_waits(c, tasks, n);
     late_starts(c);
+    unrec_waits(c, tasks, n);
     collective_inputs(c, tasks, n);
     free(tasks);
     return compile_waits(c);
@@ -3413,6 +3462,8 @@ sums_edge(const struct pr_cp_graph *g, struct sums *u, struct pr_error *err,
  * event or its launch the trace as read cannot say, so it stays
  * communication, named for what it is. */
 #define NAME_COLL_UNREC (PR_STR_NONE - 1)
+/* A stream's wait on an event the trace does not record (unrec_waits). */
+#define NAME_WAIT_UNREC (PR_STR_NONE - 2)
 
 /* The path's communication is at most the time some collective of the
  * step ran (the union of their spans in the window): a wait counted as
@@ -3653,7 +3704,10 @@ walk(struct pr_cp_graph *g, struct sums *u, int64_t lead, struct pr_error *err)
             sums_add(u, err, PR_CP_LAUNCH, PR_STR_NONE, n->w - call, -1);
         } else {
             sums_add(u, err, (enum pr_cp_kind)n->w_kind,
-                     n->w_coll ? NAME_COLL_UNREC : PR_STR_NONE, n->w, -1);
+                     n->w_coll       ? NAME_COLL_UNREC
+                     : n->wait_unrec ? NAME_WAIT_UNREC
+                                     : PR_STR_NONE,
+                     n->w, -1);
         }
         sums_edge(g, u, err, (enum pr_cp_kind)n->p_kind[b], n->p_name[b],
                   n->pw[b], n->pc_first, b == 0 ? n->pc_n : 0);
@@ -3774,6 +3828,8 @@ piece_name(const struct pr_trace *t, const struct piece *p)
 {
     if (p->name == NAME_COLL_UNREC)
         return "(collective wait, its tasks not read)";
+    if (p->name == NAME_WAIT_UNREC)
+        return "(stream waits for another stream, its event not recorded)";
     if (p->name != PR_STR_NONE)
         return pr_trace_str(t, p->name);
     switch (p->kind) {
@@ -4008,7 +4064,7 @@ struct cp_out {
                      the longest launch wait's, a late start's, or every
                      idle gap's (pr_critpath_fill's unlinked_wait) */
     char error_note[400], launch_note[1400], held_note[1400], idle_note[1500],
-        poll_note[800], peer_note[1300], longest[300], entry_note[1100];
+        poll_note[1200], peer_note[1300], longest[300], entry_note[1100];
 };
 
 /* Why the replay misses the measured steps, where the trace says: the
@@ -4150,7 +4206,7 @@ struct lwait {
     /* host waits the trace records no call for, spinning on a counter
        a kernel writes (host_poll): their time, the longest and its
        kernel, and the rule that says its library polls */
-    int64_t poll_ns, poll_max_ns, poll_all_ns;
+    int64_t poll_ns, poll_max_ns, poll_all_ns, poll_q_ns, poll_run_ns;
     size_t poll_n, poll_all_n; /* all: on the paths or off them */
     uint32_t poll_ev;
     const char *poll_lib, *poll_rule;
@@ -4345,6 +4401,10 @@ note_polls(struct pr_cp_ctx *c, struct lwait *lw)
         lw->poll_ns = pr_sat_add_i64(lw->poll_ns, wait);
         lw->poll_n++;
         if (wait > lw->poll_max_ns && pr_names_rule(&c->names, k->name, &kc)) {
+            /* the wait's parts: the kernel queued on its stream after
+               its launch returned, then ran until the host resumed */
+            lw->poll_q_ns = k->s > old->e ? k->s - old->e : 0;
+            lw->poll_run_ns = wait - lw->poll_q_ns;
             lw->poll_max_ns = wait;
             lw->poll_ev = k->ev;
             lw->poll_lib = kc.library;
@@ -4655,7 +4715,10 @@ static void
 emit_polls(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
            struct cp_out *o)
 {
-    char kn[PR_SHORTEN_CAP(60)], all[120] = "";
+    char kn[PR_SHORTEN_CAP(60)], on[200];
+    const char *per = lw->capture ? "" : " a step";
+    const char *path =
+        lw->capture || n_steps == 1 ? "critical path" : "steps' critical paths";
 
     o->r.host_poll_note = NULL;
     o->r.host_poll_us = NAN;
@@ -4664,24 +4727,29 @@ emit_polls(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     o->r.host_poll_us = (double)lw->poll_ns / 1e3 / (double)n_steps;
     pr_shorten(pr_trace_str(t, t->events[lw->poll_ev].name), 60, kn,
                sizeof(kn));
-    if (lw->poll_all_n > lw->poll_n)
-        snprintf(all, sizeof(all), "; %zu such waits in all, %.2f ms%s",
-                 lw->poll_all_n,
-                 (double)lw->poll_all_ns / 1e6 / (double)n_steps,
-                 lw->capture ? "" : " a step");
+    if (lw->poll_n == 1)
+        snprintf(on, sizeof(on), "the one on the %s, %.2f ms", path,
+                 (double)lw->poll_max_ns / 1e6);
+    else
+        snprintf(on, sizeof(on),
+                 "%zu on the %s, %.2f ms%s (the longest %.2f ms)", lw->poll_n,
+                 path, (double)lw->poll_ns / 1e6 / (double)n_steps, per,
+                 (double)lw->poll_max_ns / 1e6);
     snprintf(o->poll_note, sizeof(o->poll_note),
-             "%zu wait%s of the host on the %s (%.2f ms%s; the longest "
-             "%.2f ms, for %s%s) %s no call: the thread records nothing, "
-             "then resumes as the kernel it launched last is ending. %s's "
-             "host code spins on a counter that kernel writes to pinned "
-             "host memory (the kernel table's rule %s), so the path runs "
-             "through the kernel there: the wait is no host work.",
-             lw->poll_n, lw->poll_n == 1 ? "" : "s",
-             lw->capture ? "capture's critical path" : "steps' critical paths",
-             (double)lw->poll_ns / 1e6 / (double)n_steps,
-             lw->capture ? " in all" : " a step", (double)lw->poll_max_ns / 1e6,
-             kn, all, lw->poll_n == 1 ? "records" : "record", lw->poll_lib,
-             lw->poll_rule);
+             "%s's host code (the kernel table's rule %s) spins, with no "
+             "call the trace records, until a kernel it launched writes a "
+             "counter to pinned host memory: %zu such wait%s of the host, "
+             "%.2f ms%s; %s, while %s queued %.2f ms on its stream after its "
+             "launch, then ran %.2f ms until the host resumed. The path "
+             "counts that time as the kernel's and the work before it on "
+             "its stream, not as host work%s.",
+             lw->poll_lib, lw->poll_rule, lw->poll_all_n,
+             lw->poll_all_n == 1 ? "" : "s",
+             (double)lw->poll_all_ns / 1e6 / (double)n_steps, per, on, kn,
+             (double)lw->poll_q_ns / 1e6, (double)lw->poll_run_ns / 1e6,
+             lw->poll_all_n > lw->poll_n
+                 ? "; the waits off the path overlap longer device work"
+                 : "");
     o->r.host_poll_note = o->poll_note;
 }
 
@@ -5646,19 +5714,26 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
            see, so neither replay speaks for it (review 28h #8: an MPI
            saxpy's "twice the batch" spread MPI_Init over twice the
            samples) */
-        if (what_if != NULL &&
-            (pr_run_trains(run) == 0 || pr_run_no_framework(run))) {
+        if (what_if != NULL && (pr_run_trains(run) == 0 ||
+                                pr_run_no_framework(run) || lw.poll_all_n)) {
             int no_fw = pr_run_no_framework(run);
+            int no_grad = pr_run_trains(run) == 0 || no_fw;
             cJSON *w = what_if->child;
 
             while (w != NULL) {
                 cJSON *next = w->next;
 
-                if (pr_sget_is(pr_sget_str(w, PR_K_ID),
-                               "gradient_accumulation") ||
+                /* a host that spins on a kernel's counter (host_poll)
+                   syncs with the device inside the step: no CUDA graph
+                   captures that (review of issue #28 (1)) */
+                if ((lw.poll_all_n &&
+                     pr_sget_is(pr_sget_str(w, PR_K_ID), "launch_bound")) ||
+                    (no_grad && pr_sget_is(pr_sget_str(w, PR_K_ID),
+                                           "gradient_accumulation")) ||
                     /* no gradients, no DDP buckets either: tensor-parallel
                        all-reduces feed the next layer (review 29 #3) */
-                    pr_sget_is(pr_sget_str(w, PR_K_ID), "small_allreduce") ||
+                    (no_grad &&
+                     pr_sget_is(pr_sget_str(w, PR_K_ID), "small_allreduce")) ||
                     (no_fw && pr_sget_is(pr_sget_str(w, PR_K_ID),
                                          "low_gpu_utilization")))
                     cJSON_Delete(cJSON_DetachItemViaPointer(what_if, w));
