@@ -541,12 +541,27 @@ read_prec(const cJSON *o, const char *at, struct krule *r, struct pr_error *err)
                      err);
 }
 
+/* An optional true/false member: *out 1 where true, 0 where false or
+ * absent. */
+static enum pr_status
+read_bool(const cJSON *o, const char *key, const char *at, unsigned char *out,
+          struct pr_error *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+    if (v != NULL && !cJSON_IsBool(v))
+        return pr_error_set(err, PR_E_FORMAT,
+                            "kernel table: %s: \"%s\" is not true or false", at,
+                            key);
+    *out = (unsigned char)cJSON_IsTrue(v);
+    return PR_OK;
+}
+
 static enum pr_status
 read_rule(const cJSON *o, size_t i, struct krule *r, struct pr_error *err)
 {
     char at[96];
     const char *c;
-    const cJSON *nm;
 
     memset(r, 0, sizeof(*r));
     r->id = opt_str(o, "id");
@@ -565,20 +580,9 @@ read_rule(const cJSON *o, size_t i, struct krule *r, struct pr_error *err)
                             at);
     c = opt_str(o, "case");
     r->exact_case = c != NULL && strcmp(c, "sensitive") == 0;
-    nm = cJSON_GetObjectItemCaseSensitive(o, "no_matrix_math");
-    if (nm != NULL && !cJSON_IsBool(nm))
-        return pr_error_set(err, PR_E_FORMAT,
-                            "kernel table: %s: \"no_matrix_math\" is not "
-                            "true or false",
-                            at);
-    r->no_mma = cJSON_IsTrue(nm);
-    nm = cJSON_GetObjectItemCaseSensitive(o, "host_polls");
-    if (nm != NULL && !cJSON_IsBool(nm))
-        return pr_error_set(err, PR_E_FORMAT,
-                            "kernel table: %s: \"host_polls\" is not "
-                            "true or false",
-                            at);
-    r->host_polls = cJSON_IsTrue(nm);
+    if (read_bool(o, "no_matrix_math", at, &r->no_mma, err) != PR_OK ||
+        read_bool(o, "host_polls", at, &r->host_polls, err) != PR_OK)
+        return PR_E_FORMAT;
     if (read_enum(o, "family", family_names, PR_KF_COUNT, 1, at, &r->family,
                   err) != PR_OK ||
         read_enum(o, "math", math_names, PR_KM_COUNT, 0, at, &r->math, err) !=
