@@ -10,8 +10,9 @@
 # Hand-made A100 trace, two steps: P [5, 105) us on stream 8, A [10, 1010)
 # on stream 7; then a cudaStreamWaitEvent and the launch of B on stream 8,
 # which starts at 1012; a cudaDeviceSynchronize waits for B.  Controls:
-# without the stream-wait call, and with A on stream 7 ending at 300 (the
-# device idle for most of the gap).
+# without the stream-wait call (idle, named a stream idle while another
+# ran), and with A on stream 7 ending at 300 (the device idle for most of
+# the gap: device idle).
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -82,7 +83,11 @@ check "wait: named for the event the trace does not record" \
 set -- $(head -1 "$T_DIR/nowait.txt")
 check "nowait: no stream-wait call, the gap stays idle (idle ${2:-?})" \
     [ "${2:-0}" -ge 900 -a "${1:-9}" -le 5 ]
+check "nowait: named a stream idle while other streams ran" \
+    grep -q "^idle (stream idle, no recorded cause; other streams ran) 907$" "$T_DIR/nowait.txt"
 set -- $(head -1 "$T_DIR/idle.txt")
 check "idle: the other stream ran under half the gap, it stays idle (idle ${2:-?})" \
     [ "${2:-0}" -ge 900 -a "${1:-9}" -le 5 ]
+check "idle: named device idle" \
+    grep -q "^idle (device idle, no recorded cause) 907$" "$T_DIR/idle.txt"
 echo "1..$T_N"

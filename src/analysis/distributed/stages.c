@@ -24,7 +24,7 @@ struct rk {
     cJSON *run; /* borrowed: its recommendations get the balance's gain */
     double rank;
     double computing, alone, freet, bubble, step; /* means; NaN unknown */
-    double p2p_wait;                              /* per step; NaN none */
+    double p2p_wait, p2p_idle;                    /* per step; NaN none */
     const char *p2p_name;                         /* busiest p2p type */
     size_t parent;                                /* union-find */
 };
@@ -111,7 +111,7 @@ read_rank(struct ctx *c, size_t i)
     r->freet = phase(r->run, PR_K_FREE_US);
     r->bubble = phase(r->run, PR_K_BUBBLE_US);
     r->step = pr_sget_num(pr_sget(r->run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
-    r->p2p_wait = NAN;
+    r->p2p_wait = r->p2p_idle = NAN;
     r->parent = i;
     if (!(steps > 0))
         steps = (double)pr_sget_len(pr_sget(r->run, PR_K_STEPS));
@@ -120,6 +120,7 @@ read_rank(struct ctx *c, size_t i)
         const char *id = pr_sget_str(op, PR_K_GROUP);
         int p2p = pr_sget_is(pr_sget_str(op, PR_K_KIND), "p2p");
         double w = pr_sget_num(op, PR_K_WAIT_US);
+        double idle = pr_sget_num(op, PR_K_IDLE_US);
         struct grp *g;
 
         if (id == NULL)
@@ -131,6 +132,8 @@ read_rank(struct ctx *c, size_t i)
         if (!p2p || isnan(w) || !(steps > 0))
             continue;
         r->p2p_wait = (isnan(r->p2p_wait) ? 0 : r->p2p_wait) + w / steps;
+        if (idle > 0)
+            r->p2p_idle = (isnan(r->p2p_idle) ? 0 : r->p2p_idle) + idle / steps;
         if (w > best) {
             best = w;
             r->p2p_name = pr_sget_str(op, PR_K_NAME);
@@ -236,7 +239,7 @@ named_stages(struct ctx *c)
  * rank that computes longest. */
 struct stage {
     size_t root, n;
-    double computing, alone, freet, bubble, p2p_wait;
+    double computing, alone, freet, bubble, p2p_wait, p2p_idle;
     size_t slowest; /* index in rk */
     const char *p2p_name;
 };
@@ -259,6 +262,9 @@ add_to_stage(struct stage *s, const struct rk *r, size_t i,
         s->p2p_wait =
             (isnan(s->p2p_wait) ? 0 : s->p2p_wait * (double)s->n) + r->p2p_wait;
         s->p2p_wait /= (double)(s->n + 1);
+        s->p2p_idle = (isnan(s->p2p_idle) ? 0 : s->p2p_idle * (double)s->n) +
+                      (isnan(r->p2p_idle) ? 0 : r->p2p_idle);
+        s->p2p_idle /= (double)(s->n + 1);
         if (s->p2p_name == NULL)
             s->p2p_name = r->p2p_name;
     }
@@ -283,7 +289,7 @@ collect_stages(const struct ctx *c, struct stage *st)
             memset(&st[n], 0, sizeof(st[n]));
             st[n].root = root;
             st[n].computing = st[n].alone = st[n].freet = NAN;
-            st[n].bubble = st[n].p2p_wait = NAN;
+            st[n].bubble = st[n].p2p_wait = st[n].p2p_idle = NAN;
             n++;
         }
         add_to_stage(&st[k], &c->rk[i], i, c->rk);
@@ -357,6 +363,17 @@ finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
                  "step alone in Receive (receive_alone_time), idle while the "
                  "slower stage computes.",
                  f->bubble / 1000.0);
+    else if (f->p2p_wait > 0 && f->p2p_idle > 0)
+        /* the Idle Time too: the operation idle until its peer sends
+           (issue #30 review: the CANN 8.3 job's fast stage waits 161.3 ms
+           and idles 157.1 ms a step, which its ranks' notes count) */
+        snprintf(wait, sizeof(wait),
+                 " The faster stage waits for it: its ranks spend %.1f ms a "
+                 "step in the Wait Time and %.1f ms in the Idle Time of "
+                 "their point-to-point operations (%s, communication.json), "
+                 "idle while the slower stage computes.",
+                 f->p2p_wait / 1000.0, f->p2p_idle / 1000.0,
+                 f->p2p_name ? f->p2p_name : "p2p");
     else if (f->p2p_wait > 0)
         snprintf(
             wait, sizeof(wait),

@@ -2669,15 +2669,55 @@ after_late(const struct pr_cp_graph *g, const struct pr_cp_node *n, uint8_t v)
     return 0;
 }
 
+/* The time in [from, to) that tasks of other streams of event e's device
+ * ran (their union), of the first UNREC_SPANS such tasks. */
+#define UNREC_SPANS 256
+static int64_t
+others_busy(const struct pr_cp_ctx *c, const struct byend *tasks, size_t nt,
+            const struct pr_event *e, int64_t from, int64_t to)
+{
+    const struct pr_cp_graph *g = &c->g;
+    struct byend sp[UNREC_SPANS];
+    int64_t busy = 0, end = INT64_MIN;
+    size_t k, m = 0, walked = 0;
+
+    for (k = ended_by(tasks, nt, from);
+         k < nt && walked < 4096 && m < UNREC_SPANS; k++, walked++) {
+        const struct pr_cp_node *x = &g->v[tasks[k].i];
+        const struct pr_event *xe;
+
+        if (x->s >= to || x->ev == PR_CP_NONE || x->type != PR_CP_N_TASK)
+            continue;
+        xe = &c->t->events[x->ev];
+        if (pr_event_pid(c->t, xe) != pr_event_pid(c->t, e) ||
+            pr_event_tid(c->t, xe) == pr_event_tid(c->t, e))
+            continue;
+        sp[m].s = x->s > from ? x->s : from;
+        sp[m].e = x->e < to ? x->e : to;
+        sp[m].i = tasks[k].i;
+        if (sp[m].e > sp[m].s)
+            m++;
+    }
+    qsort(sp, m, sizeof(sp[0]), cmp_span);
+    for (k = 0; k < m; k++) {
+        int64_t a = sp[k].s > end ? sp[k].s : end;
+
+        if (sp[k].e > a)
+            busy += sp[k].e - a;
+        end = sp[k].e > end ? sp[k].e : end;
+    }
+    return busy;
+}
+
 /* A task idle after the task before it on its stream, launched right
  * after its thread's stream-wait call on an event the trace does not
  * record (the launch's late 2: no event record on that thread), while
- * another stream of its device ran: the stream most likely waited for
- * that stream's work, device time, not an idle device (review of issue
- * #28 (1): DeepSeek's H800 trace records 56 cudaStreamWaitEvent and no
- * cudaEventRecord; its path read 6.3 ms of "device idle" in a step whose
- * device is idle 42 us).  The wait keeps its length; which task it waited
- * for the trace does not say. */
+ * other streams of its device ran half the gap or more: the stream most
+ * likely waited for their work, device time, not an idle device (review
+ * of issue #28 (1): DeepSeek's H800 trace records 56 cudaStreamWaitEvent
+ * and no cudaEventRecord; its path read 6.3 ms of "device idle" in a step
+ * whose device is busy 99.2%).  The wait keeps its length; which task it
+ * waited for the trace does not say. */
 static void
 unrec_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
 {
@@ -2686,38 +2726,20 @@ unrec_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
 
     for (i = 0; i < g->n; i++) {
         struct pr_cp_node *n = &g->v[i];
-        const struct pr_event *e;
-        size_t k, walked = 0;
-        int64_t busy = 0, from;
 
         if (n->type != PR_CP_N_TASK || n->w_kind != PR_CP_IDLE ||
-            n->w < COINCIDE_MIN_WAIT_NS || n->w_coll || n->late ||
-            !after_late(g, n, 2))
+            n->w < COINCIDE_MIN_WAIT_NS || n->w_coll || n->late)
             continue;
-        e = &c->t->events[n->ev];
-        from = n->s - n->w;
-        /* the other streams' tasks that ran in [from, n->s) */
-        for (k = ended_by(tasks, nt, from); k < nt && walked < 4096;
-             k++, walked++) {
-            const struct pr_cp_node *x = &g->v[tasks[k].i];
-            const struct pr_event *xe;
-            int64_t a, b;
-
-            if (x->s >= n->s || x->ev == PR_CP_NONE || x->type != PR_CP_N_TASK)
-                continue;
-            xe = &c->t->events[x->ev];
-            if (pr_event_pid(c->t, xe) != pr_event_pid(c->t, e) ||
-                pr_event_tid(c->t, xe) == pr_event_tid(c->t, e))
-                continue;
-            a = x->s > from ? x->s : from;
-            b = x->e < n->s ? x->e : n->s;
-            if (b > a)
-                busy = busy > b - a ? busy : b - a;
-        }
-        /* one task of another stream covers half the gap or more */
-        if (2 * busy >= n->w) {
+        /* other streams ran half the gap or more */
+        if (2 * others_busy(c, tasks, nt, &c->t->events[n->ev], n->s - n->w,
+                            n->s) <
+            n->w)
+            continue;
+        if (after_late(g, n, 2)) {
             n->w_kind = PR_CP_STREAM_WAIT;
             n->wait_unrec = 1;
+        } else {
+            n->wait_unrec = 2; /* idle, the device busy: named so */
         }
     }
 }
@@ -3464,6 +3486,9 @@ sums_edge(const struct pr_cp_graph *g, struct sums *u, struct pr_error *err,
 #define NAME_COLL_UNREC (PR_STR_NONE - 1)
 /* A stream's wait on an event the trace does not record (unrec_waits). */
 #define NAME_WAIT_UNREC (PR_STR_NONE - 2)
+/* A stream idle with no recorded cause while other streams of its device
+ * ran (unrec_waits): not an idle device. */
+#define NAME_IDLE_BUSY (PR_STR_NONE - 3)
 
 /* The path's communication is at most the time some collective of the
  * step ran (the union of their spans in the window): a wait counted as
@@ -3704,9 +3729,10 @@ walk(struct pr_cp_graph *g, struct sums *u, int64_t lead, struct pr_error *err)
             sums_add(u, err, PR_CP_LAUNCH, PR_STR_NONE, n->w - call, -1);
         } else {
             sums_add(u, err, (enum pr_cp_kind)n->w_kind,
-                     n->w_coll       ? NAME_COLL_UNREC
-                     : n->wait_unrec ? NAME_WAIT_UNREC
-                                     : PR_STR_NONE,
+                     n->w_coll            ? NAME_COLL_UNREC
+                     : n->wait_unrec == 1 ? NAME_WAIT_UNREC
+                     : n->wait_unrec == 2 ? NAME_IDLE_BUSY
+                                          : PR_STR_NONE,
                      n->w, -1);
         }
         sums_edge(g, u, err, (enum pr_cp_kind)n->p_kind[b], n->p_name[b],
@@ -3830,6 +3856,8 @@ piece_name(const struct pr_trace *t, const struct piece *p)
         return "(collective wait, its tasks not read)";
     if (p->name == NAME_WAIT_UNREC)
         return "(stream waits for another stream, its event not recorded)";
+    if (p->name == NAME_IDLE_BUSY)
+        return "(stream idle, no recorded cause; other streams ran)";
     if (p->name != PR_STR_NONE)
         return pr_trace_str(t, p->name);
     switch (p->kind) {
