@@ -533,6 +533,29 @@ dataloader_text(const struct rctx *c, double share, double lead, char *text,
     "stage's computation_time, and the ranks read here do not "                \
     "give two stages' figures, or balancing saves under 1% of the step"
 
+/* A table-only communication finding's evidence: two named figures a
+ * step (us), then the run's HCCL operation that waits longest. */
+static void
+table_evidence(struct rctx *c, cJSON **ev, const char *n0, double us0,
+               const char *n1, double us1)
+{
+    const cJSON *top = pr_producer_comm_top(c->run);
+
+    *ev = cJSON_CreateArray();
+    if (*ev == NULL || !pr_emit_evidence(*ev, n0, us0, NAN) ||
+        !pr_emit_evidence(*ev, n1, us1, NAN) ||
+        (top != NULL &&
+         !pr_emit_evidence(
+             *ev, pr_sget_str_or(top, PR_K_NAME, "?"),
+             pr_sget_num(top, PR_K_ELAPSE_US) /
+                 pr_sget_num(pr_sget(c->run, PR_K_STEP_SUMMARY), PR_K_COUNT),
+             NAN))) {
+        cJSON_Delete(*ev);
+        *ev = NULL;
+        c->ok = 0;
+    }
+}
+
 /* A run of the step table alone (no task in its files): its
  * communication finding's evidence is communication.json's split a step,
  * its Wait and Idle, and the operation that waits longest, its Elapse
@@ -542,7 +565,6 @@ static const char *
 table_only_note(struct rctx *c, char *note, size_t cap, cJSON **ev)
 {
     double t[5], p[4];
-    const cJSON *top = pr_producer_comm_top(c->run);
     const char *p2p;
     int idle_first;
 
@@ -567,20 +589,7 @@ table_only_note(struct rctx *c, char *note, size_t cap, cJSON **ev)
                  p[1] / 1000.0, p[2] / 1000.0);
         snprintf(w, sizeof(w), "%s Wait (communication.json)", p2p);
         snprintf(i, sizeof(i), "%s Idle (communication.json)", p2p);
-        *ev = cJSON_CreateArray();
-        if (*ev == NULL || !pr_emit_evidence(*ev, w, p[0], NAN) ||
-            !pr_emit_evidence(*ev, i, p[1], NAN) ||
-            (top != NULL &&
-             !pr_emit_evidence(
-                 *ev, pr_sget_str_or(top, PR_K_NAME, "?"),
-                 pr_sget_num(top, PR_K_ELAPSE_US) /
-                     pr_sget_num(pr_sget(c->run, PR_K_STEP_SUMMARY),
-                                 PR_K_COUNT),
-                 NAN))) {
-            cJSON_Delete(*ev);
-            *ev = NULL;
-            c->ok = 0;
-        }
+        table_evidence(c, ev, w, p[0], i, p[1]);
         return note;
     }
     if (!pr_producer_comm_split(c->run, t))
@@ -589,26 +598,13 @@ table_only_note(struct rctx *c, char *note, size_t cap, cJSON **ev)
                "Communication(Not Overlapped)";
     /* the larger of the two first */
     idle_first = t[4] > t[2];
-    *ev = cJSON_CreateArray();
-    if (*ev == NULL ||
-        !pr_emit_evidence(*ev,
-                          idle_first ? "HCCL Idle (communication.json)"
-                                     : "HCCL Wait (communication.json)",
-                          t[idle_first ? 4 : 2] * 1000.0, NAN) ||
-        !pr_emit_evidence(*ev,
-                          idle_first ? "HCCL Wait (communication.json)"
-                                     : "HCCL Idle (communication.json)",
-                          t[idle_first ? 2 : 4] * 1000.0, NAN) ||
-        (top != NULL &&
-         !pr_emit_evidence(
-             *ev, pr_sget_str_or(top, PR_K_NAME, "?"),
-             pr_sget_num(top, PR_K_ELAPSE_US) /
-                 pr_sget_num(pr_sget(c->run, PR_K_STEP_SUMMARY), PR_K_COUNT),
-             NAN))) {
-        cJSON_Delete(*ev);
-        *ev = NULL;
-        c->ok = 0;
-    }
+    table_evidence(c, ev,
+                   idle_first ? "HCCL Idle (communication.json)"
+                              : "HCCL Wait (communication.json)",
+                   t[idle_first ? 4 : 2] * 1000.0,
+                   idle_first ? "HCCL Wait (communication.json)"
+                              : "HCCL Idle (communication.json)",
+                   t[idle_first ? 2 : 4] * 1000.0);
     return "no change replayed: no device tasks in these files, only the "
            "producer's step table and HCCL's operation totals; the finding "
            "stands on the step table's Communication(Not Overlapped) and "

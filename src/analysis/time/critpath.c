@@ -1429,7 +1429,7 @@ host_poll(struct pr_cp_ctx *c, uint32_t idx, uint32_t launch)
         n->n_pred == 0 || n->n_pred >= PR_CP_MAX_PRED || n->pc_n == 0 ||
         n->pred[0] != launch)
         return;
-    prev = &g->v[n->pred[0]];
+    prev = &g->v[launch];
     k = &g->v[g->v[launch].corr_task];
     p = &g->pc[n->pc_first];
     if (p->kind != PR_CP_HOST_OP || p->ns < POLL_MIN_NS ||
