@@ -40,6 +40,7 @@
 #include "profreport/sget.h"
 #include "profreport/shorten.h"
 #include "profreport/sink.h"
+#include "profreport/stages.h"
 #include "profreport/summary.h"
 #include "profreport/table.h"
 #include "profreport/whatif.h"
@@ -931,6 +932,27 @@ load_saved(const struct pr_options *o, cJSON **out, struct pr_merge **m,
     return st;
 }
 
+/* A job's whole runs get what its views add (merge.h's amend): a rank's
+ * finding from the pipeline stages the ranks' groups form (stages.h). */
+static enum pr_status
+amend_run(void *ctx, cJSON *run, struct pr_error *err)
+{
+    return pr_stages_apply(
+        run,
+        pr_sget(pr_sget((const cJSON *)ctx, PR_K_DISTRIBUTED), PR_K_PIPELINE),
+        err);
+}
+
+static enum pr_status
+amend_whole(struct pr_merge *m, cJSON *sum, struct pr_error *err)
+{
+    if (m == NULL ||
+        pr_sget_str(pr_sget(pr_sget(sum, PR_K_DISTRIBUTED), PR_K_PIPELINE),
+                    PR_K_FINDING) == NULL)
+        return PR_OK;
+    return pr_merge_amend(m, amend_run, sum, err);
+}
+
 static enum pr_status
 load_saved_list(const struct pr_options *o, cJSON **out, struct pr_merge **m,
                 struct pr_error *err)
@@ -970,7 +992,9 @@ load_saved_list(const struct pr_options *o, cJSON **out, struct pr_merge **m,
                        m, err);
     /* the job views are read from the runs: rebuild them over the joined
        runs, as when the traces are read together (issue #17) */
-    if (st == PR_OK && (st = pr_summary_finish(*out, err)) != PR_OK) {
+    if (st == PR_OK && (st = pr_summary_finish(*out, err)) == PR_OK)
+        st = amend_whole(*m, *out, err);
+    if (st != PR_OK && *out != NULL) {
         cJSON_Delete(*out);
         *out = NULL;
         pr_merge_free(*m);
@@ -1231,6 +1255,8 @@ build_summary(const struct pr_options *opts, int stream, struct reread *r,
         st = pr_merge_finish(k.m, k.sum, err);
     if (st == PR_OK)
         st = pr_summary_finish(k.sum, err);
+    if (st == PR_OK && k.m != NULL)
+        st = amend_whole(k.m, k.sum, err);
     if (st == PR_OK)
         warn_device_spec(o, &k.spec);
     if (st != PR_OK) {

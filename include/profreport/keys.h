@@ -712,6 +712,8 @@
 #define PR_K_RANKS "ranks"
 #define PR_K_P2P_WAIT_US "p2p_wait_us"
 #define PR_K_SLOWEST_RANK "slowest_rank"
+#define PR_K_P2P_IDLE_US "p2p_idle_us"
+#define PR_K_P2P_OP "p2p_op"
 /* job */
 #define PR_K_SLOWEST_BASIS "slowest_basis"
 #define PR_K_SLOWEST_BY "slowest_by"

@@ -84,6 +84,21 @@ PR_NODISCARD enum pr_status pr_merge_run(struct pr_merge *m, const cJSON *run,
                                          const cJSON **full,
                                          struct pr_error *err);
 
+/* What the job's views add to a whole run (a rank's finding from the
+ * job's pipeline stages, stages.h): run may be one fn saw before (the
+ * same file read again), where it must change nothing more. */
+typedef enum pr_status (*pr_merge_amend_fn)(void *ctx, cJSON *run,
+                                            struct pr_error *err);
+
+/* Once the job's views are built: fn on every run m holds whole, its
+ * rank form made again from it, and on each run pr_merge_run reads again
+ * from its file later.  A run neither held nor written whole keeps the
+ * rank form it had (a large job's; read again it is amended).  Errors:
+ * fn's, PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_merge_amend(struct pr_merge *m,
+                                           pr_merge_amend_fn fn, void *ctx,
+                                           struct pr_error *err);
+
 /* Replace every element of the array `runs` that pr_merge_run knows with
  * a copy of its whole run (a report's detail runs, or every run where a
  * consumer reads all of them).  Errors: those of pr_merge_run,

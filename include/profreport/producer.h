@@ -92,6 +92,11 @@ double pr_producer_comm_wait(const cJSON *run, const char **name,
  * buckets overlapped with backward shorten. */
 int pr_producer_p2p_waits(const cJSON *run, double p[4], const char **name);
 
+/* The verdict's words for the peer such a rank waits for, until the job's
+ * stages name it (stages.c puts the slower stage's ranks in their place,
+ * where the job's ranks show the stages unbalanced). */
+#define PR_PEER_STAGE_HEDGE "(in a pipeline, the other stage)"
+
 /* The producer's split of HCCL's time a step (run["hccl"]), in ms:
  * t[0..4] Elapse, Transit, Wait, Synchronization, Idle; 1, or 0 (t
  * zeros) when the run has none. */

@@ -29,4 +29,17 @@ PR_NODISCARD enum pr_status pr_stages_build(cJSON *runs, cJSON *d,
  * views, and carry them from here.  PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_stages_gains(cJSON *runs, struct pr_error *err);
 
+/* Rank `run`'s finding from the job's stages, `pipeline` as
+ * distributed.pipeline holds it, where the ranks' groups formed them and
+ * they are unbalanced (its finding set): a rank of the slower stage gets
+ * a pipeline_stage finding, a rank of a faster one whose communication is
+ * mostly point-to-point waiting gets that finding as a pipeline bubble
+ * naming the stage it waits for (an observation made a recommendation
+ * again), each with the stages' balance as its gain (a 1F1B model), and
+ * the verdict's rows made again.  Run again on the same run it changes
+ * nothing more: a report's runs read again after the job's views get it
+ * too (pipeline.c).  PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_stages_apply(cJSON *run, const cJSON *pipeline,
+                                            struct pr_error *err);
+
 #endif

@@ -125,6 +125,8 @@ struct pr_merge {
         unsigned long used; /* when last used (m->tick) */
     } held[HOLD];
     unsigned long tick;
+    pr_merge_amend_fn amend; /* the job's views' additions (pr_merge_amend) */
+    void *amend_ctx;
 };
 
 _Static_assert(KINDS <= sizeof(unsigned) * 8, "a bit per table of rows");
@@ -744,6 +746,22 @@ hold_file(struct pr_merge *m, size_t file, const cJSON **doc,
     return PR_OK;
 }
 
+/* m->amend on run s of a file m holds (hold_file). */
+static enum pr_status
+amend_held(struct pr_merge *m, const struct src *s, struct pr_error *err)
+{
+    size_t k;
+
+    for (k = 0; k < HOLD; k++)
+        if (m->held[k].doc != NULL && m->held[k].file == s->file)
+            return m->amend(m->amend_ctx,
+                            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                                                   m->held[k].doc, PR_K_RUNS),
+                                               (int)s->pos),
+                            err);
+    return PR_OK;
+}
+
 enum pr_status
 pr_merge_run(struct pr_merge *m, const cJSON *run, const cJSON **full,
              struct pr_error *err)
@@ -774,8 +792,37 @@ pr_merge_run(struct pr_merge *m, const cJSON *run, const cJSON **full,
                             "longer '%s'): merge again",
                             m->paths[s->file], s->pos,
                             str_of(s->lite, PR_K_WORKER));
+    /* a file m read and holds: its run is m's to amend */
+    if (m->amend != NULL && (st = amend_held(m, s, err)) != PR_OK)
+        return st;
     *full = r;
     return PR_OK;
+}
+
+enum pr_status
+pr_merge_amend(struct pr_merge *m, pr_merge_amend_fn fn, void *ctx,
+               struct pr_error *err)
+{
+    enum pr_status st = PR_OK;
+    size_t i;
+
+    m->amend = fn;
+    m->amend_ctx = ctx;
+    for (i = 0; i < m->n && st == PR_OK; i++) {
+        struct src *s = &m->v[i];
+
+        if (s->whole == NULL)
+            continue;
+        st = fn(ctx, s->whole, err);
+        if (st != PR_OK)
+            break;
+        /* its rank form from the amended run: the old text stays unused */
+        s->form = m->forms.len;
+        if (!pr_rank_form_text(s->whole, &m->forms))
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+        s->form_len = m->forms.len - s->form;
+    }
+    return st;
 }
 
 /* pr_merge_expand, of every run or of those marked full. */

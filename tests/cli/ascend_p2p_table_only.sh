@@ -54,8 +54,10 @@ check "rank 1 is bound by communication by its step table" \
 # 2 x 40 ms Wait and 2 x 39 ms Idle a step in hcom_batchSendRecv_
 check "rank 1's verdict says its HCCL time is point-to-point waiting (${r1%%No device*})" \
     sh -c 'echo "$1" | grep -q "point-to-point waiting: hcom_batchSendRecv_[^ ]* Wait 80.0 ms and Idle 78.0 ms a step"' _ "$r1"
-check "rank 1's finding says why: the wait, not the collectives" \
-    sh -c 'echo "$1" | grep -q "|Most of HCCL.s [0-9.]* ms a step is point-to-point waiting, not the collectives"' _ "$r1"
+# the job's stages name the stage it waits for (pr_stages_apply): the
+# verdict's hedge becomes that stage, the finding a pipeline bubble
+check "rank 1's verdict names the stage it waits for" \
+    sh -c 'echo "$1" | grep -q "waiting for its peer (the slower pipeline stage, ranks 2, 3: Computing 402.5 ms a step against this stage.s 231.0 ms)"' _ "$r1"
 check "rank 1's evidence is that Wait and Idle" \
     sh -c 'echo "$1" | grep -q "hcom_batchSendRecv_[^ ]* Wait (communication.json) 80.0 ms; hcom_batchSendRecv_[^ ]* Idle (communication.json) 78.0 ms"' _ "$r1"
 # the pipeline view gives the fast stage's p2p Wait and Idle, the stage's

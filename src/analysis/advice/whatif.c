@@ -6403,10 +6403,26 @@ kernel_replay(const cJSON *run)
             pr_sget_num(a, PR_K_KERNELS) > 0);
 }
 
+/* The row after r (NULL: the first) of the recommendations recs, then of
+ * the observations obs; *in_obs set once in obs. */
+static const cJSON *
+next_row(const cJSON *r, const cJSON *recs, const cJSON *obs, int *in_obs)
+{
+    if (r != NULL && r->next != NULL)
+        return r->next;
+    if (r == NULL && cJSON_IsArray(recs) && recs->child != NULL)
+        return recs->child;
+    if (*in_obs || !cJSON_IsArray(obs))
+        return NULL;
+    *in_obs = 1;
+    return obs->child;
+}
+
 /* The verdict's rows (arr): the run's recommendations in their order,
- * at most VERDICT_FINDINGS, each read from its recommendation alone
- * (its figures, Saves cell and evidence), so that a gain set after the
- * verdict (stages.c's pipeline model) is shown by making the rows again
+ * then its observations where the run has them apart already, at most
+ * VERDICT_FINDINGS, each read from its row alone (its figures, Saves
+ * cell and evidence), so that a gain set after the verdict (stages.c's
+ * pipeline model) is shown by making the rows again
  * (pr_whatif_verdict_rows).  Returns the rows made. */
 static int
 put_rows(cJSON *arr, const cJSON *run, int *okp)
@@ -6414,14 +6430,19 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
     const cJSON *r;
     int rank = 0, ok = *okp, has_path = 0;
     int host_only = cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY));
+    const cJSON *recs = pr_sget(run, PR_K_RECOMMENDATIONS);
+    const cJSON *obs = pr_sget(run, PR_K_OBSERVATIONS);
+    int in_obs = 0;
 
     /* a step without a bound has no path (a rank of the step table
        alone, review 20 #4): the Critical path part shows none */
     cJSON_ArrayForEach(r, pr_sget(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_STEPS))
         has_path |= pr_sget_str(r, PR_K_BOUND) != NULL;
 
-    cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
-    {
+    /* the recommendations, then the observations (a run whose gains a
+       job's stages set after its observations were made: stages.c) */
+    for (r = next_row(NULL, recs, obs, &in_obs); r != NULL;
+         r = next_row(r, recs, obs, &in_obs)) {
         struct pr_row_finding o = {0};
         char ev[700], why[320], cell[96], of[48];
 

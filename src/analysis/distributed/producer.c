@@ -1543,8 +1543,7 @@ pr_producer_verdict(const struct pr_trace *t, const cJSON *run,
         snprintf(lead + len, sizeof(lead) - len,
                  " Most of HCCL's time is point-to-point waiting: %s Wait "
                  "%.1f ms and Idle %.1f ms a step (communication.json), "
-                 "this rank waiting for its peer (in a pipeline, the other "
-                 "stage).",
+                 "this rank waiting for its peer " PR_PEER_STAGE_HEDGE ".",
                  p2p_name, p2p[0] / 1000.0, p2p[1] / 1000.0);
     }
     if (pr_producer_table_only(run))

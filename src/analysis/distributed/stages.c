@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "profreport/keys.h"
+#include "profreport/producer.h"
 #include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/stages.h"
@@ -324,8 +325,8 @@ emit_stage(const struct ctx *c, const struct stage *s, cJSON *arr)
 {
     cJSON *ranks = cJSON_CreateArray();
     struct pr_row_stage r = {
-        ranks,       s->computing,          s->alone, s->freet, s->bubble,
-        s->p2p_wait, c->rk[s->slowest].rank};
+        ranks,       s->computing,           s->alone,    s->freet,   s->bubble,
+        s->p2p_wait, c->rk[s->slowest].rank, s->p2p_idle, s->p2p_name};
     size_t i;
     int ok = ranks != NULL;
 
@@ -338,14 +339,12 @@ emit_stage(const struct ctx *c, const struct stage *s, cJSON *arr)
     return ok;
 }
 
-/* The imbalance: the stage that computes longest against the one that
- * computes least, and what the faster one waits. */
-static const char *
-finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
-        char *text, size_t cap)
+/* The stage that computes least where the slowest, st[hi], computes 10%
+ * more than it (the stages are unbalanced); NULL otherwise. */
+static const struct stage *
+fastest(const struct stage *st, size_t n, size_t hi)
 {
     const struct stage *s = &st[hi], *f = NULL;
-    char slow[200], fast[200], wait[400] = "";
     size_t i;
 
     for (i = 0; i < n; i++)
@@ -354,6 +353,20 @@ finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
             f = &st[i];
     if (f == NULL || f == s || !(s->computing > 0) ||
         (s->computing - f->computing) / s->computing < 0.10)
+        return NULL;
+    return f;
+}
+
+/* The imbalance: the stage that computes longest against the one that
+ * computes least, and what the faster one waits. */
+static const char *
+finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
+        char *text, size_t cap)
+{
+    const struct stage *s = &st[hi], *f = fastest(st, n, hi);
+    char slow[200], fast[200], wait[400] = "";
+
+    if (f == NULL)
         return NULL;
     rank_list(c, s, slow, sizeof(slow));
     rank_list(c, f, fast, sizeof(fast));
@@ -464,6 +477,304 @@ stage_rec(cJSON *run)
     return NULL;
 }
 
+/* ------------------------------ each rank's finding, where groups tell */
+
+/* A stage as distributed.pipeline holds it. */
+struct pst {
+    const cJSON *row;
+    double computing, p2p_wait, p2p_idle;
+    const char *p2p_op;
+    char ranks[200]; /* "rank 3" or "ranks 2, 3" */
+};
+
+static void
+pst_read(const cJSON *row, struct pst *p)
+{
+    const cJSON *e;
+    size_t len = 0, n = 0;
+    char list[160] = "";
+
+    p->row = row;
+    p->computing = pr_sget_num(row, PR_K_COMPUTING_US);
+    p->p2p_wait = pr_sget_num(row, PR_K_P2P_WAIT_US);
+    p->p2p_idle = pr_sget_num(row, PR_K_P2P_IDLE_US);
+    p->p2p_op = pr_sget_str(row, PR_K_P2P_OP);
+    cJSON_ArrayForEach(e, pr_sget(row, PR_K_RANKS))
+    {
+        len = pr_append(list, sizeof(list), len, "%s%.0f", n ? ", " : "",
+                        cJSON_GetNumberValue(e));
+        n++;
+    }
+    len = pr_append(p->ranks, sizeof(p->ranks), 0, "rank%s ", n > 1 ? "s" : "");
+    (void)pr_append(p->ranks, sizeof(p->ranks), len, "%s", list);
+}
+
+static int
+pst_has(const struct pst *p, double rank)
+{
+    const cJSON *e;
+
+    cJSON_ArrayForEach(e, pr_sget(p->row, PR_K_RANKS))
+    {
+        if (cJSON_GetNumberValue(e) == rank)
+            return 1;
+    }
+    return 0;
+}
+
+/* run's finding `id`, in its recommendations or (*obs set) observations. */
+static cJSON *
+finding_of(cJSON *run, const char *id, int *obs)
+{
+    cJSON *r;
+
+    *obs = 0;
+    cJSON_ArrayForEach(
+        r, cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS))
+    {
+        if (pr_sget_is(pr_sget_str(r, PR_K_ID), id))
+            return r;
+    }
+    *obs = 1;
+    cJSON_ArrayForEach(r,
+                       cJSON_GetObjectItemCaseSensitive(run, PR_K_OBSERVATIONS))
+    {
+        if (pr_sget_is(pr_sget_str(r, PR_K_ID), id))
+            return r;
+    }
+    return NULL;
+}
+
+/* The recommendations array of run, made where it has none; NULL when out
+ * of memory. */
+static cJSON *
+recs_of(cJSON *run)
+{
+    cJSON *a = cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS);
+
+    if (cJSON_IsArray(a))
+        return a;
+    a = cJSON_CreateArray();
+    if (a == NULL || !pr_sput(run, PR_K_RECOMMENDATIONS, a)) {
+        cJSON_Delete(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* obj[key] = text, in its place; 0 when out of memory. */
+static int
+put_text(cJSON *obj, const char *key, const char *text)
+{
+    cJSON *str = cJSON_CreateString(text);
+
+    if (str != NULL && pr_sput(obj, key, str))
+        return 1;
+    cJSON_Delete(str);
+    return 0;
+}
+
+/* The slower stage's rank: its own finding, as MindSpore's cluster table
+ * gives one (recommend.c's rule_pipeline_stage), from the job's step
+ * tables (issue #30 review: the CANN 8.3 job's ranks 2 and 3 compute
+ * 401.1 ms a step against 231.3 ms, and their reports said nothing of
+ * it).  Its gain is the balance's, put on next. */
+static int
+slow_stage_rec(cJSON *run, const struct pst *slow, const struct pst *fast)
+{
+    char text[1200], wait[400] = "", ev_name[300];
+    double mine = phase(run, PR_K_COMPUTING_US);
+    struct pr_row_recommendation row;
+    cJSON *ev, *recs;
+    int obs, ok;
+
+    if (finding_of(run, "pipeline_stage", &obs) != NULL)
+        return 1;
+    if (fast->p2p_wait > 0)
+        snprintf(wait, sizeof(wait),
+                 ": the faster stage's ranks spend %.1f ms a step in the Wait "
+                 "Time and %.1f ms in the Idle Time of their point-to-point "
+                 "operations (%s, communication.json)",
+                 fast->p2p_wait / 1000.0,
+                 (fast->p2p_idle > 0 ? fast->p2p_idle : 0) / 1000.0,
+                 fast->p2p_op ? fast->p2p_op : "p2p");
+    snprintf(text, sizeof(text),
+             "This rank's pipeline stage (%s) computes %.1f ms a step against "
+             "%.1f ms for the stage of %s (Computing, step_trace_time.csv, "
+             "the largest of each stage's ranks; this rank %.1f ms): it is "
+             "the slower stage, which the others wait for%s. Move layers "
+             "from this stage to the faster one (the pipeline's layer split) "
+             "until the stages compute about as long; if it is the first or "
+             "last stage, count its embedding or loss as layers.",
+             slow->ranks, slow->computing / 1000.0, fast->computing / 1000.0,
+             fast->ranks, mine / 1000.0, wait);
+    recs = recs_of(run);
+    ev = cJSON_CreateArray();
+    snprintf(ev_name, sizeof(ev_name),
+             "Computing of the stage of %s (step_trace_time.csv)", fast->ranks);
+    ok = recs != NULL && ev != NULL &&
+         pr_emit_evidence(ev, "Computing, this rank (step_trace_time.csv)",
+                          mine, NAN) &&
+         pr_emit_evidence(ev, ev_name, fast->computing, NAN);
+    if (ok) {
+        pr_rec_init(&row, "pipeline_stage", "warning", text);
+        row.evidence = ev; /* the row holds its copy */
+        pr_rec_keep(&row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_EVIDENCE);
+        ok = pr_emit_rec_row(recs, &row) != NULL;
+    }
+    cJSON_Delete(ev);
+    return ok;
+}
+
+/* A faster stage's rank whose communication is mostly point-to-point
+ * waiting (pr_producer_p2p_waits): its communication finding names the
+ * stage it waits for and reads as a pipeline bubble, the reading
+ * MindSpore's cluster table gives (producer.c), so that the balance's
+ * gain goes on it; an observation is a recommendation again for that
+ * (its bound, the collectives' overlap alone, no longer its figure).  The
+ * verdict's words for the peer name it too. */
+static int
+bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine)
+{
+    cJSON *r, *recs, *v;
+    char add[700], *text, *nv;
+    const char *name, *vt, *at;
+    double p[4];
+    int obs, ok = 1;
+    size_t len;
+
+    if (!pr_producer_p2p_waits(run, p, &name) ||
+        (r = finding_of(run, PR_K_COMMUNICATION, &obs)) == NULL ||
+        strstr(pr_sget_str_or(r, PR_K_TEXT, ""), "pipeline bubble") != NULL)
+        return 1;
+    snprintf(add, sizeof(add),
+             " Here that peer is the slower pipeline stage: the stage of %s "
+             "computes %.1f ms a step against %.1f ms for this rank's stage "
+             "(%s; Computing, step_trace_time.csv), so the wait is a pipeline "
+             "bubble: balance the stages (the Distributed section's pipeline "
+             "view), not the links.",
+             slow->ranks, slow->computing / 1000.0, mine->computing / 1000.0,
+             mine->ranks);
+    len = strlen(pr_sget_str_or(r, PR_K_TEXT, "")) + strlen(add) + 1;
+    text = malloc(len);
+    if (text == NULL)
+        return 0;
+    snprintf(text, len, "%s%s", pr_sget_str_or(r, PR_K_TEXT, ""), add);
+    if (obs) {
+        struct pr_row_recommendation row;
+
+        pr_rec_init(&row, PR_K_COMMUNICATION,
+                    pr_sget_str_or(r, PR_K_SEVERITY, "warning"), text);
+        row.evidence = pr_sget(r, PR_K_EVIDENCE);
+        if (cJSON_IsArray(row.evidence))
+            pr_rec_keep(&row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_EVIDENCE);
+        recs = recs_of(run);
+        ok = recs != NULL && pr_emit_rec_row(recs, &row) != NULL;
+        if (ok)
+            cJSON_Delete(cJSON_DetachItemViaPointer(
+                cJSON_GetObjectItemCaseSensitive(run, PR_K_OBSERVATIONS), r));
+    } else
+        ok = put_text(r, PR_K_TEXT, text);
+    free(text);
+    /* the verdict's hedge, where its text holds it */
+    v = cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT);
+    vt = pr_sget_str(v, PR_K_TEXT);
+    at = vt != NULL ? strstr(vt, PR_PEER_STAGE_HEDGE) : NULL;
+    if (!ok || at == NULL)
+        return ok;
+    snprintf(add, sizeof(add),
+             "(the slower pipeline stage, %s: Computing %.1f ms a step "
+             "against this stage's %.1f ms)",
+             slow->ranks, slow->computing / 1000.0, mine->computing / 1000.0);
+    len = strlen(vt) + strlen(add) + 1;
+    nv = malloc(len);
+    if (nv == NULL)
+        return 0;
+    snprintf(nv, len, "%.*s%s%s", (int)(at - vt), vt, add,
+             at + strlen(PR_PEER_STAGE_HEDGE));
+    ok = put_text(v, PR_K_TEXT, nv);
+    free(nv);
+    return ok;
+}
+
+enum pr_status
+pr_stages_apply(cJSON *run, const cJSON *pipeline, struct pr_error *err)
+{
+    struct pst st[16], *slow = NULL, *fast = NULL, *mine = NULL;
+    const cJSON *row;
+    double rank = pr_sget_num(run, PR_K_RANK), sum = 0, gain, step, pct;
+    size_t n = 0, p = 0, i;
+    char note[1200], stages[600] = "";
+    size_t len = 0;
+    cJSON *r;
+    int obs, ok;
+
+    /* a MindSpore cluster's ranks have theirs from its own table
+       (pr_stages_gains); a run without a rank is in no stage; a job's
+       lite run holds no finding (its whole run gets them, merge.h) */
+    if (pr_sget_str(pipeline, PR_K_FINDING) == NULL || isnan(rank) ||
+        !cJSON_IsObject(pr_sget(run, PR_K_VERDICT)) || /* a lite run */
+        pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_PHASES), PR_K_SOURCE),
+                   "ascend_cluster_analyse"))
+        return PR_OK;
+    cJSON_ArrayForEach(row, pr_sget(pipeline, PR_K_STAGES))
+    {
+        if (n == sizeof(st) / sizeof(st[0]))
+            return PR_OK; /* more stages than a finding words */
+        pst_read(row, &st[n]);
+        if (!isnan(st[n].computing)) {
+            sum += st[n].computing;
+            p++;
+            if (fast == NULL || st[n].computing < fast->computing)
+                fast = &st[n];
+            len = pr_append(stages, sizeof(stages), len, "%s%.1f ms (%s)",
+                            len ? ", " : "", st[n].computing / 1000.0,
+                            st[n].ranks);
+        }
+        if (pst_has(&st[n], rank))
+            mine = &st[n];
+        n++;
+    }
+    i = (size_t)pr_sget_num(pipeline, PR_K_SLOWEST_STAGE);
+    if (i < n)
+        slow = &st[i];
+    if (slow == NULL || fast == NULL || mine == NULL || slow == fast || p < 2 ||
+        isnan(slow->computing))
+        return PR_OK;
+    gain = slow->computing - sum / (double)p;
+    step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEDIAN_US);
+    pct = 100.0 * gain / step;
+    if (!(gain > 0) || !(step > 0) || !(pct >= 1.0))
+        return PR_OK;
+    ok = mine == slow ? slow_stage_rec(run, slow, fast)
+                      : bubble_rec(run, slow, mine);
+    r = ok ? finding_of(run,
+                        mine == slow ? "pipeline_stage" : PR_K_COMMUNICATION,
+                        &obs)
+           : NULL;
+    if (ok && r != NULL && !obs &&
+        (mine == slow ||
+         strstr(pr_sget_str_or(r, PR_K_TEXT, ""), "pipeline bubble"))) {
+        snprintf(note, sizeof(note),
+                 "model, not a replay: balanced, each stage computes the "
+                 "stages' mean, %.1f ms a step (they compute %s: Computing), "
+                 "so the slowest sheds %.1f ms of this rank's %.1f ms median "
+                 "step. 1F1B: a step is about (m + p - 1) x the slowest "
+                 "stage's time per microbatch; the files hold no compute "
+                 "tasks of the other stages to replay and do not give m "
+                 "(the microbatches a step), so this is the least the model "
+                 "allows (m large); with m microbatches it is (m + %zu)/m "
+                 "times that",
+                 sum / (double)p / 1000.0, stages, gain / 1000.0, step / 1000.0,
+                 p - 1);
+        ok = pr_whatif_model_gain(r, note, gain, pct);
+        if (ok)
+            return pr_whatif_verdict_rows(run, err);
+    }
+    return ok ? PR_OK
+              : pr_error_set(err, PR_E_NOMEM, "out of memory (pipeline)");
+}
+
 /* Each rank's stage finding gets the balance's gain, against its median
  * step (the step its finding's text names), and its place among the
  * run's findings by that gain (whatif.c ranks them and makes the
@@ -475,13 +786,13 @@ put_gains(const struct ctx *c, const struct balance *b, int *ok)
     size_t i;
 
     for (i = 0; i < c->n && *ok; i++) {
-        cJSON *run = c->rk[i].run, *r = stage_rec(run);
+        cJSON *run = c->rk[i].run, *r;
         struct pr_error e;
         double step =
             pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEDIAN_US);
         double pct = 100.0 * b->gain_us / step;
 
-        if (r == NULL || !(step > 0) || !(pct >= 1.0))
+        if (!(step > 0) || !(pct >= 1.0) || (r = stage_rec(run)) == NULL)
             continue;
         /* the figures first: the PDF's verdict cell shows ~250 chars */
         snprintf(note, sizeof(note),
@@ -514,7 +825,8 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
     size_t n, i, hi = 0;
     struct pr_row_pipeline o = {0};
     char text[1200];
-    cJSON *arr;
+    cJSON *arr, *pl;
+    struct pr_error e;
 
     if (st == NULL) {
         *ok = 0;
@@ -557,10 +869,14 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
     o.stages = arr;
     o.slowest_stage = (int64_t)hi;
     o.finding = finding(c, st, n, hi, text, sizeof(text));
-    pr_emit_one(d, PR_K_PIPELINE, PR_RO_DISTRIBUTED_PIPELINE, &o, ok);
+    pl = pr_emit_one(d, PR_K_PIPELINE, PR_RO_DISTRIBUTED_PIPELINE, &o, ok);
     cJSON_Delete(arr);
-    if (balance_of(c, st, n, hi, &b))
+    if (c->named && balance_of(c, st, n, hi, &b))
         put_gains(c, &b, ok);
+    /* stages the groups formed: each rank's finding from the view just
+       written, as a run read again for a report gets it (pr_stages_apply) */
+    for (i = 0; !c->named && pl != NULL && *ok && i < c->n; i++)
+        *ok = pr_stages_apply(c->rk[i].run, pl, &e) == PR_OK;
     free(st);
 }
 

@@ -1,0 +1,106 @@
+#!/bin/sh
+# ascend_pp_stages.sh - issue #30 review: a torch_npu pipeline job whose
+# stages the ranks' communication groups form (no rank's file names its
+# stage) gets each rank's stage finding, as MindSpore's cluster table
+# gives one (ms_cluster4): the slower stage's ranks a pipeline_stage
+# finding, the faster stage's ranks whose HCCL time is mostly
+# point-to-point waiting a pipeline bubble naming the stage they wait
+# for, each with the stages' balance as its gain (the slowest stage's
+# Computing above the stages' mean).  The CANN 8.3 PP2 DP2 job's reports
+# said "in a pipeline, the peer stage" and nothing on ranks 2 and 3.
+# tests/data/ascend/pp4: ranks 0, 1 (stage 0) and 2, 3 (stage 1); the
+# expected figures are computed here from step_trace_time.csv.  The same
+# findings on every path a run takes: the report's runs read again after
+# the job's views (--json), the terminal's held runs, a rank form, and a
+# saved summary read back (nothing added twice).
+. "$PR_SRCDIR/tests/lib.sh"
+
+D=$PR_SRCDIR/tests/data/ascend/pp4
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "pipeline stage findings" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+"$PR_BIN" -q --input "$D" --json "$T_DIR/s.json" 2> "$T_DIR/err"
+check "exit 0 ($(head -c 200 "$T_DIR/err"))" [ -s "$T_DIR/s.json" ]
+
+# the expected gain (us) and each rank's finding as the summary holds it
+cat > "$T_DIR/read.py" << 'PY'
+import csv, json, os, sys
+d, s = sys.argv[1], json.load(open(sys.argv[2]))
+comp = {}
+for r in range(4):
+    rows = list(csv.DictReader(open(os.path.join(
+        d, 'rank%d_ascend_pt' % r, 'ASCEND_PROFILER_OUTPUT', 'step_trace_time.csv'))))
+    comp[r] = sum(float(x['Computing']) for x in rows) / len(rows)
+stage = [max(comp[0], comp[1]), max(comp[2], comp[3])]
+gain = stage[1] - sum(stage) / 2
+print('gain|%.2f' % gain)
+print('slow|%.1f' % (stage[1] / 1000))
+print('fast|%.1f' % (stage[0] / 1000))
+for run in s['runs']:
+    recs = run.get('recommendations') or []
+    for x in recs:
+        if x['id'] in ('pipeline_stage', 'communication'):
+            print('rank%d|%s|%.2f|%s|%d|%s' % (
+                run['rank'], x['id'], x.get('gain_us') or -1,
+                x.get('gain_source'), x['text'].count('Here that peer'),
+                x['text']))
+    v = run.get('verdict') or {}
+    for f in v.get('findings') or []:
+        print('row%d|%s|%s|%s' % (run['rank'], f['id'], f['kind'], f['title']))
+PY
+python3 "$T_DIR/read.py" "$D" "$T_DIR/s.json" > "$T_DIR/r.txt" 2> "$T_DIR/err"
+check "summary read ($(head -c 200 "$T_DIR/err"))" [ -s "$T_DIR/r.txt" ]
+g=$(sed -n 's/^gain|//p' "$T_DIR/r.txt")
+slow=$(sed -n 's/^slow|//p' "$T_DIR/r.txt")
+fast=$(sed -n 's/^fast|//p' "$T_DIR/r.txt")
+for r in 2 3; do
+    check "rank $r (slower stage): pipeline_stage finding, the balance's gain $g us" \
+        grep -q "^rank$r|pipeline_stage|$g|model|0|This rank's pipeline stage (ranks 2, 3) computes $slow ms a step against $fast ms for the stage of ranks 0, 1" "$T_DIR/r.txt"
+    check "rank $r: its verdict's first row is that finding" \
+        grep -q "^row$r|pipeline_stage|recommendation|The slower pipeline stage" "$T_DIR/r.txt"
+done
+# rank 0 waits 158 ms a step in hcom_batchSendRecv_ of 175 ms of HCCL
+check "rank 0 (faster stage, p2p-bound): a pipeline bubble naming ranks 2, 3, the same gain" \
+    grep -q "^rank0|communication|$g|model|1|.*Here that peer is the slower pipeline stage: the stage of ranks 2, 3 computes $slow ms a step against $fast ms" "$T_DIR/r.txt"
+check "rank 0: its verdict row's title is the bubble" \
+    grep -q "^row0|communication|recommendation|Pipeline bubble" "$T_DIR/r.txt"
+
+# the terminal (runs held whole, the job's views on them) says the same
+"$PR_BIN" --input "$D" > "$T_DIR/term.txt" 2> "$T_DIR/err"
+check "terminal: rank 2's stage finding with its gain" \
+    sh -c 'sed -n "/^rank2:/,/^rank3:/p" "$1" | grep -q "1. The slower pipeline stage: saves 85.0 ms per step"' _ "$T_DIR/term.txt"
+check "terminal: rank 0's pipeline bubble" \
+    sh -c 'sed -n "/^rank0:/,/^rank1:/p" "$1" | grep -q "1. Pipeline bubble: the stage waits for the slower one: saves 85.0 ms"' _ "$T_DIR/term.txt"
+
+# rank 2 in its rank form: the form made again from the amended run
+"$PR_BIN" -q --input "$D" --detail-ranks 0 --json "$T_DIR/f.json" 2> "$T_DIR/err"
+python3 - "$T_DIR/f.json" > "$T_DIR/f.txt" 2> "$T_DIR/err" << 'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+for run in s['runs']:
+    print(run['rank'], run.get('form'),
+          [x['id'] for x in run.get('recommendations') or []])
+PY
+check "rank form of rank 2 holds its stage finding ($(tr '\n' ' ' < "$T_DIR/f.txt"))" \
+    grep -q "^2 rank \['pipeline_stage'\]" "$T_DIR/f.txt"
+
+# a saved summary read back: its runs hold the findings once
+"$PR_BIN" -q --input "$T_DIR/s.json" --json "$T_DIR/s2.json" 2> "$T_DIR/err"
+python3 "$T_DIR/read.py" "$D" "$T_DIR/s2.json" > "$T_DIR/r2.txt" 2> "$T_DIR/err"
+check "summary read back: the same findings, nothing added twice" \
+    cmp -s "$T_DIR/r.txt" "$T_DIR/r2.txt"
+
+# stages within 10% of each other: no stage finding (the view's rule)
+cp -R "$D" "$T_DIR/bal"
+chmod -R u+w "$T_DIR/bal"
+for r in 2 3; do
+    sed -i 's/^\([23]\),\([56]\),40[02][05]00,/\1,\2,240000,/' \
+        "$T_DIR/bal/rank${r}_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv"
+done
+"$PR_BIN" -q --input "$T_DIR/bal" --json "$T_DIR/b.json" 2> "$T_DIR/err"
+python3 "$T_DIR/read.py" "$T_DIR/bal" "$T_DIR/b.json" > "$T_DIR/rb.txt" 2> "$T_DIR/err"
+check "balanced stages: no pipeline finding ($(grep -c '^rank' "$T_DIR/rb.txt") rows)" \
+    sh -c '! grep -q "pipeline_stage\|Here that peer" "$1"' _ "$T_DIR/rb.txt"
+echo "1..$T_N"
