@@ -626,6 +626,34 @@ slow_stage_rec(cJSON *run, const struct pst *slow, const struct pst *fast)
     return ok;
 }
 
+/* The items of evidence that are the wait (communication.json's figures
+ * and the operation waiting longest), a new array: a bubble's evidence is
+ * the wait, not the collectives the overlap replay's bound rested on
+ * (their bound no longer the finding's figure).  NULL out of memory. */
+static cJSON *
+wait_evidence(const cJSON *ev)
+{
+    cJSON *out = cJSON_CreateArray();
+    const cJSON *e;
+
+    cJSON_ArrayForEach(e, ev)
+    {
+        const char *n = pr_sget_str_or(e, PR_K_NAME, "");
+        cJSON *copy;
+
+        if (strstr(n, "(communication.json)") == NULL &&
+            strstr(n, "(the operation waiting longest)") == NULL)
+            continue;
+        copy = cJSON_Duplicate(e, 1);
+        if (out == NULL || copy == NULL || !cJSON_AddItemToArray(out, copy)) {
+            cJSON_Delete(copy);
+            cJSON_Delete(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
 /* A faster stage's rank whose communication is mostly point-to-point
  * waiting (pr_producer_p2p_waits): its communication finding names the
  * stage it waits for and reads as a pipeline bubble, the reading
@@ -636,7 +664,7 @@ slow_stage_rec(cJSON *run, const struct pst *slow, const struct pst *fast)
 static int
 bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine)
 {
-    cJSON *r, *recs, *v;
+    cJSON *r, *recs, *v, *ev;
     char add[700], *text, *nv;
     const char *name, *vt, *at;
     double p[4];
@@ -660,21 +688,32 @@ bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine)
     if (text == NULL)
         return 0;
     snprintf(text, len, "%s%s", pr_sget_str_or(r, PR_K_TEXT, ""), add);
+    ev = wait_evidence(pr_sget(r, PR_K_EVIDENCE));
+    if (ev == NULL) {
+        free(text);
+        return 0;
+    }
     if (obs) {
         struct pr_row_recommendation row;
 
         pr_rec_init(&row, PR_K_COMMUNICATION,
                     pr_sget_str_or(r, PR_K_SEVERITY, "warning"), text);
-        row.evidence = pr_sget(r, PR_K_EVIDENCE);
-        if (cJSON_IsArray(row.evidence))
-            pr_rec_keep(&row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_EVIDENCE);
+        row.evidence = ev;
+        pr_rec_keep(&row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_EVIDENCE);
         recs = recs_of(run);
         ok = recs != NULL && pr_emit_rec_row(recs, &row) != NULL;
         if (ok)
             cJSON_Delete(cJSON_DetachItemViaPointer(
                 cJSON_GetObjectItemCaseSensitive(run, PR_K_OBSERVATIONS), r));
-    } else
+        cJSON_Delete(ev);
+    } else {
         ok = put_text(r, PR_K_TEXT, text);
+        if (ok && pr_sput(r, PR_K_EVIDENCE, ev))
+            ev = NULL;
+        else
+            ok = 0;
+        cJSON_Delete(ev);
+    }
     free(text);
     /* the verdict's hedge, where its text holds it */
     v = cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT);
