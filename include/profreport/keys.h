@@ -713,6 +713,8 @@
 #define PR_K_P2P_WAIT_US "p2p_wait_us"
 #define PR_K_SLOWEST_RANK "slowest_rank"
 #define PR_K_P2P_IDLE_US "p2p_idle_us"
+#define PR_K_TOP_REST_US "top_rest_us"
+#define PR_K_TOP_REST_PARTS "top_rest_parts"
 #define PR_K_P2P_OP "p2p_op"
 /* job */
 #define PR_K_SLOWEST_BASIS "slowest_basis"

@@ -523,13 +523,31 @@ fail:
 
 /* The largest parts of a step's path with each kind by its label, as the
  * chart and the table above name it ("Runtime calls", not "launch":
- * review 7 #11), the launch kind's delay part as "Launch delay".  NULL: out of
- * memory. */
+ * review 7 #11), the launch kind's delay part as "Launch delay", and a
+ * last row for the parts top leaves out, so that the rows make the path
+ * (issue #28 review).  NULL: out of memory. */
 static cJSON *
-top_rows(const cJSON *run, const cJSON *top)
+top_rows(const cJSON *run, const cJSON *step)
 {
-    cJSON *rows = cJSON_Duplicate(top, 1), *r;
+    cJSON *rows = cJSON_Duplicate(pr_sget(step, PR_K_TOP), 1), *r;
+    double rest = pr_sget_num(step, PR_K_TOP_REST_US);
+    double parts = pr_sget_num(step, PR_K_TOP_REST_PARTS);
     size_t i;
+
+    if (rows != NULL && parts > 0 && rest > 0) {
+        char name[64];
+
+        snprintf(name, sizeof(name), "(%.0f other part%s)", parts,
+                 parts == 1 ? "" : "s");
+        r = cJSON_CreateObject();
+        if (r == NULL || !cJSON_AddItemToArray(rows, r) ||
+            !pr_sput(r, PR_K_NAME, cJSON_CreateString(name)) ||
+            !pr_sput(r, PR_K_KIND, cJSON_CreateString("")) ||
+            !pr_sput(r, PR_K_US, cJSON_CreateNumber(rest))) {
+            cJSON_Delete(rows);
+            return NULL;
+        }
+    }
 
     cJSON_ArrayForEach(r, rows)
     {
@@ -891,7 +909,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     t = (struct pr_fig_table){.cols = top_cols, .what = "parts"};
     if (pr_sget_len(pr_sget(lg, PR_K_TOP)) > 0) {
         pr_figs_heading(f, head);
-        pr_figs_table_own(f, &t, top_rows(run, pr_sget(lg, PR_K_TOP)), NULL);
+        pr_figs_table_own(f, &t, top_rows(run, lg), NULL);
     }
     if (pr_sget_len(pr_sget(cp, PR_K_WHAT_IF)) > 0) {
         t = (struct pr_fig_table){.cols = whatif_cols,
