@@ -295,13 +295,13 @@ void pr_whatif_verdict_free(struct pr_verdict *v);
  * (stages.c's pipeline model): the recommendations ranked again and the
  * verdict's rows made again from them, so the verdict reads the
  * recommendations, never a cell of its own.  PR_E_NOMEM. */
-/* Recommendation r (a written row of run.recommendations) with a stated
- * model's gain a step (gain_us, gain_pct, gain_basis per step,
- * gain_source model) and why (note): read back as its typed row and
- * written whole in r's place through the one writer (stages.c's pipeline
- * balance).  0: out of memory. */
-int pr_whatif_model_gain(cJSON *r, const char *note, double gain_us,
-                         double gain_pct);
+/* Recommendation r (a written row of run.recommendations) with no gain,
+ * the most a stated model lets its change save a step (bound_us) and
+ * why no estimate (note): read back as its typed row and written whole
+ * in r's place through the one writer (stages.c's pipeline balance, whose
+ * saving depends on the microbatches a step no export gives).  0: out of
+ * memory. */
+int pr_whatif_model_bound(cJSON *r, const char *note, double bound_us);
 
 /* A finding's name as a user reads it, from its recommendation (or
  * observation) row: its id's, or the reading its text makes. */

@@ -57,7 +57,7 @@ check "rank 1's verdict says its HCCL time is point-to-point waiting (${r1%%No d
 # the job's stages name the stage it waits for (pr_stages_apply): the
 # verdict's hedge becomes that stage, the finding a pipeline bubble
 check "rank 1's verdict names the stage it waits for" \
-    sh -c 'echo "$1" | grep -q "waiting for its peer (the slower pipeline stage, ranks 2, 3: Computing 402.5 ms a step against this stage.s 231.0 ms)"' _ "$r1"
+    sh -c 'echo "$1" | grep -q "waiting for its peer (the slower pipeline stage, ranks 2, 3: Computing 402.5 ms a step against 231.0 ms for this stage, the largest of each stage.s ranks)"' _ "$r1"
 check "rank 1's evidence is that Wait and Idle" \
     sh -c 'echo "$1" | grep -q "hcom_batchSendRecv_[^ ]* Wait (communication.json) 80.0 ms; hcom_batchSendRecv_[^ ]* Idle (communication.json) 78.0 ms"' _ "$r1"
 # the pipeline view gives the fast stage's p2p Wait and Idle, the stage's

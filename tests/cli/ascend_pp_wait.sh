@@ -8,8 +8,8 @@
 # batchSendRecv a step.  Where a rank's point-to-point Wait and Idle are
 # half of its HCCL Elapse or more, its communication finding's evidence
 # is that wait; the job's stages (ranks 2, 3 compute longer) then make it
-# a pipeline bubble naming that stage, its gain the stages' balance, not
-# the collectives' overlap bound; elsewhere the finding reads as before.
+# a pipeline bubble naming that stage, its bound the stages' balance, not
+# the collectives' overlap; elsewhere the finding reads as before.
 # Figures are computed here from communication.json.
 . "$PR_SRCDIR/tests/lib.sh"
 
@@ -53,12 +53,15 @@ for run in s['runs']:
         if mostly:
             fired += 1
             ok &= ev[0]['name'] == 'hcom_batchSendRecv_ Wait (communication.json)'
-            ok &= abs(ev[0]['us'] - wait) < 1 and abs(ev[1]['us'] - idle) < 1
-            ok &= note.startswith("model, not a replay: balanced, each stage computes")
-            ok &= o.get('gain_source') == 'model' and o.get('bound_us') is None
+            # Idle only where it is a tenth of the two or more (0.4 ms here)
+            ok &= abs(ev[0]['us'] - wait) < 1
+            ok &= (abs(ev[1]['us'] - idle) < 1) if idle >= 0.1 * (wait + idle) \
+                else len(ev) == 1
+            ok &= note.startswith("no estimate: balancing the stages saves (m - 1)/m x")
+            ok &= o.get('gain_us') is None and o.get('bound_us') > 0
             ok &= 'the finding is the collectives' not in o['text']
             ok &= 'point-to-point waiting' in o['text']
-            ok &= 'Here that peer is the slower pipeline stage: the stage of ranks 2, 3' in o['text']
+            ok &= "The ranks it waits for are the slower pipeline stage's: the stage of ranks 2, 3" in o['text']
         else:
             ok &= 'Wait (communication.json)' not in json.dumps(ev)
             ok &= 'point-to-point waiting' not in note
@@ -72,7 +75,7 @@ r0 = [r for r in s['runs'] if r['rank'] == 0][0]
 f = [x for x in r0['verdict']['findings'] if x['id'] == 'communication'][0]
 print(f['evidence'], f['title'])
 sys.exit(0 if f['evidence'].startswith('hcom_batchSendRecv_ Wait') and
-         f['title'].startswith('Pipeline bubble') and f['gain_us'] > 0 else 1)
+         f['title'].startswith('Pipeline bubble') and f['bound_us'] > 0 else 1)
 PY
 
 echo "1..$T_N"

@@ -40,7 +40,8 @@ for path in sorted(glob.glob(os.path.join(d, 'ascend_cluster_analyse_*.csv'))):
     v = r['verdict']['text']
     if recv > 40:      # ms: the faster stage
         want = 'waits %.1f ms' % recv
-        t = {x['id']: x['text'] for x in r['recommendations']}.get('communication', '')
+        t = {x['id']: x['text'] for x in r['recommendations'] +
+             (r.get('observations') or [])}.get('communication', '')
         if want not in v or 'pipeline bubble' not in v or \
                 not v.startswith("This rank's pipeline stage waits"):
             fail.append('rank%d verdict %r (want %r first)' % (rank, v, want))

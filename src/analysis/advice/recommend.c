@@ -533,6 +533,22 @@ dataloader_text(const struct rctx *c, double share, double lead, char *text,
     "stage's computation_time, and the ranks read here do not "                \
     "give two stages' figures, or balancing saves under 1% of the step"
 
+/* An evidence label for one row of hccl.ops (an operation type in one
+ * group, over its calls) and the figure of it given: "hcom_allReduce_
+ * Wait (group 459, 1 call)" (issue #30 review: a bare
+ * "hcom_allReduce_ 96.9 ms" read as every hcom_allReduce_'s, and
+ * "the operation waiting longest" as one call). */
+static void
+op_label(const cJSON *op, const char *what, char *buf, size_t cap)
+{
+    double calls = pr_sget_num(op, PR_K_CALLS);
+    const char *tag = pr_sget_str(op, PR_K_GROUP_TAG);
+
+    snprintf(buf, cap, "%s %s (%s%s%s%.0f call%s)",
+             pr_sget_str_or(op, PR_K_NAME, "?"), what, tag ? "group " : "",
+             tag ? tag : "", tag ? ", " : "", calls, calls == 1 ? "" : "s");
+}
+
 /* A table-only communication finding's evidence: two named figures a
  * step (us), then the run's HCCL operation that waits longest, its
  * Elapse a step, labelled so (issue #30 review: "hcom_batchSendRecv_
@@ -544,8 +560,7 @@ table_evidence(struct rctx *c, cJSON **ev, const char *n0, double us0,
     const cJSON *top = pr_producer_comm_top(c->run);
     char name[200];
 
-    snprintf(name, sizeof(name), "%s Elapse (the operation waiting longest)",
-             pr_sget_str_or(top, PR_K_NAME, "?"));
+    op_label(top, "Elapse", name, sizeof(name));
     *ev = cJSON_CreateArray();
     if (*ev == NULL || !pr_emit_evidence(*ev, n0, us0, NAN) ||
         !pr_emit_evidence(*ev, n1, us1, NAN) ||
@@ -659,8 +674,7 @@ table_note(struct rctx *c, char *note, size_t cap, double *bound, cJSON **ev)
        (review 17 #1: the verdict's Evidence cell was empty), that
        operation's figure named as its Wait (issue #30 review: a bare
        "hcom_batchSendRecv_ 158.0 ms" read as its time) */
-    snprintf(label, sizeof(label), "%s Wait (communication.json)",
-             name != NULL ? name : "?");
+    op_label(pr_producer_comm_top(c->run), "Wait", label, sizeof(label));
     *ev = cJSON_CreateArray();
     if (*ev == NULL ||
         !pr_emit_evidence(*ev, "HCCL Wait (communication.json)", wait, NAN) ||

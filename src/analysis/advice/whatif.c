@@ -2758,22 +2758,7 @@ put_note(cJSON *r, const char *note)
     return put_str(r, RS_NOTE, note);
 }
 
-int
-pr_whatif_model_gain(cJSON *r, const char *note, double gain_us,
-                     double gain_pct)
-{
-    struct rec_set s = {0};
-
-    s.cols = RS_NOTE | RS_GAIN | RS_BASIS | RS_SOURCE;
-    s.gain_note = note;
-    s.gain_us = gain_us;
-    s.gain_pct = gain_pct;
-    s.gain_basis = PR_GAIN_PER_STEP;
-    s.gain_source = PR_GAIN_MODEL;
-    return rec_put(r, &s);
-}
-
-/* The same with a bound: the most the change can save (bound_us). */
+/* No gain, with a bound: the most the change can save (bound_us). */
 static int
 no_gain_bound(cJSON *r, const char *note, double bound_us)
 {
@@ -2783,6 +2768,12 @@ no_gain_bound(cJSON *r, const char *note, double bound_us)
     s.gain_note = note;
     s.bound_us = bound_us;
     return rec_put(r, &s);
+}
+
+int
+pr_whatif_model_bound(cJSON *r, const char *note, double bound_us)
+{
+    return no_gain_bound(r, note, bound_us);
 }
 
 static void fmt_us(double us, char *buf, size_t cap);

@@ -477,6 +477,32 @@ stage_rec(cJSON *run)
     return NULL;
 }
 
+/* Why balancing the stages has a bound and no estimate (issue #30
+ * review): 1F1B runs m microbatches through p stages as a flow shop, a
+ * step about the stages' compute a microbatch summed plus (m - 1) times
+ * the slowest stage's, so balanced (each stage computing the stages'
+ * mean) it saves (m - 1)/m x (slowest - mean) a step: nothing with one
+ * microbatch, the slowest stage's compute above the mean as m grows.  No
+ * export gives m.  The reason first: the verdict's cell shows its first
+ * clause. */
+static void
+balance_note(char *note, size_t cap, double gain_us, double mean_us,
+             const char *stages, const char *col, const char *m_name,
+             double step)
+{
+    snprintf(note, cap,
+             "no estimate: balancing the stages saves (m - 1)/m x %.1f ms a "
+             "step with m microbatches a step, which the files do not "
+             "give%s: at most %.1f ms of this rank's %.1f ms median step as m "
+             "grows, nothing with one; 1F1B runs the microbatches through "
+             "the stages as a flow shop, a step about the stages' compute a "
+             "microbatch summed plus (m - 1) x the slowest stage's; "
+             "balanced, each stage computes the stages' mean, %.1f ms a step "
+             "(they compute %s: %s)",
+             gain_us / 1000.0, m_name != NULL ? m_name : "", gain_us / 1000.0,
+             step / 1000.0, mean_us / 1000.0, stages, col);
+}
+
 /* ------------------------------ each rank's finding, where groups tell */
 
 /* A stage as distributed.pipeline holds it. */
@@ -626,32 +652,28 @@ slow_stage_rec(cJSON *run, const struct pst *slow, const struct pst *fast)
     return ok;
 }
 
-/* The items of evidence that are the wait (communication.json's figures
- * and the operation waiting longest), a new array: a bubble's evidence is
- * the wait, not the collectives the overlap replay's bound rested on
- * (their bound no longer the finding's figure).  NULL out of memory. */
+/* A bubble's evidence, the same on every rank whatever its finding held
+ * (issue #30 review: pp4's rank 0 had none, the CANN 8.3 job's ranks two
+ * and three items): its point-to-point operations' Wait and, where it is
+ * a tenth of the two or more, Idle, a step (communication.json).  NULL
+ * out of memory. */
 static cJSON *
-wait_evidence(const cJSON *ev)
+p2p_evidence(const double p[4], const char *name)
 {
-    cJSON *out = cJSON_CreateArray();
-    const cJSON *e;
+    cJSON *ev = cJSON_CreateArray();
+    char n[200];
+    int ok = ev != NULL;
 
-    cJSON_ArrayForEach(e, ev)
-    {
-        const char *n = pr_sget_str_or(e, PR_K_NAME, "");
-        cJSON *copy;
-
-        if (strstr(n, "(communication.json)") == NULL &&
-            strstr(n, "(the operation waiting longest)") == NULL)
-            continue;
-        copy = cJSON_Duplicate(e, 1);
-        if (out == NULL || copy == NULL || !cJSON_AddItemToArray(out, copy)) {
-            cJSON_Delete(copy);
-            cJSON_Delete(out);
-            return NULL;
-        }
+    snprintf(n, sizeof(n), "%s Wait (communication.json)", name);
+    ok = ok && pr_emit_evidence(ev, n, p[0], NAN);
+    snprintf(n, sizeof(n), "%s Idle (communication.json)", name);
+    if (ok && p[1] >= 0.1 * (p[0] + p[1]))
+        ok = pr_emit_evidence(ev, n, p[1], NAN);
+    if (!ok) {
+        cJSON_Delete(ev);
+        return NULL;
     }
-    return out;
+    return ev;
 }
 
 /* A faster stage's rank whose communication is mostly point-to-point
@@ -676,11 +698,12 @@ bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine)
         strstr(pr_sget_str_or(r, PR_K_TEXT, ""), "pipeline bubble") != NULL)
         return 1;
     snprintf(add, sizeof(add),
-             " Here that peer is the slower pipeline stage: the stage of %s "
-             "computes %.1f ms a step against %.1f ms for this rank's stage "
-             "(%s; Computing, step_trace_time.csv), so the wait is a pipeline "
-             "bubble: balance the stages (the Distributed section's pipeline "
-             "view), not the links.",
+             " The ranks it waits for are the slower pipeline stage's: the "
+             "stage of %s computes %.1f ms a step against %.1f ms for this "
+             "rank's stage (%s; Computing, step_trace_time.csv, the largest "
+             "of each stage's ranks), so its point-to-point wait is a "
+             "pipeline bubble: balance the stages (the Distributed section's "
+             "pipeline view), not the links.",
              slow->ranks, slow->computing / 1000.0, mine->computing / 1000.0,
              mine->ranks);
     len = strlen(pr_sget_str_or(r, PR_K_TEXT, "")) + strlen(add) + 1;
@@ -688,7 +711,7 @@ bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine)
     if (text == NULL)
         return 0;
     snprintf(text, len, "%s%s", pr_sget_str_or(r, PR_K_TEXT, ""), add);
-    ev = wait_evidence(pr_sget(r, PR_K_EVIDENCE));
+    ev = p2p_evidence(p, name != NULL ? name : "p2p");
     if (ev == NULL) {
         free(text);
         return 0;
@@ -719,18 +742,34 @@ bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine)
     v = cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT);
     vt = pr_sget_str(v, PR_K_TEXT);
     at = vt != NULL ? strstr(vt, PR_PEER_STAGE_HEDGE) : NULL;
-    if (!ok || at == NULL)
+    if (!ok || vt == NULL || strstr(vt, "slower pipeline stage") != NULL)
         return ok;
-    snprintf(add, sizeof(add),
-             "(the slower pipeline stage, %s: Computing %.1f ms a step "
-             "against this stage's %.1f ms)",
-             slow->ranks, slow->computing / 1000.0, mine->computing / 1000.0);
+    if (at != NULL)
+        snprintf(add, sizeof(add),
+                 "(the slower pipeline stage, %s: Computing %.1f ms a step "
+                 "against %.1f ms for this stage, the largest of each "
+                 "stage's ranks)",
+                 slow->ranks, slow->computing / 1000.0,
+                 mine->computing / 1000.0);
+    else /* a verdict of its own words: the wait said after them (issue
+            #30 review: pp4's rank 0 "Bound by device compute" beside a
+            bubble finding) */
+        snprintf(add, sizeof(add),
+                 " Its point-to-point operations wait %.1f ms a step (Wait "
+                 "and Idle, communication.json) for the slower pipeline "
+                 "stage, %s (Computing %.1f ms a step against %.1f ms for "
+                 "this stage): a pipeline bubble.",
+                 (p[0] + p[1]) / 1000.0, slow->ranks, slow->computing / 1000.0,
+                 mine->computing / 1000.0);
     len = strlen(vt) + strlen(add) + 1;
     nv = malloc(len);
     if (nv == NULL)
         return 0;
-    snprintf(nv, len, "%.*s%s%s", (int)(at - vt), vt, add,
-             at + strlen(PR_PEER_STAGE_HEDGE));
+    if (at != NULL)
+        snprintf(nv, len, "%.*s%s%s", (int)(at - vt), vt, add,
+                 at + strlen(PR_PEER_STAGE_HEDGE));
+    else
+        snprintf(nv, len, "%s%s", vt, add);
     ok = put_text(v, PR_K_TEXT, nv);
     free(nv);
     return ok;
@@ -794,19 +833,11 @@ pr_stages_apply(cJSON *run, const cJSON *pipeline, struct pr_error *err)
     if (ok && r != NULL && !obs &&
         (mine == slow ||
          strstr(pr_sget_str_or(r, PR_K_TEXT, ""), "pipeline bubble"))) {
-        snprintf(note, sizeof(note),
-                 "model, not a replay: balanced, each stage computes the "
-                 "stages' mean, %.1f ms a step (they compute %s: Computing), "
-                 "so the slowest sheds %.1f ms of this rank's %.1f ms median "
-                 "step. 1F1B: a step is about (m + p - 1) x the slowest "
-                 "stage's time per microbatch; the files hold no compute "
-                 "tasks of the other stages to replay and do not give m "
-                 "(the microbatches a step), so this is the least the model "
-                 "allows (m large); with m microbatches it is (m + %zu)/m "
-                 "times that",
-                 sum / (double)p / 1000.0, stages, gain / 1000.0, step / 1000.0,
-                 p - 1);
-        ok = pr_whatif_model_gain(r, note, gain, pct);
+        balance_note(note, sizeof(note), gain, sum / (double)p, stages,
+                     "Computing", NULL, step);
+        /* a bound, no gain: an observation again (the run's others are
+           already) */
+        ok = pr_whatif_model_bound(r, note, gain) && pr_recommend_observe(run);
         if (ok)
             return pr_whatif_verdict_rows(run, err);
     }
@@ -833,21 +864,12 @@ put_gains(const struct ctx *c, const struct balance *b, int *ok)
 
         if (!(step > 0) || !(pct >= 1.0) || (r = stage_rec(run)) == NULL)
             continue;
-        /* the figures first: the PDF's verdict cell shows ~250 chars */
-        snprintf(note, sizeof(note),
-                 "model, not a replay: balanced, each stage computes the "
-                 "stages' mean, %.1f ms a step (they compute %s: %s), so the "
-                 "slowest sheds %.1f ms of this rank's %.1f ms median step. "
-                 "1F1B: a step is about (m + p - 1) x the slowest stage's "
-                 "time per microbatch; the export holds no compute tasks to "
-                 "replay and does not give m (micro_batch_num), so this is "
-                 "the least the model allows (m large); with m microbatches "
-                 "it is (m + %zu)/m times that",
-                 b->mean_us / 1000.0, b->stages,
-                 c->named ? "computation_time" : "Computing",
-                 b->gain_us / 1000.0, step / 1000.0, b->p - 1);
-        /* through the recommendation's row, written whole again */
-        if (*ok && !pr_whatif_model_gain(r, note, b->gain_us, pct))
+        balance_note(note, sizeof(note), b->gain_us, b->mean_us, b->stages,
+                     c->named ? "computation_time" : "Computing",
+                     " (MindSpore's micro_batch_num)", step);
+        /* through the recommendation's row, written whole again; made an
+           observation once the cluster's last rank is in (summary.c) */
+        if (*ok && !pr_whatif_model_bound(r, note, b->gain_us))
             *ok = 0;
         /* the verdict reads the recommendation: ranked again, its rows
            made again (whatif.c), no cell of its own here */
