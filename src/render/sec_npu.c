@@ -182,18 +182,28 @@ static const struct pr_col stage_cols[] = {
      PR_COL_BOTH},
     {"computing", PR_K_COMPUTING_US, "Computing", PR_FMT_US, 1,
      "the largest of its ranks', per step", PR_COL_BOTH},
+    /* each column its own rank's largest: a row may mix ranks (issue #30
+       review: 231 ms of rank 0 beside 442 ms of rank 1), as the stage rows
+       of msprof-analyze's cluster_step_trace_time.csv do */
     {"comm", PR_K_COMMUNICATION_NOT_OVERLAPPED_US,
-     "Communication(Not Overlapped)", PR_FMT_US, 1.4, NULL, PR_COL_BOTH},
-    {"free", PR_K_FREE_US, "Free", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
+     "Communication(Not Overlapped)", PR_FMT_US, 1.4,
+     "the largest of its ranks', per step (not always the Computing's rank)",
+     PR_COL_BOTH},
+    {"free", PR_K_FREE_US, "Free", PR_FMT_US, 0.8,
+     "the largest of its ranks', per step", PR_COL_BOTH},
     {"bubble", PR_K_BUBBLE_US, "Bubble", PR_FMT_US, 0.8,
      "time in receives (hcom_receive), as step_trace_time.csv counts it",
      PR_COL_BOTH},
     {"p2p_wait", PR_K_P2P_WAIT_US, "P2P wait", PR_FMT_US, 0.9,
      "Wait Time of its ranks' point-to-point operations "
-     "(communication.json), per step",
+     "(communication.json), per step, the mean of its ranks'",
      PR_COL_BOTH},
-    {"slowest", PR_K_SLOWEST_RANK, "Slowest rank", PR_FMT_COUNT, 0.8, NULL,
+    {"p2p_idle", PR_K_P2P_IDLE_US, "P2P idle", PR_FMT_US, 0.9,
+     "Idle Time of its ranks' point-to-point operations "
+     "(communication.json), per step, the mean of its ranks'",
      PR_COL_BOTH},
+    {"slowest", PR_K_SLOWEST_RANK, "Slowest rank", PR_FMT_COUNT, 0.8,
+     "its rank that computes longest", PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 

@@ -922,7 +922,7 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
                    "stages, ranks of a collective group holding at most one "
                    "rank of each point-to-point chain are in one; a stage's "
                    "figures are the largest of its ranks' (mean per step), its "
-                   "p2p wait the mean of its ranks'";
+                   "p2p wait and idle the means of its ranks'";
     arr = cJSON_CreateArray();
     *ok = *ok && arr != NULL;
     for (i = 0; i < n && *ok; i++)
