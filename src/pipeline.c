@@ -1770,7 +1770,8 @@ run_label(const cJSON *sum, const cJSON *runs, const cJSON *run, long idx,
  * the report holds some ranks no slowest rank but how many are missing
  * (review-2 findings 8, 9). */
 static void
-print_job_line(const cJSON *job, const char *name, int capture)
+print_job_line(const cJSON *job, const char *name, int capture,
+               const cJSON *dist)
 {
     const cJSON *d = pr_sget(job, PR_K_STEP_US),
                 *slow = pr_sget(job, PR_K_SLOWEST);
@@ -1860,17 +1861,18 @@ print_job_line(const cJSON *job, const char *name, int capture)
                !cJSON_IsObject(by_mean)) /* means under the noise floor */
         pr_term_printf(stdout,
                        "%s: %.0f ranks; slowest pipeline stage's rank %s "
-                       "(mean step %s; it computes longest, the other stages "
-                       "wait for it); %s\n",
+                       "(mean step %s; it computes longest, %s for it); %s\n",
                        name, pr_sget_num(job, PR_K_RANKS),
-                       pr_sget_str_or(slow, PR_K_WORKER, "?"), a, spread);
+                       pr_sget_str_or(slow, PR_K_WORKER, "?"), a,
+                       pr_fig_other_stages(dist), spread);
     else if (pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage"))
         pr_term_printf(stdout,
                        "%s: %.0f ranks; slowest pipeline stage's rank %s "
-                       "(mean step %s; it computes longest, the other stages "
-                       "wait for it; longest mean step %s, %s); %s\n",
+                       "(mean step %s; it computes longest, %s for it; "
+                       "longest mean step %s, %s); %s\n",
                        name, pr_sget_num(job, PR_K_RANKS),
                        pr_sget_str_or(slow, PR_K_WORKER, "?"), a,
+                       pr_fig_other_stages(dist),
                        pr_sget_str_or(by_mean, PR_K_WORKER, "?"), b, spread);
     else
         pr_term_printf(stdout,
@@ -1901,13 +1903,15 @@ print_job_lines(const cJSON *sum)
                        pr_sget_len(pr_sget(sum, PR_K_RUNS)));
     /* ranks without steps: each one's window is its capture (issue #29) */
     print_job_line(pr_sget(sum, PR_K_JOB), "job",
-                   pr_fig_summary_is_capture(sum));
+                   pr_fig_summary_is_capture(sum),
+                   pr_sget(sum, PR_K_DISTRIBUTED));
     cJSON_ArrayForEach(e, pr_sget(sum, PR_K_JOBS))
     {
         snprintf(name, sizeof(name), "job %s",
                  pr_sget_str_or(e, PR_K_NAME, "?"));
         print_job_line(pr_sget(e, PR_K_JOB), name,
-                       pr_fig_summary_is_capture(sum));
+                       pr_fig_summary_is_capture(sum),
+                       pr_sget(e, PR_K_DISTRIBUTED));
     }
 }
 

@@ -101,6 +101,11 @@ int pr_fig_run_is_nsys(const cJSON *summary, const cJSON *run);
 const struct pr_col *pr_fig_col_capture(const struct pr_col *c);
 int pr_fig_summary_is_capture(const cJSON *summary);
 
+/* "the other stage waits" with two pipeline stages in `dist` (a
+ * summary's distributed), "the other stages wait" otherwise: the words
+ * of the slowest stage's rank (issue #30 review). */
+const char *pr_fig_other_stages(const cJSON *dist);
+
 /* A run on torch_npu's device basis (step_summary.basis "npu_device")
  * whose host steps are longer than its device steps: its critical path and
  * the findings' gains are of the host step (from its host start, torch_npu's

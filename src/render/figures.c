@@ -1001,6 +1001,14 @@ pr_fig_summary_is_host_step(const cJSON *summary)
     return any;
 }
 
+const char *
+pr_fig_other_stages(const cJSON *dist)
+{
+    return pr_sget_len(pr_sget(pr_sget(dist, PR_K_PIPELINE), PR_K_STAGES)) == 2
+               ? "the other stage waits"
+               : "the other stages wait";
+}
+
 int
 pr_fig_summary_is_capture(const cJSON *summary)
 {

@@ -1003,10 +1003,11 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         /* the means differ by less than the noise floor (job.c) */
         snprintf(text, sizeof(text),
                  "Slowest stage's rank: %s computes longest in the slowest "
-                 "pipeline stage, which the other stages wait for, so every "
-                 "rank's step is about as long (their mean steps differ by "
-                 "less than %.1f%%).",
+                 "pipeline stage, which %s for, so every rank's step is "
+                 "about as long (their mean steps differ by less than "
+                 "%.1f%%).",
                  pr_sget_str_or(pr_sget(job, PR_K_SLOWEST), PR_K_WORKER, "?"),
+                 pr_fig_other_stages(pr_sget(summary, PR_K_DISTRIBUTED)),
                  PR_JOB_SPREAD_FLOOR_PCT);
         pr_figs_note(f, text);
     } else if (!job_partial(job) &&
@@ -1019,10 +1020,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
             PR_FMT_US, mean, sizeof(mean));
         snprintf(text, sizeof(text),
                  "Slowest stage's rank: %s computes longest in the slowest "
-                 "pipeline stage, which the other stages wait for, so every "
-                 "rank's step is about as long; by mean step alone the "
-                 "slowest is %s (%s).",
+                 "pipeline stage, which %s for, so every rank's step is "
+                 "about as long; by mean step alone the slowest is %s (%s).",
                  pr_sget_str_or(pr_sget(job, PR_K_SLOWEST), PR_K_WORKER, "?"),
+                 pr_fig_other_stages(pr_sget(summary, PR_K_DISTRIBUTED)),
                  pr_sget_str_or(pr_sget(job, PR_K_SLOWEST_BY_MEAN), PR_K_WORKER,
                                 "?"),
                  mean);

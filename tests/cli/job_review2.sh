@@ -75,7 +75,7 @@ sys.exit(0 if len(g) == 4 and all(m["compute_utilization_pct"] is None and
 check "pipeline: the Ranks table says which ranks' mean leaves the warm-up out" \
     grep -q "Mean step leaves out every rank.*s first step, a warm-up on rank2 (576 ms with it), rank3 (619 ms with it); on rank0, rank1 (186 ms with it) it is left out too, to compare like with like" "$T_DIR/p.html"
 check "pipeline: the terminal has a job line: the stage's rank, the spread" \
-    grep -q "^job: 4 ranks; slowest pipeline stage's rank rank2 (mean step 179 ms; it computes longest, the other stages wait for it); spread 0.0% across ranks (the first step left out on 4 ranks, a warm-up on 2)$" "$T_DIR/p.term"
+    grep -q "^job: 4 ranks; slowest pipeline stage's rank rank2 (mean step 179 ms; it computes longest, the other stage waits for it); spread 0.0% across ranks (the first step left out on 4 ranks, a warm-up on 2)$" "$T_DIR/p.term"
 check "pipeline: the terminal says rank2's mean without its warm-up" \
     grep -q "^rank2: 5 steps, mean step 576 ms (179 ms without the warm-up first step" "$T_DIR/p.term"
 # ---- 9: partial jobs --------------------------------------------------------
