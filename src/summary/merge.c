@@ -746,20 +746,27 @@ hold_file(struct pr_merge *m, size_t file, const cJSON **doc,
     return PR_OK;
 }
 
-/* m->amend on run s of a file m holds (hold_file). */
-static enum pr_status
-amend_held(struct pr_merge *m, const struct src *s, struct pr_error *err)
+/* The document of file `file` that m holds (hold_file), NULL none. */
+static cJSON *
+held_doc(struct pr_merge *m, size_t file)
 {
     size_t k;
 
     for (k = 0; k < HOLD; k++)
-        if (m->held[k].doc != NULL && m->held[k].file == s->file)
-            return m->amend(m->amend_ctx,
-                            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
-                                                   m->held[k].doc, PR_K_RUNS),
-                                               (int)s->pos),
-                            err);
-    return PR_OK;
+        if (m->held[k].doc != NULL && m->held[k].file == file)
+            return m->held[k].doc;
+    return NULL;
+}
+
+/* m->amend on run s of a file m holds (hold_file). */
+static enum pr_status
+amend_held(struct pr_merge *m, const struct src *s, struct pr_error *err)
+{
+    cJSON *run = cJSON_GetArrayItem(
+        cJSON_GetObjectItemCaseSensitive(held_doc(m, s->file), PR_K_RUNS),
+        (int)s->pos);
+
+    return run != NULL ? m->amend(m->amend_ctx, run, err) : PR_OK;
 }
 
 enum pr_status
@@ -810,15 +817,28 @@ pr_merge_amend(struct pr_merge *m, pr_merge_amend_fn fn, void *ctx,
     m->amend_ctx = ctx;
     for (i = 0; i < m->n && st == PR_OK; i++) {
         struct src *s = &m->v[i];
+        cJSON *run = s->whole;
+        const cJSON *doc;
 
-        if (s->whole == NULL)
+        /* a saved summary's run read again (a job merged from its ranks'
+           summaries holds none whole): reading a summary is cheap, so its
+           rank form is made again too; a trace's would be analysed again */
+        if (run == NULL && m->load == load_saved) {
+            st = hold_file(m, s->file, &doc, err);
+            if (st != PR_OK)
+                break;
+            run = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                                         held_doc(m, s->file), PR_K_RUNS),
+                                     (int)s->pos);
+        }
+        if (run == NULL)
             continue;
-        st = fn(ctx, s->whole, err);
+        st = fn(ctx, run, err);
         if (st != PR_OK)
             break;
         /* its rank form from the amended run: the old text stays unused */
         s->form = m->forms.len;
-        if (!pr_rank_form_text(s->whole, &m->forms))
+        if (!pr_rank_form_text(run, &m->forms))
             return pr_error_set(err, PR_E_NOMEM, "out of memory");
         s->form_len = m->forms.len - s->form;
     }

@@ -98,6 +98,27 @@ python3 "$T_DIR/read.py" "$D" "$T_DIR/s2.json" > "$T_DIR/r2.txt" 2> "$T_DIR/err"
 check "summary read back: the same findings, nothing added twice" \
     cmp -s "$T_DIR/r.txt" "$T_DIR/r2.txt"
 
+# a job merged from its ranks' summaries (the Slurm array's last job):
+# no run is held whole, every rank form is made again from its summary
+for r in 0 1 2 3; do
+    "$PR_BIN" -q --input "$D/rank${r}_ascend_pt" --json "$T_DIR/r$r.json" 2> "$T_DIR/err"
+done
+"$PR_BIN" -q --input "$T_DIR/r0.json" --input "$T_DIR/r1.json" \
+    --input "$T_DIR/r2.json" --input "$T_DIR/r3.json" --detail-ranks 0 \
+    --json "$T_DIR/m.json" 2> "$T_DIR/err"
+python3 - "$T_DIR/m.json" > "$T_DIR/m.txt" 2> "$T_DIR/err" << 'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+for run in s['runs']:
+    print(run['rank'], run.get('form'),
+          [x['id'] for x in run.get('observations') or []],
+          (run.get('verdict') or {}).get('text', '').count('slower pipeline stage, ranks 2, 3'))
+PY
+check "merged summaries: rank 2's and 3's rank forms hold the stage finding ($(tr '\n' ' ' < "$T_DIR/m.txt"))" \
+    sh -c 'grep -q "^2 rank \[.*.pipeline_stage.\]" "$1" && grep -q "^3 rank \[.*.pipeline_stage.\]" "$1"' _ "$T_DIR/m.txt"
+check "merged summaries: rank 0 (whole) and rank 1 (rank form) name the slower stage" \
+    sh -c 'grep -q "^0 None .* 1$" "$1" && grep -q "^1 rank .* 1$" "$1"' _ "$T_DIR/m.txt"
+
 # stages within 10% of each other: no stage finding (the view's rule)
 cp -R "$D" "$T_DIR/bal"
 chmod -R u+w "$T_DIR/bal"
