@@ -300,4 +300,32 @@ pr_parse_hccl_group(const char *name, size_t *len)
     return g + 2;
 }
 
+/* An autograd node's name as Node::name() gives it, the name of the range
+ * around its apply() (Node::operator() in torch/csrc/autograd/function.h
+ * records it with the node's sequence number): a generated node's
+ * "MmBackward0" (PyTorch >= 1.11; "MmBackward" before), a Python
+ * Function's "<class>Backward" ("CheckpointFunctionBackward"), or one of
+ * torch::autograd's own ("torch::autograd::CopySlices",
+ * "torch::autograd::CopyBackwards", "torch::autograd::GraphRoot").  Never
+ * an ATen op ("aten::convolution_backward": a namespace, lower case) nor
+ * the engine's "autograd::engine::evaluate_function: MmBackward0" wrapper,
+ * which has no sequence number.  s: n bytes, the name alone. */
+static inline int
+pr_parse_autograd_node(const char *s, size_t n)
+{
+    static const char ns[] = "torch::autograd::";
+    size_t b = sizeof("Backward") - 1;
+
+    if (n > sizeof(ns) - 1 && memcmp(s, ns, sizeof(ns) - 1) == 0)
+        return memchr(s + sizeof(ns) - 1, ' ', n - (sizeof(ns) - 1)) == NULL;
+    if (memchr(s, ':', n) != NULL || memchr(s, ' ', n) != NULL)
+        return 0;
+    while (n > 0 && s[n - 1] >= '0' && s[n - 1] <= '9')
+        n--;
+    if (n > b + 1 && s[n - 1] == 's' &&
+        memcmp(s + n - 1 - b, "Backward", b) == 0)
+        return 1; /* "CopyBackwards" */
+    return n > b && memcmp(s + n - b, "Backward", b) == 0;
+}
+
 #endif

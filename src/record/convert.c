@@ -11,9 +11,17 @@
 #include "internal.h"
 #include "profreport/checked.h"
 #include "profreport/occupancy.h"
+#include "profreport/parse.h"
 #include "profreport/record.h"
 
 /* Everything the event writers need. */
+/* A forward operator's sequence number and thread: a backward op's
+ * "Fwd thread id" (fwd_threads). */
+struct fwd {
+    int64_t seq;
+    uint32_t tid;
+};
+
 struct conv {
     const struct pr_record_session *s;
     const struct pr_rec_links *l;
@@ -21,6 +29,8 @@ struct conv {
     struct pr_jsonw *w;
     int64_t base_ns; /* baseTimeNanoseconds; ts are relative to it */
     int n_events;
+    struct fwd *fwd; /* owned: forward ops by sequence number */
+    size_t n_fwd;
 };
 
 static const char *const MEM_NAMES[] = {
@@ -342,6 +352,58 @@ write_marker(struct conv *c, const struct pr_rec *r)
     pr_jsonw_raw(c->w, "}");
 }
 
+static int
+cmp_fwd(const void *pa, const void *pb)
+{
+    const struct fwd *a = pa, *b = pb;
+
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* An emit_nvtx range of an autograd node ("MmBackward0, seq = 12"): a
+ * backward op. */
+static int
+is_node(const struct pr_rec_range *g)
+{
+    return g->is_op && g->op.seq >= 0 &&
+           pr_parse_autograd_node(g->text, g->op.name_len);
+}
+
+/* The forward ops' sequence numbers and threads, sorted, into c->fwd; 0
+ * when out of memory. */
+static int
+fwd_threads(struct conv *c)
+{
+    size_t i;
+
+    c->fwd = malloc((c->l->n_ranges + 1) * sizeof(*c->fwd));
+    if (c->fwd == NULL)
+        return 0;
+    for (i = 0; i < c->l->n_ranges; i++) {
+        const struct pr_rec_range *g = &c->l->ranges[i];
+
+        if (g->is_op && g->op.seq >= 0 && !is_node(g))
+            c->fwd[c->n_fwd++] = (struct fwd){g->op.seq, g->tid};
+    }
+    qsort(c->fwd, c->n_fwd, sizeof(*c->fwd), cmp_fwd);
+    return 1;
+}
+
+/* A backward op's forward thread: that of the forward op of its sequence
+ * number (autograd stamps a node with it), else the process's main
+ * thread (its tid is the pid), where a training loop runs its forward,
+ * as the Nsight Systems reader takes it (nsys.c). */
+static int64_t
+fwd_tid(const struct conv *c, const struct pr_rec_range *g)
+{
+    struct fwd key = {g->op.seq, 0};
+    const struct fwd *f =
+        c->n_fwd > 0 ? bsearch(&key, c->fwd, c->n_fwd, sizeof(*c->fwd), cmp_fwd)
+                     : NULL;
+
+    return f != NULL ? (int64_t)f->tid : (int64_t)g->pid;
+}
+
 /* An NVTX range: an operator (emit_nvtx) or a user annotation. */
 static void
 write_range(struct conv *c, const struct pr_rec_range *g)
@@ -364,6 +426,10 @@ write_range(struct conv *c, const struct pr_rec_range *g)
     }
     if (g->is_op && g->op.seq >= 0)
         pr_jsonw_kint(w, "Sequence number", g->op.seq);
+    /* a backward op, as Kineto marks one (issue #29: the recorder's
+       traces paired no layer's forward with its backward) */
+    if (is_node(g))
+        pr_jsonw_kint(w, "Fwd thread id", fwd_tid(c, g));
     close_args(c);
 }
 
@@ -657,7 +723,11 @@ pr_record_write(const struct pr_record_session *s,
     if (st != PR_OK)
         return st;
     pr_jsonw_init(&w, fp, mem);
-    c = (struct conv){s, &links, meta, &w, base_time(s), 0};
+    c = (struct conv){s, &links, meta, &w, base_time(s), 0, NULL, 0};
+    if (!fwd_threads(&c)) {
+        pr_correlate_free(&links);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (record)");
+    }
     write_header(&c);
     st = write_events(&c, err);
     pr_jsonw_raw(&w, "\n  ]");
@@ -667,6 +737,7 @@ pr_record_write(const struct pr_record_session *s,
     }
     pr_jsonw_raw(&w, "\n}\n");
     pr_correlate_free(&links);
+    free(c.fwd);
     if (st == PR_OK && w.st != PR_OK)
         st = pr_error_set(err, w.st, "cannot write the trace: %s",
                           pr_error_str(w.st));

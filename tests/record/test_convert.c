@@ -212,6 +212,54 @@ test_top_level_and_ops(void **state)
     pr_record_session_free(s);
 }
 
+/* emit_nvtx's autograd-node ranges are backward ops, marked as Kineto
+ * marks them, "Fwd thread id" the thread of the forward op of their
+ * sequence number (else the process's main thread, the pid); forward ops
+ * and the engine's wrapper (no sequence number) carry none (issue #29:
+ * the recorder's traces paired no layer's forward with its backward). */
+static void
+test_backward_fwd_thread(void **state)
+{
+    struct pr_record_session *s = pr_record_session_new(0);
+    struct pr_rec st, en;
+    struct pr_buf text;
+    const cJSON *fwd, *bwd, *wrap, *ckpt;
+    cJSON *root;
+    const char *texts[] = {
+        "MmBackward0, seq = 5, op_id = 9",
+        "autograd::engine::evaluate_function: MmBackward0, op_id = 8",
+        "CheckpointFunctionBackward, seq = 77, op_id = 10"};
+    uint32_t i;
+
+    (void)state;
+    assert_non_null(s);
+    add_range(s, 1, 10, 20, "aten::mm, seq = 5, op_id = 1"); /* tid 100 */
+    for (i = 0; i < 3; i++) {
+        st = rec(PR_REC_RANGE_START, 30 + 10 * i, 30 + 10 * i, texts[i]);
+        en = rec(PR_REC_RANGE_END, 35 + 10 * i, 35 + 10 * i, NULL);
+        st.id = en.id = 2 + i;
+        st.tid = en.tid = 200; /* the autograd engine's thread */
+        add(s, st);
+        add(s, en);
+    }
+    root = write_json(s, &text);
+    fwd = find(root, "cpu_op", "aten::mm", 0);
+    bwd = find(root, "cpu_op", "MmBackward0", 0);
+    wrap = find(root, "cpu_op",
+                "autograd::engine::evaluate_function: MmBackward0", 0);
+    ckpt = find(root, "cpu_op", "CheckpointFunctionBackward", 0);
+    assert_true(arg(bwd, "Fwd thread id") == 100);
+    assert_true(arg(bwd, "Sequence number") == 5);
+    assert_true(arg(ckpt, "Fwd thread id") == 4242);
+    assert_null(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(fwd, "args"), "Fwd thread id"));
+    assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(wrap, "args"),
+                                    "Fwd thread id"));
+    cJSON_Delete(root);
+    pr_buf_free(&text);
+    pr_record_session_free(s);
+}
+
 /* The launch inside the op carries the op's id, and so does its kernel;
  * the copy outside the op carries the user range's id. */
 static void
@@ -404,6 +452,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_top_level_and_ops),
+        cmocka_unit_test(test_backward_fwd_thread),
         cmocka_unit_test(test_links),
         cmocka_unit_test(test_gpu_args),
         cmocka_unit_test(test_memory_events),

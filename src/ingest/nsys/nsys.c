@@ -33,6 +33,7 @@
 #include "../internal.h"
 #include "profreport/checked.h"
 #include "profreport/formats.h"
+#include "profreport/parse.h"
 #include "profreport/shapes.h"
 
 #define ID_BITS 24
@@ -750,40 +751,6 @@ parse_op(const char *s, struct nvtx_op *op)
     return 1;
 }
 
-/* Whether the n bytes at s end with w. */
-static int
-ends_with(const char *s, size_t n, const char *w)
-{
-    size_t m = strlen(w);
-
-    return n >= m && memcmp(s + n - m, w, m) == 0;
-}
-
-/* An autograd node's name as Node::name() gives it, the name of the range
- * around its apply() (Node::operator() in torch/csrc/autograd/function.h
- * records it with the node's sequence number): a generated node's
- * "MmBackward0" (PyTorch >= 1.11; "MmBackward" before), a Python
- * Function's "<class>Backward" ("CheckpointFunctionBackward"), or one of
- * torch::autograd's own ("torch::autograd::CopySlices",
- * "torch::autograd::CopyBackwards", "torch::autograd::GraphRoot").  Never
- * an ATen op ("aten::convolution_backward": a namespace, lower case) nor
- * the engine's "autograd::engine::evaluate_function: MmBackward0" wrapper,
- * which has no sequence number. */
-static int
-node_name(const char *s, size_t n)
-{
-    static const char ns[] = "torch::autograd::";
-
-    if (n > sizeof(ns) - 1 && memcmp(s, ns, sizeof(ns) - 1) == 0)
-        return memchr(s + sizeof(ns) - 1, ' ', n - (sizeof(ns) - 1)) == NULL;
-    if (memchr(s, ':', n) != NULL || memchr(s, ' ', n) != NULL)
-        return 0;
-    while (n > 0 && s[n - 1] >= '0' && s[n - 1] <= '9')
-        n--;
-    return (ends_with(s, n, "Backward") && n > strlen("Backward")) ||
-           (ends_with(s, n, "Backwards") && n > strlen("Backwards"));
-}
-
 /* Whether s starts with the lower-case word w, in any case. */
 static int
 same_lower(const char *s, const char *w)
@@ -853,7 +820,8 @@ add_op(struct nsys *n, sqlite3_stmt *q, int64_t gtid, const char *text,
        main thread (its tid is the pid), where a training loop runs its
        forward, stands for it (only > 0 is read: is_backward in
        analysis/ops) */
-    if (op->seq >= 0 && (op->stashed || node_name(text, op->name_len)))
+    if (op->seq >= 0 &&
+        (op->stashed || pr_parse_autograd_node(text, op->name_len)))
         rec->fwd_tid =
             (gtid >> ID_BITS) & ID_MASK ? (gtid >> ID_BITS) & ID_MASK : 1;
     if (op->sizes == NULL)
