@@ -254,7 +254,26 @@ pipeline(struct pr_figs *f, const cJSON *p)
     if (rows == NULL)
         pr_figs_nomem(f);
     pr_figs_heading(f, "Pipeline stages");
-    pr_figs_note(f, pr_sget_str_or(p, PR_K_METHOD, ""));
+    {
+        /* the method as a sentence, and the columns the PDF shows no
+           hover note for (issue #30 review) */
+        const char *m = pr_sget_str_or(p, PR_K_METHOD, "");
+        char note[1400];
+
+        if (m[0] != '\0') {
+            snprintf(note, sizeof(note),
+                     "%c%s.%s P2P wait and idle: the Wait and Idle Time of the "
+                     "point-to-point operations (communication.json); Slowest "
+                     "rank: the stage's rank that computes longest.",
+                     m[0] >= 'a' && m[0] <= 'z' ? m[0] - 'a' + 'A' : m[0],
+                     m + 1,
+                     strstr(m, "bubble") != NULL
+                         ? ""
+                         : " Bubble: time in receives (hcom_receive), as "
+                           "step_trace_time.csv counts it;");
+            pr_figs_note(f, note);
+        }
+    }
     pr_figs_table_own(f, &t, rows, NULL);
     if (finding == NULL)
         return;

@@ -59,7 +59,7 @@ check "rank 1's verdict says its HCCL time is point-to-point waiting (${r1%%No d
 check "rank 1's verdict names the stage it waits for" \
     sh -c 'echo "$1" | grep -q "waiting for its peer (the slower pipeline stage, ranks 2, 3: Computing 402.5 ms a step against 231.0 ms for this stage, the largest of each stage.s ranks)"' _ "$r1"
 check "rank 1's evidence is that Wait and Idle" \
-    sh -c 'echo "$1" | grep -q "hcom_batchSendRecv_[^ ]* Wait (communication.json) 80.0 ms; hcom_batchSendRecv_[^ ]* Idle (communication.json) 78.0 ms"' _ "$r1"
+    sh -c 'echo "$1" | grep -q "hcom_batchSendRecv_ Wait, 2 calls a step (communication.json) 80.0 ms; hcom_batchSendRecv_ Idle, 2 calls a step (communication.json) 78.0 ms"' _ "$r1"
 # the pipeline view gives the fast stage's p2p Wait and Idle, the stage's
 # mean (rank 0: 158.0 Wait, 0.4 Idle a step; rank 1: 80.0 and 78.0)
 python3 -c "

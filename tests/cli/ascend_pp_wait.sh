@@ -52,7 +52,7 @@ for run in s['runs']:
         print(run['rank'], mostly, wait, idle, elapse, ev[:2], note[:80])
         if mostly:
             fired += 1
-            ok &= ev[0]['name'] == 'hcom_batchSendRecv_ Wait (communication.json)'
+            ok &= ev[0]['name'] == 'hcom_batchSendRecv_ Wait, 2 calls a step (communication.json)'
             # Idle only where it is a tenth of the two or more (0.4 ms here)
             ok &= abs(ev[0]['us'] - wait) < 1
             ok &= (abs(ev[1]['us'] - idle) < 1) if idle >= 0.1 * (wait + idle) \

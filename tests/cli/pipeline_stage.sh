@@ -80,6 +80,17 @@ for rank in range(4):
             not f.get('gain_note', '').startswith('no estimate: balancing the stages'):
         fail.append('rank%d: bound %s (balance: %.1f us), note %r' % (
             rank, f and f.get('bound_us'), gain, f and f.get('gain_note')))
+    # its share is of the median step its note names, not of a mean with
+    # the warm-up step (issue #30 review: rank 2 read "<= 9.4%")
+    med = r['step_summary']['median_us']
+    row = [x for x in r['verdict']['findings'] if x['id'] == (f or {}).get('id')]
+    want = '\u2264 %.1f%%' % (100.0 * gain / med)
+    if not row or row[0].get('of_step') != want:
+        fail.append('rank%d: of_step %r, want %r' % (
+            rank, row and row[0].get('of_step'), want))
+    # its evidence: the cluster table's figures (bubble: receive_alone_time)
+    if not (f or {}).get('evidence'):
+        fail.append('rank%d: no evidence' % rank)
     first = (r['verdict']['findings'] or [{}])[0].get('id')
     slow = rank >= 2
     if slow:

@@ -555,11 +555,20 @@ op_label(const cJSON *op, const char *what, char *buf, size_t cap)
  * 75.0 ms" beside Idle and Wait read as a third part of them). */
 static void
 table_evidence(struct rctx *c, cJSON **ev, const char *n0, double us0,
-               const char *n1, double us1)
+               const char *n1, double us1, int by_idle)
 {
-    const cJSON *top = pr_producer_comm_top(c->run);
+    const cJSON *top = pr_producer_comm_top(c->run), *op;
     char name[200];
 
+    /* where Idle leads the split, the operation idle longest (issue #30
+       review: rank 3's 0.8 ms of Wait named hcom_batchSendRecv_ beside
+       hcom_allReduce_'s 120.9 ms, nearly all Idle) */
+    cJSON_ArrayForEach(op, pr_sget(pr_sget(c->run, PR_K_HCCL), PR_K_OPS))
+    {
+        if (by_idle && (top == NULL || pr_sget_num(op, PR_K_IDLE_US) >
+                                           pr_sget_num(top, PR_K_IDLE_US)))
+            top = op;
+    }
     op_label(top, "Elapse", name, sizeof(name));
     *ev = cJSON_CreateArray();
     if (*ev == NULL || !pr_emit_evidence(*ev, n0, us0, NAN) ||
@@ -609,7 +618,7 @@ table_only_note(struct rctx *c, char *note, size_t cap, cJSON **ev)
                  p[1] / 1000.0, p[2] / 1000.0);
         snprintf(w, sizeof(w), "%s Wait (communication.json)", p2p);
         snprintf(i, sizeof(i), "%s Idle (communication.json)", p2p);
-        table_evidence(c, ev, w, p[0], i, p[1]);
+        table_evidence(c, ev, w, p[0], i, p[1], 0);
         return note;
     }
     if (!pr_producer_comm_split(c->run, t))
@@ -624,7 +633,7 @@ table_only_note(struct rctx *c, char *note, size_t cap, cJSON **ev)
                    t[idle_first ? 4 : 2] * 1000.0,
                    idle_first ? "HCCL Wait (communication.json)"
                               : "HCCL Idle (communication.json)",
-                   t[idle_first ? 2 : 4] * 1000.0);
+                   t[idle_first ? 2 : 4] * 1000.0, idle_first);
     return "no change replayed: no device tasks in these files, only the "
            "producer's step table and HCCL's operation totals; the finding "
            "stands on the step table's Communication(Not Overlapped) and "
@@ -763,6 +772,22 @@ rule_categories(struct rctx *c)
                       : !isnan(table)
                           ? table_note(c, note, sizeof(note), &r.bound_us, &ev)
                           : NULL;
+        /* a bubble's evidence: the cluster table's figures its text
+           quotes (issue #30 review: ms_cluster4 ranks 0 and 1 showed none) */
+        if (strstr(text, "pipeline bubble") != NULL) {
+            const cJSON *m =
+                pr_sget(pr_sget(c->run, PR_K_STEP_PHASES), PR_K_MEAN);
+
+            ev = cJSON_CreateArray();
+            if (ev == NULL ||
+                !pr_emit_evidence(
+                    ev, "receive_alone_time (MindSpore's cluster table)",
+                    pr_sget_num(m, PR_K_BUBBLE_US), NAN) ||
+                !pr_emit_evidence(
+                    ev, "computation_time (MindSpore's cluster table)",
+                    pr_sget_num(m, PR_K_COMPUTING_US), NAN))
+                c->ok = 0;
+        }
         if (r.gain_note != NULL)
             pr_rec_keep(&r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_NOTE);
         /* the table's bound where HCCL's Wait gives one */

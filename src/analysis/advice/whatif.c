@@ -5722,8 +5722,9 @@ peer_words(const cJSON *run, const cJSON *cp, const char *bound, char *text,
 }
 
 /* The step a bound's share is of: the run's mean step, but the median
- * step of MindSpore's step trace for step_interval, whose bound, text
- * and note are of that step (review 10 #7: ms_fixtures' cell read
+ * step for the stages' balance and of MindSpore's step trace for
+ * step_interval, whose bound, text and note are of that step (review 10 #7:
+ * ms_fixtures' cell read
  * "<= 71.7%" of the 125.9 ms mean beside its text's 69% of the 130.4 ms
  * median). */
 static double
@@ -5736,6 +5737,14 @@ share_step(const cJSON *run, const cJSON *r)
 
     if (pr_sget_is(pr_sget_str(r, PR_K_ID), "step_interval") && st > 0)
         return st;
+    /* the stages' balance is of the rank's median step, as its note says
+       (issue #30 review: ms_cluster4 rank 2's "<= 9.4%" of a mean with
+       its 2.16 s warm-up beside "at most 54.2 ms of its 178.9 ms median
+       step") */
+    if (pr_sget_is(pr_sget_str(r, PR_K_ID), "pipeline_stage") ||
+        (pr_sget_is(pr_sget_str(r, PR_K_ID), PR_K_COMMUNICATION) &&
+         strstr(pr_sget_str_or(r, PR_K_TEXT, ""), "pipeline bubble") != NULL))
+        return pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEDIAN_US);
     return pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
 }
 
