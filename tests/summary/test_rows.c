@@ -835,7 +835,7 @@ test_advice_rows(void **state)
            "\"replay_error_pct\":null,\"unrecorded_tail_us\":null,"
            "\"unrecorded_lead_us\":null,"
            "\"bound\":null,\"by_kind_us\":null,\"kernel_family_us\":null,"
-           "\"top\":[]}]");
+           "\"top\":[],\"top_rest_us\":0,\"top_rest_parts\":0}]");
     cJSON_free(s);
     cJSON_DeleteItemFromArray(arr, 1);
     assert_int_equal(
