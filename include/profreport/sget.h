@@ -145,6 +145,9 @@ void pr_sget_job_extent(const cJSON *job, char *buf, size_t n);
  * then item is still the caller's.  cJSON_ReplaceItemInObject (<= 1.7.15)
  * would drop the key of an item when copying it fails. */
 int pr_sput(cJSON *o, const char *key, cJSON *item);
+/* pr_sput of a copy of the string text; 0 when out of memory (o then
+ * unchanged). */
+int pr_sput_str(cJSON *o, const char *key, const char *text);
 
 /* The decimals a share in percent is printed with ("%.*f%%") so that it
  * never rounds to 100% (or 0%) beside a part that is not: 0, or up to 4 near

@@ -340,6 +340,10 @@ int pr_recommend_demote(cJSON *run, struct pr_notes *notes, const char **kind);
  * (pr_summary_finish).  0 when out of memory. */
 int pr_recommend_observe(cJSON *run);
 
+/* run["recommendations"] as an array, created when absent or not one;
+ * NULL when out of memory (recommend.c, and a job's stage findings). */
+cJSON *pr_rec_array(cJSON *run);
+
 /* dtype_conversions' cause sentence (recommend.c), which whatif.c's
  * casts_model rewrites where the casts run under FSDP's pre-forward /
  * pre-backward ranges (review 12 #2): PR_CASTS_CAUSE_HEAD begins it. */

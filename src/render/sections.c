@@ -3420,18 +3420,6 @@ static const struct pr_col comm_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
-/* Put text at key of o; 0 when out of memory (o then unchanged). */
-static int
-put_text(cJSON *o, const char *key, const char *text)
-{
-    cJSON *v = cJSON_CreateString(text);
-
-    if (v != NULL && pr_sput(o, key, v))
-        return 1;
-    cJSON_Delete(v);
-    return 0;
-}
-
 /* distributed.comm_ops as the table's rows, the Calls and Total bytes
  * cells figures: "66 (64 timed)" where some calls have no time in the
  * trace, so that Calls x Mean gives the Total (review 22g #10:
@@ -3469,7 +3457,7 @@ comm_rows(const cJSON *ops)
                      pr_fig_format(timed, PR_FMT_COUNT, b, sizeof(b)));
         else
             snprintf(cell, sizeof(cell), "%s", a);
-        if (!put_text(o, PR_K_CALLS, cell))
+        if (!pr_sput_str(o, PR_K_CALLS, cell))
             break;
         pr_fig_format(isnan(bytes) ? some : bytes, PR_FMT_BYTES, b, sizeof(b));
         if (isnan(bytes) && sized > 0 && sized < calls && !isnan(some))
@@ -3477,7 +3465,7 @@ comm_rows(const cJSON *ops)
                      calls);
         else
             snprintf(cell, sizeof(cell), "%s", b);
-        if (!put_text(o, PR_K_TOTAL_BYTES, cell))
+        if (!pr_sput_str(o, PR_K_TOTAL_BYTES, cell))
             break;
     }
     if (o != NULL) {

@@ -758,15 +758,13 @@ held_doc(struct pr_merge *m, size_t file)
     return NULL;
 }
 
-/* m->amend on run s of a file m holds (hold_file). */
-static enum pr_status
-amend_held(struct pr_merge *m, const struct src *s, struct pr_error *err)
+/* Run s in the file m holds for it (hold_file), NULL none. */
+static cJSON *
+held_run(struct pr_merge *m, const struct src *s)
 {
-    cJSON *run = cJSON_GetArrayItem(
+    return cJSON_GetArrayItem(
         cJSON_GetObjectItemCaseSensitive(held_doc(m, s->file), PR_K_RUNS),
         (int)s->pos);
-
-    return run != NULL ? m->amend(m->amend_ctx, run, err) : PR_OK;
 }
 
 enum pr_status
@@ -776,6 +774,7 @@ pr_merge_run(struct pr_merge *m, const cJSON *run, const cJSON **full,
     struct src *s = find_src(m, run);
     const cJSON *r, *doc;
     enum pr_status st;
+    cJSON *held;
 
     *full = NULL;
     if (s == NULL)
@@ -800,7 +799,8 @@ pr_merge_run(struct pr_merge *m, const cJSON *run, const cJSON **full,
                             m->paths[s->file], s->pos,
                             str_of(s->lite, PR_K_WORKER));
     /* a file m read and holds: its run is m's to amend */
-    if (m->amend != NULL && (st = amend_held(m, s, err)) != PR_OK)
+    if (m->amend != NULL && (held = held_run(m, s)) != NULL &&
+        (st = m->amend(m->amend_ctx, held, err)) != PR_OK)
         return st;
     *full = r;
     return PR_OK;
@@ -827,9 +827,7 @@ pr_merge_amend(struct pr_merge *m, pr_merge_amend_fn fn, void *ctx,
             st = hold_file(m, s->file, &doc, err);
             if (st != PR_OK)
                 break;
-            run = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
-                                         held_doc(m, s->file), PR_K_RUNS),
-                                     (int)s->pos);
+            run = held_run(m, s);
         }
         if (run == NULL)
             continue;

@@ -328,6 +328,17 @@ pr_sput(cJSON *o, const char *key, cJSON *item)
 }
 
 int
+pr_sput_str(cJSON *o, const char *key, const char *text)
+{
+    cJSON *v = cJSON_CreateString(text);
+
+    if (v != NULL && pr_sput(o, key, v))
+        return 1;
+    cJSON_Delete(v);
+    return 0;
+}
+
+int
 pr_sget_run_is_capture(const cJSON *run)
 {
     return pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),

@@ -558,15 +558,17 @@ table_evidence(struct rctx *c, cJSON **ev, const char *n0, double us0,
                const char *n1, double us1, int by_idle)
 {
     const cJSON *top = pr_producer_comm_top(c->run), *op;
-    char name[200];
-
     /* where Idle leads the split, the operation idle longest (issue #30
        review: rank 3's 0.8 ms of Wait named hcom_batchSendRecv_ beside
        hcom_allReduce_'s 120.9 ms, nearly all Idle) */
-    cJSON_ArrayForEach(op, pr_sget(pr_sget(c->run, PR_K_HCCL), PR_K_OPS))
+    const cJSON *ops =
+        by_idle ? pr_sget(pr_sget(c->run, PR_K_HCCL), PR_K_OPS) : NULL;
+    char name[200];
+
+    cJSON_ArrayForEach(op, ops)
     {
-        if (by_idle && (top == NULL || pr_sget_num(op, PR_K_IDLE_US) >
-                                           pr_sget_num(top, PR_K_IDLE_US)))
+        if (top == NULL ||
+            pr_sget_num(op, PR_K_IDLE_US) > pr_sget_num(top, PR_K_IDLE_US))
             top = op;
     }
     op_label(top, "Elapse", name, sizeof(name));
@@ -3272,9 +3274,8 @@ any_npu(const struct pr_rec_tables *tb)
     return 0;
 }
 
-/* run["recommendations"] as an array, created when absent or not one. */
-static cJSON *
-rec_array(cJSON *run)
+cJSON *
+pr_rec_array(cJSON *run)
 {
     cJSON *arr = cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS);
     cJSON *a;
@@ -3476,7 +3477,7 @@ pr_recommend_fill(const struct pr_rec_facts *f, cJSON *run,
     c.f = f;
     c.ok = 1;
     c.run = run;
-    c.arr = rec_array(run);
+    c.arr = pr_rec_array(run);
     if (c.arr == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     c.tb = &f->tables;

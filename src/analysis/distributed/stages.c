@@ -571,42 +571,15 @@ finding_of(cJSON *run, const char *id, int *obs)
     return NULL;
 }
 
-/* The recommendations array of run, made where it has none; NULL when out
- * of memory. */
-static cJSON *
-recs_of(cJSON *run)
-{
-    cJSON *a = cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS);
-
-    if (cJSON_IsArray(a))
-        return a;
-    a = cJSON_CreateArray();
-    if (a == NULL || !pr_sput(run, PR_K_RECOMMENDATIONS, a)) {
-        cJSON_Delete(a);
-        return NULL;
-    }
-    return a;
-}
-
-/* obj[key] = text, in its place; 0 when out of memory. */
-static int
-put_text(cJSON *obj, const char *key, const char *text)
-{
-    cJSON *str = cJSON_CreateString(text);
-
-    if (str != NULL && pr_sput(obj, key, str))
-        return 1;
-    cJSON_Delete(str);
-    return 0;
-}
-
 /* The slower stage's rank: its own finding, as MindSpore's cluster table
  * gives one (recommend.c's rule_pipeline_stage), from the job's step
  * tables (issue #30 review: the CANN 8.3 job's ranks 2 and 3 compute
  * 401.1 ms a step against 231.3 ms, and their reports said nothing of
- * it).  Its gain is the balance's, put on next. */
+ * it).  Its bound is the balance's, put on next.  *made: the finding,
+ * NULL where the run has one already. */
 static int
-slow_stage_rec(cJSON *run, const struct pst *slow, const struct pst *fast)
+slow_stage_rec(cJSON *run, const struct pst *slow, const struct pst *fast,
+               cJSON **made)
 {
     char text[1200], wait[400] = "", ev_name[300];
     double mine = phase(run, PR_K_COMPUTING_US);
@@ -634,7 +607,7 @@ slow_stage_rec(cJSON *run, const struct pst *slow, const struct pst *fast)
              "last stage, count its embedding or loss as layers.",
              slow->ranks, slow->computing / 1000.0, fast->computing / 1000.0,
              fast->ranks, mine / 1000.0, wait);
-    recs = recs_of(run);
+    recs = pr_rec_array(run);
     ev = cJSON_CreateArray();
     /* the stages' figures the bound is made of (issue #30 review: this
        rank's 400.4 ms beside 84.9 ms made of its stage's 401.1 ms) */
@@ -651,7 +624,7 @@ slow_stage_rec(cJSON *run, const struct pst *slow, const struct pst *fast)
         pr_rec_init(&row, "pipeline_stage", "warning", text);
         row.evidence = ev; /* the row holds its copy */
         pr_rec_keep(&row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_EVIDENCE);
-        ok = pr_emit_rec_row(recs, &row) != NULL;
+        ok = (*made = pr_emit_rec_row(recs, &row)) != NULL;
     }
     cJSON_Delete(ev);
     return ok;
@@ -706,9 +679,11 @@ p2p_evidence(const cJSON *run, const double p[4], const char *name)
  * MindSpore's cluster table gives (producer.c), so that the balance's
  * gain goes on it; an observation is a recommendation again for that
  * (its bound, the collectives' overlap alone, no longer its figure).  The
- * verdict's words for the peer name it too. */
+ * verdict's words for the peer name it too.  *made: the finding, NULL
+ * where none is (no such wait, or made already). */
 static int
-bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine)
+bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine,
+           cJSON **made)
 {
     cJSON *r, *recs, *v, *ev;
     char add[700], *text, *nv;
@@ -747,19 +722,20 @@ bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine)
                     pr_sget_str_or(r, PR_K_SEVERITY, "warning"), text);
         row.evidence = ev;
         pr_rec_keep(&row, PR_SR_RUNS_RECOMMENDATIONS_PR_K_EVIDENCE);
-        recs = recs_of(run);
-        ok = recs != NULL && pr_emit_rec_row(recs, &row) != NULL;
+        recs = pr_rec_array(run);
+        ok = recs != NULL && (*made = pr_emit_rec_row(recs, &row)) != NULL;
         if (ok)
             cJSON_Delete(cJSON_DetachItemViaPointer(
                 cJSON_GetObjectItemCaseSensitive(run, PR_K_OBSERVATIONS), r));
         cJSON_Delete(ev);
     } else {
-        ok = put_text(r, PR_K_TEXT, text);
+        ok = pr_sput_str(r, PR_K_TEXT, text);
         if (ok && pr_sput(r, PR_K_EVIDENCE, ev))
             ev = NULL;
         else
             ok = 0;
         cJSON_Delete(ev);
+        *made = r;
     }
     free(text);
     /* the verdict's hedge, where its text holds it */
@@ -795,7 +771,7 @@ bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine)
                  at + strlen(PR_PEER_STAGE_HEDGE));
     else
         snprintf(nv, len, "%s%s", vt, add);
-    ok = put_text(v, PR_K_TEXT, nv);
+    ok = pr_sput_str(v, PR_K_TEXT, nv);
     free(nv);
     return ok;
 }
@@ -809,8 +785,8 @@ pr_stages_apply(cJSON *run, const cJSON *pipeline, struct pr_error *err)
     size_t n = 0, p = 0, i;
     char note[1200], stages[600] = "";
     size_t len = 0;
-    cJSON *r;
-    int obs, ok;
+    cJSON *made = NULL;
+    int ok;
 
     /* a MindSpore cluster's ranks have theirs from its own table
        (pr_stages_gains); a run without a rank is in no stage; a job's
@@ -849,20 +825,15 @@ pr_stages_apply(cJSON *run, const cJSON *pipeline, struct pr_error *err)
     pct = 100.0 * gain / step;
     if (!(gain > 0) || !(step > 0) || !(pct >= 1.0))
         return PR_OK;
-    ok = mine == slow ? slow_stage_rec(run, slow, fast)
-                      : bubble_rec(run, slow, mine);
-    r = ok ? finding_of(run,
-                        mine == slow ? "pipeline_stage" : PR_K_COMMUNICATION,
-                        &obs)
-           : NULL;
-    if (ok && r != NULL && !obs &&
-        (mine == slow ||
-         strstr(pr_sget_str_or(r, PR_K_TEXT, ""), "pipeline bubble"))) {
+    ok = mine == slow ? slow_stage_rec(run, slow, fast, &made)
+                      : bubble_rec(run, slow, mine, &made);
+    if (ok && made != NULL) {
         balance_note(note, sizeof(note), gain, sum / (double)p, stages,
                      "Computing", NULL, step);
         /* a bound, no gain: an observation again (the run's others are
            already) */
-        ok = pr_whatif_model_bound(r, note, gain) && pr_recommend_observe(run);
+        ok = pr_whatif_model_bound(made, note, gain) &&
+             pr_recommend_observe(run);
         if (ok)
             return pr_whatif_verdict_rows(run, err);
     }
