@@ -716,6 +716,9 @@
 #define PR_K_TOP_REST_US "top_rest_us"
 #define PR_K_TOP_REST_PARTS "top_rest_parts"
 #define PR_K_P2P_OP "p2p_op"
+#define PR_K_CROSS_STAGE_WAITS "cross_stage_waits"
+#define PR_K_PEER_RANK "peer_rank"
+#define PR_K_PEER_ELAPSE_US "peer_elapse_us"
 /* job */
 #define PR_K_SLOWEST_BASIS "slowest_basis"
 #define PR_K_SLOWEST_BY "slowest_by"

@@ -97,6 +97,12 @@ int pr_producer_p2p_waits(const cJSON *run, double p[4], const char **name);
  * where the job's ranks show the stages unbalanced). */
 #define PR_PEER_STAGE_HEDGE "(in a pipeline, the other stage)"
 
+/* The communication finding's words for the same, where its accumulation
+ * sentence says why accumulation would not help (whatif.c); stages.c
+ * takes them out where it names the stage. */
+#define PR_P2P_STAGE_HEDGE                                                     \
+    " (in a pipeline, a slower stage is the first thing to rule out)"
+
 /* The producer's split of HCCL's time a step (run["hccl"]), in ms:
  * t[0..4] Elapse, Transit, Wait, Synchronization, Idle; 1, or 0 (t
  * zeros) when the run has none. */

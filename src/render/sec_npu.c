@@ -207,6 +207,54 @@ static const struct pr_col stage_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+static const struct pr_col cross_cols[] = {
+    {"rank", PR_K_RANK, "Rank", PR_FMT_COUNT, 0.5, "the rank that waits",
+     PR_COL_BOTH},
+    {"name", PR_K_NAME, "Operation", PR_FMT_NAME, 1.4, NULL, PR_COL_BOTH},
+    {"tag", PR_K_GROUP_TAG, "Tag", PR_FMT_TEXT, 0.4,
+     "the digits HCCL puts into the operation's name: which group",
+     PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls a step", PR_FMT_COUNT, 0.7, NULL, PR_COL_BOTH},
+    {"elapse", PR_K_ELAPSE_US, "Elapse", PR_FMT_US, 0.8,
+     "this rank's Elapse Time a step (communication.json)", PR_COL_BOTH},
+    {"peer", PR_K_PEER_RANK, "Last to arrive", PR_FMT_COUNT, 0.8,
+     "the group's rank with the least Elapse, in another stage", PR_COL_BOTH},
+    {"peer_elapse", PR_K_PEER_ELAPSE_US, "Its elapse", PR_FMT_US, 0.8, NULL,
+     PR_COL_BOTH},
+    {"wait", PR_K_WAIT_US, "Arrives sooner by", PR_FMT_US, 0.9,
+     "Elapse - its elapse: a collective ends about together on every rank "
+     "that holds it",
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* Each rank's longest wait in a collective held across stages
+ * (distributed.pipeline.cross_stage_waits), where any is. */
+static void
+cross_waits(struct pr_figs *f, const cJSON *p)
+{
+    struct pr_fig_table t = {.cols = cross_cols, .what = "waits"};
+    const cJSON *w = pr_sget(p, PR_K_CROSS_STAGE_WAITS);
+    cJSON *rows;
+
+    if (pr_sget_len(w) == 0)
+        return;
+    rows = cJSON_Duplicate(w, 1);
+    if (rows == NULL) {
+        pr_figs_nomem(f);
+        return;
+    }
+    pr_figs_note(
+        f, "Waits in collectives held across stages: each rank's longest, "
+           "where the group's last rank to arrive is in another stage and "
+           "the difference of their Elapse Time (communication.json) is 5% "
+           "of the rank's step or more. A collective ends about together on "
+           "every rank that holds it, so the difference is how much sooner "
+           "the rank arrives; the rank's communication finding says what it "
+           "most likely is.");
+    pr_figs_table_own(f, &t, rows, NULL);
+}
+
 /* The stages' rows, each with its ranks as text and the slowest stage
  * marked. */
 static cJSON *
@@ -275,8 +323,10 @@ pipeline(struct pr_figs *f, const cJSON *p)
         }
     }
     pr_figs_table_own(f, &t, rows, NULL);
-    if (finding == NULL)
+    if (finding == NULL) {
+        cross_waits(f, p);
         return;
+    }
     items = cJSON_CreateArray();
     it = cJSON_CreateObject();
     if (items == NULL || it == NULL || !cJSON_AddItemToArray(items, it) ||
@@ -291,6 +341,7 @@ pipeline(struct pr_figs *f, const cJSON *p)
         return;
     }
     pr_figs_items(f, items);
+    cross_waits(f, p);
 }
 
 /* ---- where each rank's HCCL time went */

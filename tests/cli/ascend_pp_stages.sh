@@ -119,6 +119,80 @@ check "merged summaries: rank 2's and 3's rank forms hold the stage finding ($(t
 check "merged summaries: rank 0 (whole) and rank 1 (rank form) name the slower stage" \
     sh -c 'grep -q "^0 None .* 1$" "$1" && grep -q "^1 rank .* 1$" "$1"' _ "$T_DIR/m.txt"
 
+# a collective held across the stages (issue #30 review: the CANN 8.3
+# job's rank 2 spent 121.0 ms a step in an all-reduce with rank 0 of the
+# other stage, which spent 34.6 ms): its rank with the longer Elapse
+# arrives sooner and waits.  Group 777 (ranks 1, 3): rank 3, the slower
+# stage, waits 50 ms for rank 1 (the drain); group 778 (ranks 0, 2):
+# rank 0, the faster stage, waits 50 ms for rank 2 (the longer work).
+cp -R "$D" "$T_DIR/cross"
+chmod -R u+w "$T_DIR/cross"
+python3 - "$T_DIR/cross" << 'PY'
+import copy, json, os, sys
+d = sys.argv[1]
+def add(rank, tag, ms):
+    p = os.path.join(d, 'rank%d_ascend_pt' % rank, 'ASCEND_PROFILER_OUTPUT',
+                     'communication.json')
+    j = json.load(open(p))
+    for i, step in enumerate(sorted(j)):
+        coll = j[step]['collective']
+        op = copy.deepcopy(next(iter(coll.values())))
+        t = op['Communication Time Info']
+        t.update({'Elapse Time(ms)': ms, 'Transit Time(ms)': 1.0,
+                  'Wait Time(ms)': 0.0, 'Synchronization Time(ms)': 0.0,
+                  'Idle Time(ms)': ms - 1.0})
+        coll['hcom_allReduce__%d_%d_1@%d000' % (tag, i, tag)] = op
+    json.dump(j, open(p, 'w'))
+add(1, 777, 10.0); add(3, 777, 60.0)
+add(2, 778, 10.0); add(0, 778, 60.0)
+# rank 3 (no tasks): its step table holds the 50 ms more of HCCL
+p = os.path.join(d, 'rank3_ascend_pt', 'ASCEND_PROFILER_OUTPUT',
+                 'step_trace_time.csv')
+rows = open(p).read().splitlines()
+out = [rows[0]]
+for r in rows[1:]:
+    c = r.split(',')
+    c[3] = str(int(c[3]) + 50000)  # Communication(Not Overlapped)
+    c[5] = str(int(c[5]) + 50000)  # Communication
+    c[7] = str(float(c[7]) + 50000)  # Stage
+    out.append(','.join(c))
+open(p, 'w').write('\n'.join(out) + '\n')
+PY
+"$PR_BIN" -q --input "$T_DIR/cross" --json "$T_DIR/c.json" 2> "$T_DIR/err"
+python3 - "$T_DIR/c.json" > "$T_DIR/c.txt" 2> "$T_DIR/err" << 'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+for w in s['distributed']['pipeline']['cross_stage_waits']:
+    print('wait|%d|%s|%s|%d|%.0f|%.0f|%.0f' % (
+        w['rank'], w['name'], w['group_tag'], w['peer_rank'], w['elapse_us'],
+        w['peer_elapse_us'], w['wait_us']))
+for run in s['runs']:
+    for x in (run.get('recommendations') or []) + (run.get('observations') or []):
+        if x['id'] == 'communication':
+            print('rank%d|%s|%s' % (run['rank'], x['text'],
+                  '; '.join(e['name'] for e in x.get('evidence') or [])))
+PY
+check "cross-stage waits: rank 0 for rank 2, rank 3 for rank 1, 50 ms a step ($(grep -c '^wait' "$T_DIR/c.txt") rows)" \
+    sh -c 'grep -qx "wait|0|hcom_allReduce_|778|2|60000|10000|50000" "$1" && grep -qx "wait|3|hcom_allReduce_|777|1|60000|10000|50000" "$1" && [ "$(grep -c "^wait" "$1")" = 2 ]' _ "$T_DIR/c.txt"
+check "rank 3 (slower stage) waits for rank 1 of the faster one: the drain, with rank 1's Elapse as evidence" \
+    sh -c 'grep "^rank3|" "$1" | grep "Its hcom_allReduce_ (group 777, 1 call a step) is held with rank 1 of another pipeline stage (ranks 0, 1): 60.0 ms a step here against 10.0 ms there" | grep "arrives about 50.0 ms sooner" | grep -q "most likely the pipeline.s drain.*Elapse on rank 1, the last to arrive"' _ "$T_DIR/c.txt"
+check "rank 0 (faster stage) waits for rank 2 of the slower one: its longer work" \
+    sh -c 'grep "^rank0|" "$1" | grep "is held with rank 2 of another pipeline stage (ranks 2, 3)" | grep -q "that stage computes $2 ms a step against $3 ms for this one (Computing, the largest of each stage.s ranks): the wait is for its longer work"' _ "$T_DIR/c.txt" "$slow" "$fast"
+"$PR_BIN" -q --input "$T_DIR/c.json" --json "$T_DIR/c2.json" 2> "$T_DIR/err"
+cat > "$T_DIR/said.py" << 'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+for run in s['runs']:
+    for x in (run.get('recommendations') or []) + (run.get('observations') or []):
+        if x['id'] == 'communication':
+            print(run['rank'], x['text'].count('is held with rank'),
+                  len(x.get('evidence') or []))
+PY
+python3 "$T_DIR/said.py" "$T_DIR/c.json" > "$T_DIR/c1.txt"
+python3 "$T_DIR/said.py" "$T_DIR/c2.json" > "$T_DIR/c2.txt"
+check "read back: each wait said once, its evidence not added twice ($(tr '\n' ' ' < "$T_DIR/c2.txt"))" \
+    sh -c 'cmp -s "$1" "$2" && grep -q "^3 1 " "$2" && grep -q "^0 1 " "$2" && ! grep -q "^[0-9] [2-9]" "$2"' _ "$T_DIR/c1.txt" "$T_DIR/c2.txt"
+
 # stages within 10% of each other: no stage finding (the view's rule)
 cp -R "$D" "$T_DIR/bal"
 chmod -R u+w "$T_DIR/bal"

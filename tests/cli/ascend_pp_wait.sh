@@ -62,6 +62,11 @@ for run in s['runs']:
             ok &= 'the finding is the collectives' not in o['text']
             ok &= 'point-to-point waiting' in o['text']
             ok &= "The ranks it waits for are the slower pipeline stage's: the stage of ranks 2, 3" in o['text']
+            # the accumulation sentence's hedge gives way to the stage it
+            # names (issue #30 review: "a slower stage is the first thing
+            # to rule out" two sentences before naming it)
+            ok &= 'the rank idle until its peer sends, which accumulation does not fix' in o['text']
+            ok &= 'first thing to rule out' not in o['text']
         else:
             ok &= 'Wait (communication.json)' not in json.dumps(ev)
             ok &= 'point-to-point waiting' not in note

@@ -3214,8 +3214,7 @@ accum_words(const cJSON *a, const char *t, const char *win, int p2p, char *text,
                                              : "Gradient accumulation",
             pr_sget_num(a, PR_K_GAIN_PCT), win,
             p2p ? "most of the communication is point-to-point waiting, "
-                  "the rank idle until its peer sends (in a pipeline, a "
-                  "slower stage is the first thing to rule out)"
+                  "the rank idle until its peer sends" PR_P2P_STAGE_HEDGE
                 : "the finding is the collectives, and where most of their "
                   "time is idle or waiting, peers that arrive late (a "
                   "slower rank, a straggling data loader) are the first "

@@ -26,6 +26,7 @@ struct rk {
     double rank;
     double computing, alone, freet, bubble, step; /* means; NaN unknown */
     double p2p_wait, p2p_idle;                    /* per step; NaN none */
+    double steps;                                 /* its hccl.ops' steps */
     const char *p2p_name;                         /* busiest p2p type */
     size_t parent;                                /* union-find */
 };
@@ -116,6 +117,7 @@ read_rank(struct ctx *c, size_t i)
     r->parent = i;
     if (!(steps > 0))
         steps = (double)pr_sget_len(pr_sget(r->run, PR_K_STEPS));
+    r->steps = steps;
     cJSON_ArrayForEach(op, pr_sget(pr_sget(r->run, PR_K_HCCL), PR_K_OPS))
     {
         const char *id = pr_sget_str(op, PR_K_GROUP);
@@ -505,6 +507,9 @@ balance_note(char *note, size_t cap, double gain_us, double mean_us,
 
 /* ------------------------------ each rank's finding, where groups tell */
 
+/* The words that mark a cross-stage wait said (cross_wait_words). */
+#define CROSS_WAIT_MARK " is held with rank"
+
 /* A stage as distributed.pipeline holds it. */
 struct pst {
     const cJSON *row;
@@ -687,7 +692,7 @@ bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine,
 {
     cJSON *r, *recs, *v, *ev;
     char add[700], *text, *nv;
-    const char *name, *vt, *at;
+    const char *name, *vt, *at, *t;
     double p[4];
     int obs, ok = 1;
     size_t len;
@@ -705,11 +710,20 @@ bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine,
              "pipeline view), not the links.",
              slow->ranks, slow->computing / 1000.0, mine->computing / 1000.0,
              mine->ranks);
-    len = strlen(pr_sget_str_or(r, PR_K_TEXT, "")) + strlen(add) + 1;
+    t = pr_sget_str_or(r, PR_K_TEXT, "");
+    len = strlen(t) + strlen(add) + 1;
     text = malloc(len);
     if (text == NULL)
         return 0;
-    snprintf(text, len, "%s%s", pr_sget_str_or(r, PR_K_TEXT, ""), add);
+    /* the accumulation sentence's hedge, which the stage now names (issue
+       #30 review: rank 0 said "a slower stage is the first thing to rule
+       out" two sentences before naming it) */
+    at = strstr(t, PR_P2P_STAGE_HEDGE);
+    if (at != NULL)
+        snprintf(text, len, "%.*s%s%s", (int)(at - t), t,
+                 at + strlen(PR_P2P_STAGE_HEDGE), add);
+    else
+        snprintf(text, len, "%s%s", t, add);
     ev = p2p_evidence(run, p, name != NULL ? name : "p2p");
     if (ev == NULL) {
         free(text);
@@ -776,6 +790,100 @@ bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine,
     return ok;
 }
 
+/* A rank's wait in a collective held across stages (distributed.pipeline
+ * .cross_stage_waits), said in its communication finding, with the peer's
+ * Elapse as evidence, and what it most likely is by the two stages'
+ * Computing: a wait for the stage that computes longer, or, where the
+ * peer's stage computes less, the pipeline's drain (issue #30 review: the
+ * CANN 8.3 job's ranks 2 and 3, the slower stage, wait 86.4 ms a step in
+ * an all-reduce with ranks 0 and 1).  *changed set where it wrote; 0 out
+ * of memory. */
+static int
+cross_wait_words(cJSON *run, const cJSON *pipeline, const struct pst *st,
+                 size_t n, const struct pst *mine, int *changed)
+{
+    const cJSON *w;
+    const struct pst *other = NULL;
+    double rank = pr_sget_num(run, PR_K_RANK), calls, peer;
+    char add[1100], ev_name[300], what[200], *text;
+    const char *t, *tag;
+    cJSON *r, *ev;
+    size_t len, i;
+    int obs, ok;
+
+    cJSON_ArrayForEach(w, pr_sget(pipeline, PR_K_CROSS_STAGE_WAITS))
+    {
+        if (pr_sget_num(w, PR_K_RANK) == rank)
+            break;
+    }
+    r = w != NULL ? finding_of(run, PR_K_COMMUNICATION, &obs) : NULL;
+    t = pr_sget_str_or(r, PR_K_TEXT, "");
+    if (r == NULL || strstr(t, CROSS_WAIT_MARK) != NULL)
+        return 1;
+    peer = pr_sget_num(w, PR_K_PEER_RANK);
+    for (i = 0; i < n; i++)
+        if (pst_has(&st[i], peer))
+            other = &st[i];
+    calls = pr_sget_num(w, PR_K_CALLS);
+    tag = pr_sget_str(w, PR_K_GROUP_TAG);
+    snprintf(what, sizeof(what), "%s (%s%s%s%.*f call%s a step)",
+             pr_sget_str_or(w, PR_K_NAME, "?"), tag ? "group " : "",
+             tag ? tag : "", tag ? ", " : "", calls == floor(calls) ? 0 : 1,
+             calls, calls == 1 ? "" : "s");
+    len = pr_append(
+        add, sizeof(add), 0,
+        " Its %s" CROSS_WAIT_MARK " %.0f of another pipeline stage (%s): "
+        "%.1f ms a step here against %.1f ms there (Elapse, "
+        "communication.json). A collective ends about together on every "
+        "rank that holds it, so this rank arrives about %.1f ms sooner and "
+        "waits there for rank %.0f",
+        what, peer, other != NULL ? other->ranks : "?",
+        pr_sget_num(w, PR_K_ELAPSE_US) / 1000.0,
+        pr_sget_num(w, PR_K_PEER_ELAPSE_US) / 1000.0,
+        pr_sget_num(w, PR_K_WAIT_US) / 1000.0, peer);
+    if (other == NULL || mine == NULL || isnan(other->computing) ||
+        isnan(mine->computing))
+        len = pr_append(add, sizeof(add), len, ".");
+    else if (other->computing > mine->computing)
+        len = pr_append(add, sizeof(add), len,
+                        "; that stage computes %.1f ms a step against %.1f ms "
+                        "for this one (Computing, the largest of each "
+                        "stage's ranks): the wait is for its longer work.",
+                        other->computing / 1000.0, mine->computing / 1000.0);
+    else
+        len = pr_append(
+            add, sizeof(add), len,
+            "; that stage computes less (%.1f against %.1f ms a step, "
+            "Computing, the largest of each stage's ranks), so the wait is "
+            "not for longer work: most likely the pipeline's drain (the "
+            "first stage runs the last micro-batch's backward, and a "
+            "collective held across the stages after it, such as the "
+            "all-reduce of tied embeddings or of the gradient norm, waits "
+            "for it), which more micro-batches a step make a smaller share "
+            "of the step; not the links.",
+            other->computing / 1000.0, mine->computing / 1000.0);
+    (void)len;
+    len = strlen(t) + strlen(add) + 1;
+    text = malloc(len);
+    if (text == NULL)
+        return 0;
+    snprintf(text, len, "%s%s", t, add);
+    ok = pr_sput_str(r, PR_K_TEXT, text);
+    free(text);
+    ev = cJSON_GetObjectItemCaseSensitive(r, PR_K_EVIDENCE);
+    if (ok && !cJSON_IsArray(ev))
+        ok =
+            (ev = cJSON_CreateArray()) != NULL && pr_sput(r, PR_K_EVIDENCE, ev);
+    snprintf(ev_name, sizeof(ev_name),
+             "%s Elapse on rank %.0f, the last to "
+             "arrive (communication.json)",
+             what, peer);
+    ok = ok && pr_emit_evidence(ev, ev_name,
+                                pr_sget_num(w, PR_K_PEER_ELAPSE_US), NAN);
+    *changed = ok;
+    return ok;
+}
+
 enum pr_status
 pr_stages_apply(cJSON *run, const cJSON *pipeline, struct pr_error *err)
 {
@@ -786,13 +894,12 @@ pr_stages_apply(cJSON *run, const cJSON *pipeline, struct pr_error *err)
     char note[1200], stages[600] = "";
     size_t len = 0;
     cJSON *made = NULL;
-    int ok;
+    int ok, changed = 0;
 
     /* a MindSpore cluster's ranks have theirs from its own table
        (pr_stages_gains); a run without a rank is in no stage; a job's
        lite run holds no finding (its whole run gets them, merge.h) */
-    if (pr_sget_str(pipeline, PR_K_FINDING) == NULL || isnan(rank) ||
-        !cJSON_IsObject(pr_sget(run, PR_K_VERDICT)) || /* a lite run */
+    if (isnan(rank) || !cJSON_IsObject(pr_sget(run, PR_K_VERDICT)) ||
         pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_PHASES), PR_K_SOURCE),
                    "ascend_cluster_analyse"))
         return PR_OK;
@@ -817,16 +924,15 @@ pr_stages_apply(cJSON *run, const cJSON *pipeline, struct pr_error *err)
     i = (size_t)pr_sget_num(pipeline, PR_K_SLOWEST_STAGE);
     if (i < n)
         slow = &st[i];
-    if (slow == NULL || fast == NULL || mine == NULL || slow == fast || p < 2 ||
-        isnan(slow->computing))
-        return PR_OK;
-    gain = slow->computing - sum / (double)p;
+    gain = slow != NULL ? slow->computing - sum / (double)p : NAN;
     step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEDIAN_US);
     pct = 100.0 * gain / step;
-    if (!(gain > 0) || !(step > 0) || !(pct >= 1.0))
-        return PR_OK;
-    ok = mine == slow ? slow_stage_rec(run, slow, fast, &made)
-                      : bubble_rec(run, slow, mine, &made);
+    ok = 1;
+    if (pr_sget_str(pipeline, PR_K_FINDING) != NULL && slow != NULL &&
+        fast != NULL && mine != NULL && slow != fast && p >= 2 &&
+        !isnan(slow->computing) && gain > 0 && step > 0 && pct >= 1.0)
+        ok = mine == slow ? slow_stage_rec(run, slow, fast, &made)
+                          : bubble_rec(run, slow, mine, &made);
     if (ok && made != NULL) {
         balance_note(note, sizeof(note), gain, sum / (double)p, stages,
                      "Computing", NULL, step);
@@ -834,9 +940,13 @@ pr_stages_apply(cJSON *run, const cJSON *pipeline, struct pr_error *err)
            already) */
         ok = pr_whatif_model_bound(made, note, gain) &&
              pr_recommend_observe(run);
-        if (ok)
-            return pr_whatif_verdict_rows(run, err);
+        changed = ok;
     }
+    /* a wait in a collective across stages, balanced or not, after what
+       the stages say of the rank */
+    ok = ok && cross_wait_words(run, pipeline, st, n, mine, &changed);
+    if (ok && changed)
+        return pr_whatif_verdict_rows(run, err);
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (pipeline)");
 }
@@ -874,6 +984,91 @@ put_gains(const struct ctx *c, const struct balance *b, int *ok)
     }
 }
 
+/* run's hccl.ops row of type `name` in group `group`; NULL none. */
+static const cJSON *
+op_in(const cJSON *run, const char *name, const char *group)
+{
+    const cJSON *op;
+
+    cJSON_ArrayForEach(op, pr_sget(pr_sget(run, PR_K_HCCL), PR_K_OPS))
+    {
+        if (pr_sget_is(pr_sget_str(op, PR_K_NAME), name) &&
+            pr_sget_is(pr_sget_str(op, PR_K_GROUP), group))
+            return op;
+    }
+    return NULL;
+}
+
+/* Each rank's longest wait in a collective held across stages, a row of
+ * distributed.pipeline.cross_stage_waits (issue #30 review: the CANN 8.3
+ * job's rank 2 spends 121.0 ms a step in an hcom_allReduce_ its group
+ * holds with rank 0 of the other stage, which spends 34.6 ms in it, and
+ * its report said only "peers that arrive late are the first thing to
+ * rule out").  A collective ends about together on every rank that holds
+ * it, so the difference of two ranks' Elapse is how much sooner one
+ * arrives; the group's rank with the least Elapse arrives last, and a
+ * wait is kept where that rank is in another stage and the difference is
+ * 5% of the waiting rank's median step or more.  0: out of memory. */
+static int
+cross_waits(const struct ctx *c, cJSON *arr)
+{
+    size_t i, j;
+    int ok = 1;
+
+    for (i = 0; i < c->n && ok; i++) {
+        const struct rk *r = &c->rk[i];
+        const cJSON *op;
+        double step =
+            pr_sget_num(pr_sget(r->run, PR_K_STEP_SUMMARY), PR_K_MEDIAN_US);
+        struct pr_row_cross_wait w = {0};
+
+        if (!(r->steps > 0) || !(step > 0))
+            continue;
+        cJSON_ArrayForEach(op, pr_sget(pr_sget(r->run, PR_K_HCCL), PR_K_OPS))
+        {
+            const char *name = pr_sget_str(op, PR_K_NAME);
+            const char *g = pr_sget_str(op, PR_K_GROUP);
+            double mine = pr_sget_num(op, PR_K_ELAPSE_US) / r->steps;
+            double least = NAN;
+            size_t peer = c->n;
+
+            if (name == NULL || g == NULL || !(mine > 0) ||
+                pr_sget_is(pr_sget_str(op, PR_K_KIND), "p2p"))
+                continue;
+            for (j = 0; j < c->n; j++) {
+                const cJSON *o;
+                double e;
+
+                if (j == i || !(c->rk[j].steps > 0) ||
+                    (o = op_in(c->rk[j].run, name, g)) == NULL)
+                    continue;
+                e = pr_sget_num(o, PR_K_ELAPSE_US) / c->rk[j].steps;
+                if (e >= 0 && (isnan(least) || e < least)) {
+                    least = e;
+                    peer = j;
+                }
+            }
+            if (peer == c->n || c->rk[peer].parent == r->parent ||
+                mine - least < 0.05 * step ||
+                (w.name != NULL && mine - least <= w.wait_us))
+                continue;
+            w.rank = r->rank;
+            w.name = name;
+            w.group = g;
+            w.group_tag = pr_sget_str(op, PR_K_GROUP_TAG);
+            w.calls = pr_sget_num(op, PR_K_CALLS) / r->steps;
+            w.elapse_us = mine;
+            w.peer_rank = c->rk[peer].rank;
+            w.peer_elapse_us = least;
+            w.wait_us = mine - least;
+        }
+        if (w.name != NULL)
+            ok = pr_rows_write(
+                arr, PR_RO_DISTRIBUTED_PIPELINE_CROSS_STAGE_WAITS, &w, 1);
+    }
+    return ok;
+}
+
 static void
 emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
 {
@@ -882,7 +1077,7 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
     size_t n, i, hi = 0;
     struct pr_row_pipeline o = {0};
     char text[1200];
-    cJSON *arr, *pl;
+    cJSON *arr, *pl, *waits = NULL;
     struct pr_error e;
 
     if (st == NULL) {
@@ -926,8 +1121,18 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
     o.stages = arr;
     o.slowest_stage = (int64_t)hi;
     o.finding = finding(c, st, n, hi, text, sizeof(text));
+    /* the stages a MindSpore cluster's files name come with no groups */
+    if (c->named)
+        pr_rows_omit(PR_RO_DISTRIBUTED_PIPELINE, &o,
+                     PR_SR_DISTRIBUTED_PIPELINE_PR_K_CROSS_STAGE_WAITS);
+    else if (*ok && (waits = cJSON_CreateArray()) != NULL)
+        *ok = cross_waits(c, waits);
+    else
+        *ok = 0;
+    o.cross_stage_waits = waits;
     pl = pr_emit_one(d, PR_K_PIPELINE, PR_RO_DISTRIBUTED_PIPELINE, &o, ok);
     cJSON_Delete(arr);
+    cJSON_Delete(waits);
     if (c->named && balance_of(c, st, n, hi, &b))
         put_gains(c, &b, ok);
     /* stages the groups formed: each rank's finding from the view just
