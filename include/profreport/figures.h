@@ -457,6 +457,10 @@ struct pr_section {
 /* The heading of section s in the report of summary: an NPU job's words
  * where s has them. */
 const char *pr_section_title(const struct pr_section *s, const cJSON *summary);
+/* A section's anchor id for this summary: its id, but the tensor-core
+ * section of an NPU job is "cube-vector" (issue #30: no CUDA word in an
+ * Ascend report, its page source included). */
+const char *pr_section_id(const struct pr_section *s, const cJSON *summary);
 
 /* Whether section s appears in the report of summary. */
 int pr_section_present(const struct pr_section *s, const cJSON *summary);

@@ -689,7 +689,7 @@ view_sections(struct pr_html_view *v, const cJSON *view,
             continue;
         pr_figs_init(&f, o->top > 0 ? (size_t)o->top : 0);
         pr_figs_section(&f, s, view);
-        snprintf(id, sizeof(id), "%s%s", prefix, s->id);
+        snprintf(id, sizeof(id), "%s%s", prefix, pr_section_id(s, view));
         pr_html_view_section(v, id, pr_section_title(s, view), &f);
         /* the navigation lists the jobs, not their sections; the last
          * item is the first's prev in cJSON (found by index, it made

@@ -4184,6 +4184,14 @@ const struct pr_section *const pr_report_sections[] = {
 };
 
 const char *
+pr_section_id(const struct pr_section *s, const cJSON *summary)
+{
+    if (strcmp(s->id, "tensor-cores") == 0 && pr_fig_summary_is_npu(summary))
+        return "cube-vector";
+    return s->id;
+}
+
+const char *
 pr_section_title(const struct pr_section *s, const cJSON *summary)
 {
     /* the tensor-core section of an NPU job is its Cube's (issue #30) */
