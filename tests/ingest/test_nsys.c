@@ -189,11 +189,13 @@ test_host_rows(void **state)
                      &(struct pr_op_info){0});
     assert_int_equal(op->seq, 7);
     /* steps from the user's ranges; a range never closed is counted */
-    assert_int_equal(y.n[PR_KIND_ANNOTATION], 4);
+    assert_int_equal(y.n[PR_KIND_ANNOTATION], 6);
     assert_int_equal(named(t, PR_KIND_ANNOTATION, "ProfilerStep#1", 0)->dur_ns,
                      49000);
     named(t, PR_KIND_ANNOTATION, "ProfilerStep#2", 0);
     named(t, PR_KIND_ANNOTATION, "optimizer.step", 0);
+    named(t, PR_KIND_ANNOTATION, "optimizer step", 0);
+    named(t, PR_KIND_ANNOTATION, "LR_scheduler_step", 0);
     named(t, PR_KIND_ANNOTATION, "forward", 0);
     assert_int_equal(t->diag.skipped_no_dur, 1);
     pr_trace_free(t);
@@ -217,9 +219,9 @@ op_is(const struct pr_trace *t, const char *name, int k, int64_t seq,
 }
 
 /* emit_nvtx ranges of autograd nodes are backward ops with their
- * sequence number (issue #29), whatever the PyTorch version wrote; the
- * forward ops, the engine's evaluate_function wrapper and the ATen ops
- * backward runs are not. */
+ * sequence number (issue #29), whatever the PyTorch version wrote, and so
+ * is the engine's evaluate_function wrapper around one; the forward ops
+ * and the ATen ops backward runs are not. */
 static void
 test_backward_nodes(void **state)
 {
@@ -229,7 +231,12 @@ test_backward_nodes(void **state)
     (void)state;
     op_is(t, "aten::mm", 0, 1, 0);
     op_is(t, "mm", 0, 2, 0); /* 0.4-1.0: ", seq=" */
-    op_is(t, "autograd::engine::evaluate_function: MmBackward0", 0, -1, 0);
+    /* the engine's wrapper takes its node's number and thread, as Kineto
+       gives them, so that the backward root holds the gradient's
+       accumulation too (issue #29 review) */
+    op_is(t, "autograd::engine::evaluate_function: MmBackward0", 0, 1, 1);
+    op_is(t, "autograd::engine::evaluate_function: AddBackward0", 0, -1, 0);
+    op_is(t, "AddBackward0", 0, 7, 1);
     op_is(t, "MmBackward0", 0, 1, 1);
     op_is(t, "aten::convolution_backward", 0, 0, 0);
     op_is(t, "MmBackward", 0, 4, 1);

@@ -50,6 +50,12 @@ struct proc {
     int device;    /* the first device it ran work on; -1 none */
     int devices;   /* 1 when it ran work on more than one */
     int64_t steps; /* step ranges so far, to number unnumbered ones */
+    /* the last "autograd::engine::evaluate_function: X" range without a
+       sequence number, until X's node range inside it gives it one
+       (eval_op): its op index, thread, end and X */
+    uint32_t eval_op;
+    int64_t eval_gtid, eval_end;
+    char eval_node[128];
 };
 
 struct gpu_row {
@@ -215,6 +221,7 @@ proc_of(struct nsys *n, int64_t gpid)
     memset(p, 0, sizeof(*p));
     p->gpid = gpid;
     p->device = -1;
+    p->eval_op = PR_NO_INFO;
     p->t = pr_trace_new();
     if (p->t == NULL)
         return NULL;
@@ -762,11 +769,36 @@ same_lower(const char *s, const char *w)
     return 1;
 }
 
+/* Whether the word before s[w] (after a space, '_' or '-') names a part
+ * of an iteration whose call is a "step" in PyTorch's API: the optimizer's
+ * (optimizer.step()), the learning-rate scheduler's, GradScaler's
+ * (scaler.step(optimizer)), an EMA's.  A CS336 A100 export's "optimizer
+ * step" range was taken for the training step: 59 ms of a 236 ms
+ * iteration, its forward and backward left out. */
+static int
+part_of_step(const char *s, size_t w)
+{
+    static const char *const parts[] = {
+        "optimizer", "optim", "opt",  "scheduler", "sched", "lr",
+        "scaler",    "ema",   "adam", "adamw",     "sgd"};
+    size_t e = w, b, i;
+
+    while (e > 0 && strchr(" _-", s[e - 1]) != NULL)
+        e--;
+    for (b = e; b > 0 && isalpha((unsigned char)s[b - 1]); b--)
+        ;
+    for (i = 0; e < w && i < sizeof(parts) / sizeof(parts[0]); i++)
+        if (strlen(parts[i]) == e - b && same_lower(s + b, parts[i]))
+            return 1;
+    return 0;
+}
+
 /* A user range named like a training step: a last word "step",
  * "iteration" or "iter" (any case; "ProfilerStep" too), after nothing or
  * a space, '_' or '-' (so "optimizer.step" is no step), then an optional
- * number: "step 3", "train_step", "Iteration#12".  *num gets the number,
- * -1 when there is none. */
+ * number: "step 3", "train_step", "Iteration#12"; not a part of one
+ * ("optimizer step", "lr_scheduler_step": part_of_step).  *num gets the
+ * number, -1 when there is none. */
 static int
 step_name(const char *s, int64_t *num)
 {
@@ -788,11 +820,57 @@ step_name(const char *s, int64_t *num)
         if (strlen(words[i]) == j - w && same_lower(s + w, words[i]))
             break;
     }
-    if (i == sizeof(words) / sizeof(words[0]))
+    if (i == sizeof(words) / sizeof(words[0]) || part_of_step(s, w))
         return 0;
     if (k == n || n - k > 18 || !pr_fld_parse_int64(s + k, n - k, num))
         *num = -1;
     return 1;
+}
+
+/* NVTX_EVENTS' columns as on_nvtx selects them */
+enum { N_START, N_END, N_TYPE, N_TID, N_TEXT };
+
+/* nsys's PyTorch ranges give "autograd::engine::evaluate_function:
+ * MaxBackward0, op_id = 75874" no sequence number, only the node range
+ * inside it ("MaxBackward0, seq = 12339, ..."); Kineto gives both the
+ * node's number and forward thread, so the backward root is the
+ * evaluate_function, which also holds the gradient's accumulation into
+ * its input (the aten::add_ outside the node's range).  A CS336 A100
+ * export's backward was 8.05 ms (8.8%) short without it.  The pending
+ * evaluate_function of p takes the number of the first node range of its
+ * name that starts inside it on its thread; op (at index idx, on thread
+ * gtid from start to end) is either. */
+static void
+eval_op(struct proc *p, int64_t gtid, int64_t start, int64_t end,
+        const char *text, const struct nvtx_op *op, uint32_t idx)
+{
+    static const char pre[] = "autograd::engine::evaluate_function: ";
+    const size_t np = sizeof(pre) - 1;
+    struct pr_op_info *rec;
+
+    if (op->seq < 0 && op->name_len > np && strncmp(text, pre, np) == 0 &&
+        op->name_len - np < sizeof(p->eval_node)) {
+        p->eval_op = idx;
+        p->eval_gtid = gtid;
+        p->eval_end = end;
+        memcpy(p->eval_node, text + np, op->name_len - np);
+        p->eval_node[op->name_len - np] = '\0';
+        return;
+    }
+    if (p->eval_op == PR_NO_INFO || gtid != p->eval_gtid)
+        return;
+    if (start >= p->eval_end) {
+        p->eval_op = PR_NO_INFO; /* it ended with no node range inside */
+        return;
+    }
+    if (op->seq < 0 || strlen(p->eval_node) != op->name_len ||
+        strncmp(text, p->eval_node, op->name_len) != 0 ||
+        (rec = pr_trace_op_edit(p->t, p->eval_op)) == NULL)
+        return;
+    rec->seq = op->seq;
+    rec->fwd_tid =
+        (gtid >> ID_BITS) & ID_MASK ? (gtid >> ID_BITS) & ID_MASK : 1;
+    p->eval_op = PR_NO_INFO;
 }
 
 /* An emit_nvtx operator: the name alone, with its sequence number and
@@ -815,6 +893,11 @@ add_op(struct nsys *n, sqlite3_stmt *q, int64_t gtid, const char *text,
         return PR_E_NOMEM;
     e->info = idx;
     rec->seq = op->seq;
+    eval_op(p, gtid, col_i64(n, q, N_START, 0), col_i64(n, q, N_END, 0), text,
+            op, idx);
+    rec = pr_trace_op_edit(p->t, idx); /* eval_op may have edited another */
+    if (rec == NULL)
+        return PR_E_NOMEM;
     /* an autograd node's range: a backward op, as Kineto's "Fwd thread
        id" marks it.  emit_nvtx names no forward thread, so the process's
        main thread (its tid is the pid), where a training loop runs its
@@ -853,8 +936,6 @@ add_annotation(struct nsys *n, sqlite3_stmt *q, int64_t gtid, const char *text)
                ? PR_OK
                : PR_E_NOMEM;
 }
-
-enum { N_START, N_END, N_TYPE, N_TID, N_TEXT };
 
 static enum pr_status
 on_nvtx(struct nsys *n, sqlite3_stmt *q)

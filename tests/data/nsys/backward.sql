@@ -4,7 +4,7 @@
 -- (getNvtxStr, torch/csrc/profiler/util.cpp; 0.4-1.0's profiler.cpp):
 -- 2.x's "MmBackward0, seq = 1, op_id = 7" inside the engine's
 -- "autograd::engine::evaluate_function: MmBackward0, op_id = 6" (no
--- sequence number), 1.1-1.10's "MmBackward, seq = 4", a Python
+-- sequence number: it takes its node's, as Kineto gives it), 1.1-1.10's "MmBackward, seq = 4", a Python
 -- Function's node, one of torch::autograd's own, 0.4-1.0's "mm, seq=2"
 -- and "MmBackward, stashed seq=2"; ATen ops run by backward
 -- ("aten::convolution_backward", lower case, a namespace) are no nodes.
@@ -22,4 +22,7 @@ INSERT INTO NVTX_EVENTS VALUES
   (2400, 2500, 59, 'torch::autograd::CopySlices, seq = 6, op_id = 10', (1 << 48) | (42 << 24) | 43),
   (2600, 2700, 59, 'MmBackward, stashed seq=2', (1 << 48) | (42 << 24) | 43),
   (2800, 2900, 59, 'torch::autograd::AccumulateGrad, op_id = 11', (1 << 48) | (42 << 24) | 43),
-  (3000, 3100, 59, 'MyBackward', (1 << 48) | (42 << 24) | 43);
+  (3000, 3100, 59, 'MyBackward', (1 << 48) | (42 << 24) | 43),
+  -- an evaluate_function whose node range lies outside it keeps no number
+  (3200, 3300, 59, 'autograd::engine::evaluate_function: AddBackward0, op_id = 12', (1 << 48) | (42 << 24) | 43),
+  (3400, 3500, 59, 'AddBackward0, seq = 7, op_id = 13', (1 << 48) | (42 << 24) | 43);

@@ -102,6 +102,10 @@ INSERT INTO NVTX_EVENTS VALUES
   (50000, 100000, 59, NULL, NULL, NULL, 'train_step 2', (1 << 48) | (100 << 24) | 100, NULL, NULL, 0),
   (1500, 40000, 59, NULL, NULL, NULL, 'forward', (1 << 48) | (100 << 24) | 100, NULL, NULL, 0),
   (41000, 42000, 59, NULL, NULL, NULL, 'optimizer.step', (1 << 48) | (100 << 24) | 100, NULL, NULL, 0),
+  -- an iteration's part named "... step" is no step either (a CS336
+  -- A100 export's "optimizer step" range was taken for the iteration)
+  (42000, 43000, 59, NULL, NULL, NULL, 'optimizer step', (1 << 48) | (100 << 24) | 100, NULL, NULL, 0),
+  (43000, 43500, 59, NULL, NULL, NULL, 'LR_scheduler_step', (1 << 48) | (100 << 24) | 100, NULL, NULL, 0),
   -- emit_nvtx operators: with shapes, and a registered string
   (2000, 10000, 59, NULL, NULL, NULL, 'aten::mm, seq = 3, op_id = 4, sizes = [[64, 512], [512, 1000]], input_op_ids = [(1, 0), (2, 0)]', (1 << 48) | (100 << 24) | 100, NULL, NULL, 0),
   (12000, 15000, 59, NULL, NULL, NULL, NULL, (1 << 48) | (100 << 24) | 100, NULL, 7, 0),
