@@ -1186,17 +1186,42 @@ find_fwd(struct fwd_of *v, size_t n, int64_t seq)
     return n == 0 ? NULL : bsearch(&key, v, n, sizeof(*v), cmp_fwd_of);
 }
 
-/* Each backward root with the forward operator of its sequence number
- * (the outermost one: post-order meets it last); 0 on out-of-memory. */
+/* What the forward ops of a subtree carry: no number, one, or several. */
+#define SEQ_NONE (-2)
+#define SEQ_MIXED (-3)
+
+static int64_t
+seq_join(int64_t a, int64_t b)
+{
+    return a == SEQ_NONE ? b : b == SEQ_NONE || a == b ? a : SEQ_MIXED;
+}
+
+/* Each backward root with the forward operator of its sequence number:
+ * the outermost one that holds no forward op of another number (post-order
+ * meets it last).  An op that holds others of other numbers made no node
+ * of its own: it took the number of the first node made inside it
+ * (aten::einsum's is its aten::unsqueeze's, aten::linear's its aten::t's;
+ * Kineto links the op of that number that starts last), and its time is
+ * theirs, so pairing it counted it twice (issue #29 review: a CS336
+ * export's einsum beside UnsqueezeBackward0 with 33.3 ms forward, its bmm
+ * beside BmmBackward0 with the same 33.1 ms).  0 on out-of-memory. */
 static int
 pair_nodes(struct ctx *c, struct pairs *ps)
 {
     const struct pr_tree *tr = c->tree;
-    size_t n = 0;
+    size_t n = 0, i;
     struct fwd_of *v = backward_seqs(c, &n), *f;
     struct pr_tree_walk w;
     uint32_t ni;
     int ok = v != NULL, pass;
+    int64_t *held = NULL; /* per node: what its forward ops carry */
+
+    if (ok && n > 0) {
+        held = malloc(tr->n_nodes * sizeof(*held));
+        ok = held != NULL;
+        for (i = 0; ok && i < tr->n_nodes; i++)
+            held[i] = SEQ_NONE;
+    }
 
     /* no backward root with a number: no pair, and no walk for them */
     for (pass = 0; pass < 2 && ok && n > 0; pass++) {
@@ -1205,17 +1230,30 @@ pair_nodes(struct ctx *c, struct pairs *ps)
             struct pr_op_info ob;
             const struct pr_op_info *op = node_op(c, ni, &ob);
 
+            if (pass == 0) {
+                /* post-order: the node's children are in held[ni] */
+                int64_t own = op != NULL && op->seq >= 0 && !is_backward(op)
+                                  ? op->seq
+                                  : SEQ_NONE;
+                uint32_t up = tr->nodes[ni].parent;
+
+                held[ni] = seq_join(held[ni], own);
+                if (up != PR_TREE_NONE)
+                    held[up] = seq_join(held[up], held[ni]);
+                if (own >= 0 && held[ni] == own &&
+                    (f = find_fwd(v, n, own)) != NULL)
+                    f->node = ni;
+                continue;
+            }
             if (op == NULL || op->seq < 0 ||
                 (f = find_fwd(v, n, op->seq)) == NULL)
                 continue;
-            if (pass == 0 && !is_backward(op))
-                f->node = ni;
-            else if (pass == 1 && f->node != NO_ATTR &&
-                     backward_root(c, &tr->nodes[ni], op))
+            if (f->node != NO_ATTR && backward_root(c, &tr->nodes[ni], op))
                 ok = add_pair(c, ps, f->node, ni);
         }
         pr_tree_walk_free(&w);
     }
+    free(held);
     free(v);
     return ok;
 }
