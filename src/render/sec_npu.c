@@ -503,8 +503,11 @@ hccl_raw_only(const cJSON *runs)
 static void
 zero_transit(struct pr_figs *f, const cJSON *rows)
 {
-    char text[1800], fb[48], tag[40], link[96], part[64];
-    size_t len = 0, n = 0, linked = 0, calls = 0;
+    /* room for the list (cut at 1,300 characters, the rest counted) and
+       the three sentences after it (issue #30 review: cut at 1,800, the
+       last sentence ended "which may run sid") */
+    char text[3000], fb[48], tag[40], link[96], part[64];
+    size_t len = 0, n = 0, linked = 0, calls = 0, more = 0;
     double small = 0;
     const cJSON *r;
     int w;
@@ -528,8 +531,10 @@ zero_transit(struct pr_figs *f, const cJSON *rows)
             b = pr_sget_num(r, PR_K_TRANSIT_ZERO_BYTES);
         } else if (!(b > 0) || pr_sget_num(r, PR_K_TRANSIT_US) != 0)
             continue;
-        if (len >= 1300)
+        if (len >= 1300) {
+            more++;
             continue;
+        }
         snprintf(tag, sizeof(tag), "%s%s", gt ? " " : "", gt ? gt : "");
         part[0] = '\0';
         if (zc > 0 && all > zc)
@@ -555,6 +560,10 @@ zero_transit(struct pr_figs *f, const cJSON *rows)
     }
     if (n == 0 || len >= sizeof(text))
         return;
+    if (more > 0) {
+        w = snprintf(text + len, sizeof(text) - len, " and %zu more", more);
+        len = w < 0 ? sizeof(text) - 1 : len + (size_t)w;
+    }
     w = snprintf(text + len, sizeof(text) - len,
                  ". communication.json's Bandwidth Info gives these bytes "
                  "moved, yet %s op-level Transit Time is 0: the transfer "

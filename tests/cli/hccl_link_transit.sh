@@ -154,6 +154,29 @@ else
     skip "PDF: the HCCL table's Tag column" "no pdftotext"
 fi
 
+# sixteen ranks of the same: the note lists the first rows, counts the rest,
+# and keeps its sentences whole (issue #30 review: a 4-rank job's was cut
+# at 1,800 characters, its last sentence ending "which may run sid")
+for r in $(seq 1 15); do
+    mkdir -p "$T_DIR/ten"
+    cp -R "$T_DIR/a/rank0_ascend_pt" "$T_DIR/ten/rank${r}_ascend_pt"
+    rm "$T_DIR/ten/rank${r}_ascend_pt/profiler_info_0.json"
+    echo "{\"rank_id\": $r}" > "$T_DIR/ten/rank${r}_ascend_pt/profiler_info_$r.json"
+done
+cp -R "$T_DIR/a/rank0_ascend_pt" "$T_DIR/ten/"
+"$PR_BIN" -q --input "$T_DIR/ten" --detail-ranks all --html "$T_DIR/ten.html" \
+    2> "$T_DIR/err"
+check "sixteen ranks: the Transit-0 note counts the rows past its list and ends whole" \
+    python3 - "$T_DIR/ten.html" << 'PY'
+import html, re, sys
+t = re.sub(r"<[^>]+>", "\n", html.unescape(open(sys.argv[1], encoding="utf-8").read()))
+i = t.find("Operations with 1 MiB or more on their links")
+assert i >= 0, "no note"
+note = t[i:t.find("\n", i)]
+assert re.search(r"\) and \d+ more\. communication.json's Bandwidth Info", note), note
+assert note.endswith("it is not the operation's bandwidth."), note[-300:]
+PY
+
 # old2023's rank 0 all-reduce: 146.8 MB over HCCS in 7.65 ms, Transit 0
 S=${PR_SHARED:-}/traces/torch_npu/old2023
 if have_shared && [ -d "$S" ]; then
