@@ -7,7 +7,7 @@
 # point-to-point waiting a pipeline bubble naming the stage they wait
 # for, each bounded by the stages' balance (the slowest stage's Computing
 # above the stages' mean: the most it saves, (m - 1)/m of it with m
-# microbatches a step, which the files do not give), observations with
+# microbatches a step, which these files do not state), observations with
 # that bound; a verdict that did not say the wait says it.  The CANN 8.3 PP2 DP2 job's reports
 # said "in a pipeline, the peer stage" and nothing on ranks 2 and 3.
 # tests/data/ascend/pp4: ranks 0, 1 (stage 0) and 2, 3 (stage 1); the

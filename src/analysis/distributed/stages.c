@@ -494,8 +494,8 @@ balance_note(char *note, size_t cap, double gain_us, double mean_us,
 {
     snprintf(note, cap,
              "no estimate: balancing the stages saves (m - 1)/m x %.1f ms a "
-             "step with m microbatches a step, which the files do not "
-             "give%s: at most %.1f ms of this rank's %.1f ms median step as m "
+             "step with m microbatches a step, which these files do not "
+             "state%s: at most %.1f ms of this rank's %.1f ms median step as m "
              "grows, nothing with one; 1F1B runs the microbatches through "
              "the stages as a flow shop, a step about the stages' compute a "
              "microbatch summed plus (m - 1) x the slowest stage's; "
@@ -506,6 +506,13 @@ balance_note(char *note, size_t cap, double gain_us, double mean_us,
 }
 
 /* ------------------------------ each rank's finding, where groups tell */
+
+/* The accumulation sentence's reason (whatif.c's accum_words) and, for a
+ * rank whose wait the stages explain, the pipeline's words instead. */
+#define ACCUM_NOT ", which accumulation does not fix"
+#define PIPE_ACCUM                                                             \
+    ": in a pipeline, more micro-batches a step make its fill and drain a "    \
+    "smaller share of the step, not its wait for a slower stage"
 
 /* The words that mark a cross-stage wait said (cross_wait_words). */
 #define CROSS_WAIT_MARK " is held with rank"
@@ -711,17 +718,20 @@ bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine,
              slow->ranks, slow->computing / 1000.0, mine->computing / 1000.0,
              mine->ranks);
     t = pr_sget_str_or(r, PR_K_TEXT, "");
-    len = strlen(t) + strlen(add) + 1;
+    len = strlen(t) + strlen(add) + sizeof(PIPE_ACCUM);
     text = malloc(len);
     if (text == NULL)
         return 0;
     /* the accumulation sentence's hedge, which the stage now names (issue
        #30 review: rank 0 said "a slower stage is the first thing to rule
-       out" two sentences before naming it) */
-    at = strstr(t, PR_P2P_STAGE_HEDGE);
+       out" two sentences before naming it), and its "accumulation does
+       not fix", untrue of a pipeline's fill and drain, which more
+       micro-batches a step make a smaller share (the second review: rank
+       0 said it beside rank 2's drain) */
+    at = strstr(t, PR_P2P_STAGE_HEDGE ACCUM_NOT);
     if (at != NULL)
-        snprintf(text, len, "%.*s%s%s", (int)(at - t), t,
-                 at + strlen(PR_P2P_STAGE_HEDGE), add);
+        snprintf(text, len, "%.*s%s%s%s", (int)(at - t), t, PIPE_ACCUM,
+                 at + strlen(PR_P2P_STAGE_HEDGE ACCUM_NOT), add);
     else
         snprintf(text, len, "%s%s", t, add);
     ev = p2p_evidence(run, p, name != NULL ? name : "p2p");
@@ -787,6 +797,66 @@ bubble_rec(cJSON *run, const struct pst *slow, const struct pst *mine,
         snprintf(nv, len, "%s%s", vt, add);
     ok = pr_sput_str(v, PR_K_TEXT, nv);
     free(nv);
+    return ok;
+}
+
+/* The collectives' overlap bound of finding r (whatif.c's comm_bound: with
+ * no work but their consumers waiting for a collective) less the wait w
+ * the rank spends in one for a peer of another stage, which no overlap
+ * on this rank shortens: the collective ends when the peer arrives
+ * (issue #30 review: rank 2's "<= 96.4 ms" held 86.4 ms of waiting for
+ * rank 0).  A bound of another model (the stages' balance) is left.  0:
+ * out of memory. */
+static int
+overlap_less_wait(cJSON *r, const cJSON *w, const char *what)
+{
+    const char *gn = pr_sget_str(r, PR_K_GAIN_NOTE);
+    double b = pr_sget_num(r, PR_K_BOUND_US),
+           wait = pr_sget_num(w, PR_K_WAIT_US);
+    const char *cut;
+    size_t cap;
+    char *note;
+    int ok, head;
+
+    if (gn == NULL || strstr(gn, "collectives' consumers") == NULL ||
+        !(b > 0) || !(wait > 0) || strstr(gn, "another pipeline stage") != NULL)
+        return 1;
+    cap = strlen(gn) + 600;
+    note = malloc(cap);
+    if (note == NULL)
+        return 0;
+    /* said in its first clause, the one a terminal shows */
+    cut = strchr(gn, ';');
+    head = cut != NULL ? (int)(cut - gn) : (int)strlen(gn);
+    if (b > wait)
+        snprintf(note, cap,
+                 "%.*s, less the %.1f ms a step this rank waits in %s for "
+                 "rank %.0f of another pipeline stage, which no overlap on "
+                 "this rank shortens (the collective ends when rank %.0f "
+                 "arrives): %.1f ms%s",
+                 head, gn, wait / 1000.0, what, pr_sget_num(w, PR_K_PEER_RANK),
+                 pr_sget_num(w, PR_K_PEER_RANK), (b - wait) / 1000.0,
+                 gn + head);
+    else
+        snprintf(note, cap,
+                 "%.*s, %.1f ms of which this rank waits in %s for rank %.0f "
+                 "of another pipeline stage, which no overlap on this rank "
+                 "shortens (the collective ends when rank %.0f arrives)%s",
+                 head, gn, wait / 1000.0, what, pr_sget_num(w, PR_K_PEER_RANK),
+                 pr_sget_num(w, PR_K_PEER_RANK), gn + head);
+    if (pr_sget(r, PR_K_TITLE) != NULL) {
+        /* an observation's row (recommend.c's observe): its two cells in
+           place, the recommendations' writer knowing no title */
+        cJSON *num = cJSON_CreateNumber(b > wait ? b - wait : b);
+
+        ok = pr_sput_str(r, PR_K_GAIN_NOTE, note) && num != NULL &&
+             pr_sput(r, PR_K_BOUND_US, num);
+        if (!ok && num != NULL && pr_sget(r, PR_K_BOUND_US) != num)
+            cJSON_Delete(num);
+    } else {
+        ok = pr_whatif_model_bound(r, note, b > wait ? b - wait : b);
+    }
+    free(note);
     return ok;
 }
 
@@ -881,7 +951,7 @@ cross_wait_words(cJSON *run, const cJSON *pipeline, const struct pst *st,
     ok = ok && pr_emit_evidence(ev, ev_name,
                                 pr_sget_num(w, PR_K_PEER_ELAPSE_US), NAN);
     *changed = ok;
-    return ok;
+    return ok && overlap_less_wait(r, w, what);
 }
 
 enum pr_status
