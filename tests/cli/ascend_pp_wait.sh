@@ -154,4 +154,14 @@ c = [x for x in (r0.get('recommendations') or []) + (r0.get('observations') or [
 assert abs(c['bound_us'] - 6000) < 1 and c['gain_note'].count('less the') == 1, c
 PY
 
+# the cross-stage wait is a typed row (rows.def): keys in schema order, and
+# a damaged value refused with its path
+. "$PR_SRCDIR/tests/cli/lib/typed.sh"
+check "cross_stage_waits: keys in schema order" \
+    rows "$T_DIR/ov.json" "distributed.pipeline.cross_stage_waits[]"
+check "  its peer_rank as 0.5 is refused" refused "$T_DIR/ov.json" \
+    "distributed.pipeline.cross_stage_waits[]" peer_rank 0.5
+check "  its elapse_us as text is refused" refused "$T_DIR/ov.json" \
+    "distributed.pipeline.cross_stage_waits[]" elapse_us
+
 echo "1..$T_N"
