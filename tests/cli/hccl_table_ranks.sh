@@ -17,6 +17,9 @@
 #  rank 1: allReduce @88 two calls: 30 ms (Transit 0, 8 MB over HCCS)
 #     and 10 ms (Transit 1 ms, 2 MB); broadcast @88 (Transit 0, 40 B);
 #     reduceScatter @77 1 ms (Transit 0.5 ms, 4 B).
+#  #4 (the CANN 8.3 job's "Transit 0.0 ms (moving data)" beside 1.77 GB a
+#     step over HCCS) the communication finding's Transit says what it
+#     leaves out: rank 1's 8 MB sent in a call of Transit Time 0.
 . "$PR_SRCDIR/tests/lib.sh"
 PYTHONPATH="$PR_SRCDIR/tests/cli/lib${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONPATH
@@ -96,6 +99,17 @@ assert h[(1, "hcom_broadcast_", "88")]["transit_zero_small_calls"] == 1, h
 assert h[(1, "hcom_broadcast_", "88")]["transit_zero_calls"] == 0, h
 assert h[(0, "hcom_allGather_", "77")]["transit_zero_small_calls"] == 1, h
 assert h[(0, "hcom_broadcast_", "77")]["rated_calls"] == 1, h
+PY
+check "rank 1's communication finding: Transit leaves out the 8 MB of its Transit-0 call" \
+    python3 - "$T_DIR/a.json" << 'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+r1 = [r for r in s["runs"] if r["rank"] == 1][0]
+c = [x for x in (r1.get("recommendations") or []) + (r1.get("observations") or [])
+     if x["id"] == "communication"][0]
+assert "into Transit 1.5 ms (the operations' own Transit Time, which leaves " \
+    "out 8.0 MB a step that their links carried in calls whose Transit " \
+    "Time is 0), Wait 0.0 ms" in c["text"], c["text"]
 PY
 
 HT="$T_DIR/a.txt"
