@@ -117,11 +117,12 @@ window_note(struct pr_figs *f, const cJSON *dev, const cJSON *run)
                  f->npu                      ? "NPU"
                  : f->units == PR_UNITS_MTIA ? "MTIA"
                                              : "GPU");
+    /* HTA's window is a GPU trace's: an NPU's span is named as itself */
     snprintf(text, sizeof(text),
              "Device %.0f over the %.0f %s: idle %.1f%%. Over its whole span, "
-             "first to last work (HTA's window, %s): idle %.1f%%.",
+             "first to last work (%s%s): idle %.1f%%.",
              pr_sget_num(dev, PR_K_DEVICE), n, win,
-             pr_sget_num(dev, PR_K_IDLE_PCT),
+             pr_sget_num(dev, PR_K_IDLE_PCT), f->npu ? "" : "HTA's window, ",
              pr_chart_format(pr_sget_num(dev, PR_K_DEVICE_SPAN_US), PR_UNIT_US,
                              b, sizeof(b)),
              pr_sget_num(dev, PR_K_DEVICE_SPAN_IDLE_PCT));

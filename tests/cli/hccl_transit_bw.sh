@@ -5,7 +5,7 @@
 # Communication Bandwidth Info rates them, never over its Elapse, which
 # also holds the wait for a late peer (npu_text2: 99.97 ms Elapse, 93.2
 # ms of it Idle, read 4.3 GB/s busbw beside 15 GB/s a link).  An
-# operation whose Transit Time is 0 (an older torch_npu writes 0 for ops
+# operation whose Transit Time is 0 (torch_npu writes 0 for some ops
 # whose links carried bytes, old2023) is left unrated, and its bytes are
 # not divided by another operation's transit (old2023 rank1: 7,961.7
 # GB/s).

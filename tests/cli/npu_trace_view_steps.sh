@@ -178,6 +178,9 @@ check "HTML: the critical path is per host step, Preparing included" \
 check "HTML: the device's window is the host steps, not NPU utilization's" \
     sh -c "grep -q '2 host steps with device work, from each one&#39;s host start (2.00 ms, torch_npu&#39;s Preparing included)' '$T_DIR/s.html' &&
            ! grep -q 'window of NPU utilization' '$T_DIR/s.html'"
+check "HTML: the NPU's span is first to last work, not called HTA's window (a GPU trace's)" \
+    sh -c "grep -q 'Over its whole span, first to last work (2.00 ms): idle 52.5%' '$T_DIR/s.html' &&
+           ! grep -q 'HTA&#39;s window' '$T_DIR/s.html'"
 
 # the memory peak's step is a host-side figure: a peak at 100 us, in
 # ProfilerStep#1 before its first task (operator_memory.csv beside the

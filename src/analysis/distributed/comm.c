@@ -302,7 +302,7 @@ struct collect {
     struct op ops[MAX_OPS];
     size_t n_ops;
     /* timed calls with bytes but no transfer time to rate them over
-       (an operation whose Transit Time is 0: older torch_npu), and of
+       (an operation whose Transit Time is 0, as torch_npu files some), and of
        them those of an operation under PR_COMM_RATE_MIN_BYTES or whose
        Transit Time is longer than its Elapse (pr_comm_stat_rated_ns) */
     int64_t unrated, unrated_small, unrated_long;
@@ -1774,8 +1774,9 @@ transit_note(const struct collect *c, char *text, size_t cap, size_t len)
         w = snprintf(
             text + len, cap - len,
             "; %lld call(s) whose operation has a Transit Time of 0 "
-            "(an older torch_npu gives 0 to operations whose links "
-            "carried bytes) are not rated: the Transit Time its "
+            "(torch_npu files 0 for some operations whose links "
+            "carried bytes, in 2023 builds as in 2.7.1 with CANN 8.3) "
+            "are not rated: the Transit Time its "
             "Bandwidth Info gives a link type is its transfers' "
             "time summed, which run side by side, not the "
             "operation's (the HCCL table's note gives msprof's per-link "
