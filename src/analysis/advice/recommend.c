@@ -1770,10 +1770,10 @@ rule_launch_bound(struct rctx *c)
         c->f->whatif->misses[PR_WHATIF_LAUNCH][0] = '\0';
     snprintf(
         text, sizeof(text),
-        "%.0f%% of %.0f kernel launches run under "
-        "10 \xC2\xB5s (mean %.1f \xC2\xB5s) while %s runtime calls take %.1f%% "
-        "of "
-        "the %s, and the %s idles %.1f%% of its time waiting for the "
+        "%.0f%% of %.0f kernel launches are of kernels that average under "
+        "10 \xC2\xB5s (%.1f \xC2\xB5s a launch among them) while %s "
+        "runtime calls take %.1f%% of the %s, and the %s idles %.1f%% of its "
+        "time waiting for the "
         "next launch (median launch delay %.1f \xC2\xB5s): the %s waits for "
         "the CPU to launch work. %s",
         100.0 * small / calls, calls, small_us / small,
