@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <cjson/cJSON.h>
 #include <sqlite3.h>
 
 #include "../internal.h"
@@ -56,6 +57,12 @@ struct proc {
     uint32_t eval_op;
     int64_t eval_gtid, eval_end;
     char eval_node[128];
+    /* its rank in its largest NCCL communicator and that one's size, as
+       the payload of NCCL's ncclCommInitRank NVTX range states them
+       (nccl_rank_of); nccl_size 0: none read; nccl_clash: two of that
+       size gave it different ranks */
+    int64_t nccl_rank, nccl_size;
+    int nccl_clash;
 };
 
 struct gpu_row {
@@ -828,7 +835,7 @@ step_name(const char *s, int64_t *num)
 }
 
 /* NVTX_EVENTS' columns as on_nvtx selects them */
-enum { N_START, N_END, N_TYPE, N_TID, N_TEXT };
+enum { N_START, N_END, N_TYPE, N_TID, N_TEXT, N_JSON };
 
 /* nsys's PyTorch ranges give "autograd::engine::evaluate_function:
  * MaxBackward0, op_id = 75874" no sequence number, only the node range
@@ -937,6 +944,41 @@ add_annotation(struct nsys *n, sqlite3_stmt *q, int64_t gtid, const char *text)
                : PR_E_NOMEM;
 }
 
+/* An NCCL that describes its calls in NVTX payloads gives a communicator's
+ * creation in its NVTX range's payload, which nsys exports as JSON
+ * (NVTX_EVENTS.jsonText): ncclCommInitRankConfig {"NCCL communicator ID": ...,
+ * "No. of ranks": 2, "Rank": 1, "CUDA device": 1} (a CS336 DDP export).
+ * The largest communicator a process joins is
+ * taken as its job's world (PyTorch's default group spans every rank),
+ * and its rank there as the process's; a process that joins two of that
+ * size as different ranks gets none. */
+#define NCCL_JSON_MAX 4096
+static void
+nccl_rank_of(struct proc *p, const char *text, const unsigned char *json,
+             int len)
+{
+    cJSON *j;
+    double rank, size;
+
+    if (json == NULL || len <= 0 || len > NCCL_JSON_MAX ||
+        strncmp(text, "ncclComm", 8) != 0 ||
+        (j = cJSON_ParseWithLength((const char *)json, (size_t)len)) == NULL)
+        return;
+    rank = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "Rank"));
+    size = cJSON_GetNumberValue(
+        cJSON_GetObjectItemCaseSensitive(j, "No. of ranks"));
+    cJSON_Delete(j);
+    if (!(size >= 1 && size <= 1e6 && rank >= 0 && rank < size &&
+          rank == (double)(int64_t)rank && size == (double)(int64_t)size))
+        return;
+    if ((int64_t)size > p->nccl_size) {
+        p->nccl_size = (int64_t)size;
+        p->nccl_rank = (int64_t)rank;
+        p->nccl_clash = 0;
+    } else if ((int64_t)size == p->nccl_size && (int64_t)rank != p->nccl_rank)
+        p->nccl_clash = 1;
+}
+
 static enum pr_status
 on_nvtx(struct nsys *n, sqlite3_stmt *q)
 {
@@ -954,6 +996,12 @@ on_nvtx(struct nsys *n, sqlite3_stmt *q)
     }
     if (text == NULL)
         text = "(unnamed range)";
+    if (sqlite3_column_type(q, N_JSON) == SQLITE_TEXT) {
+        if ((p = proc_of(n, gtid)) == NULL)
+            return PR_E_NOMEM;
+        nccl_rank_of(p, text, sqlite3_column_text(q, N_JSON),
+                     sqlite3_column_bytes(q, N_JSON));
+    }
     if (parse_op(text, &op))
         return add_op(n, q, gtid, text, &op);
     return add_annotation(n, q, gtid, text);
@@ -965,20 +1013,23 @@ on_nvtx(struct nsys *n, sqlite3_stmt *q)
 static enum pr_status
 read_nvtx(struct nsys *n)
 {
-    int has = pr_sqlite_has_table(n->db, "NVTX_EVENTS"), ids;
+    int has = pr_sqlite_has_table(n->db, "NVTX_EVENTS"), ids, json;
 
     if (has <= 0)
         return has < 0
                    ? pr_error_set(n->err, PR_E_FORMAT, "cannot read the schema")
                    : PR_OK;
     ids = pr_sqlite_has_column(n->db, "NVTX_EVENTS", "textId") == 1;
+    json = pr_sqlite_has_column(n->db, "NVTX_EVENTS", "jsonText") == 1;
     pr_buf_reset(&n->sql);
     if (pr_buf_adds(&n->sql, "SELECT n.start, n.end, n.eventType, "
                              "n.globalTid, ") != PR_OK ||
-        pr_buf_adds(&n->sql, ids ? "COALESCE(n.text, s.value) FROM "
-                                   "NVTX_EVENTS n LEFT JOIN StringIds s ON "
-                                   "s.id = n.textId"
-                                 : "n.text FROM NVTX_EVENTS n") != PR_OK ||
+        pr_buf_adds(&n->sql, ids ? "COALESCE(n.text, s.value), "
+                                 : "n.text, ") != PR_OK ||
+        pr_buf_adds(&n->sql, json ? "n.jsonText" : "NULL") != PR_OK ||
+        pr_buf_adds(&n->sql, ids ? " FROM NVTX_EVENTS n LEFT JOIN StringIds "
+                                   "s ON s.id = n.textId"
+                                 : " FROM NVTX_EVENTS n") != PR_OK ||
         pr_buf_adds(&n->sql, " WHERE n.eventType IN (59, 60) ORDER BY "
                              "n.start") != PR_OK ||
         pr_buf_addc(&n->sql, '\0') != PR_OK)
@@ -1553,6 +1604,11 @@ finish_run(struct nsys *n, struct proc *p)
     enum pr_status st;
 
     memset(&f, 0, sizeof(f));
+    if (p->nccl_size > 0 && !p->nccl_clash) {
+        p->t->rank = p->nccl_rank;
+        p->t->world_size = p->nccl_size;
+        p->t->world_source = "ncclCommInitRank";
+    }
     st = guess_types(n, p->t, &f.guessed);
     if (st == PR_OK) {
         run_facts(p->t, &f);

@@ -1,0 +1,88 @@
+#!/bin/sh
+# nsys_nccl_rank.sh - issue #29: an Nsight Systems export of a DDP job
+# (CS336's 2-GPU export, ddp53) gave its two processes no rank
+# ("gpu0 pid 13096", rank null) though NCCL's NVTX range
+# ncclCommInitRankConfig carries {"No. of ranks": 2, "Rank": 1, ...} as its
+# payload, which nsys exports as NVTX_EVENTS.jsonText.  Each process's rank
+# is its rank in the largest communicator it joins, and that one's size the
+# world (runs[].world_size_source "ncclCommInitRank").
+# tests/data/nsys/basic.sql's two processes with payloads added:
+#  pid 100 (device 0) joins a 1-rank communicator (rank 0) and the 2-rank
+#     one as rank 1: rank 1, not its device's number;
+#  pid 200 (device 1) joins the 2-rank one as rank 0;
+# an export without the column, a payload that is no JSON and one whose
+# rank is out of its size give no rank; a process that joins two
+# communicators of the largest size as different ranks gets none.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "nsys NCCL ranks" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+# export_db NAME [PAYLOAD-ROWS]: basic.sql, with NVTX_EVENTS.jsonText and the
+# ncclCommInitRankConfig ranges given as "pid tid json" lines, or "none"
+# for an export without the column
+export_db() {
+    python3 - "$PR_SRCDIR/tests/data/nsys/basic.sql" "$T_DIR/$1.sqlite" "$2" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[2])
+db.executescript(open(sys.argv[1]).read())
+if sys.argv[3] != "none":
+    db.execute("ALTER TABLE NVTX_EVENTS ADD COLUMN jsonText TEXT")
+    for line in sys.argv[3].split("\n"):
+        if not line.strip():
+            continue
+        pid, tid, js = line.split(" ", 2)
+        gtid = (1 << 48) | (int(pid) << 24) | int(tid)
+        db.execute("INSERT INTO NVTX_EVENTS (start, end, eventType, text, "
+                   "globalTid, domainId, jsonText) VALUES (100, 900, 59, "
+                   "'ncclCommInitRankConfig', ?, 1, ?)", (gtid, js))
+db.commit()
+PY
+    "$PR_BIN" -q --input "$T_DIR/$1.sqlite" --json "$T_DIR/$1.json" \
+        2> "$T_DIR/$1.err"
+}
+
+# ranks NAME: "rank/world/source" of each run, in runs[] order
+ranks() {
+    python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+print(' '.join('%s/%s/%s' % (r.get('rank'), r.get('world_size'),
+                             r.get('world_size_source')) for r in s['runs']))
+" "$T_DIR/$1.json"
+}
+
+export_db ddp '100 100 {"NCCL communicator ID": 7, "No. of ranks": 1, "Rank": 0, "CUDA device": 0}
+100 100 {"NCCL communicator ID": 9, "No. of ranks": 2, "Rank": 1, "CUDA device": 0}
+200 201 {"NCCL communicator ID": 9, "No. of ranks": 2, "Rank": 0, "CUDA device": 1}'
+check "exit 0" [ $? -eq 0 ]
+check "each process's rank in the largest communicator, its size the world" \
+    [ "$(ranks ddp)" = "1/2/ncclCommInitRank 0/2/ncclCommInitRank" ]
+check "  the job: world 2, both ranks here" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))['distributed']
+assert d['world_size'] == 2 and d['world_size_source'] == 'ncclCommInitRank', d
+assert d['ranks_present'] == 2 and d['ranks_complete'] is True, d
+assert sorted(w['rank'] for w in d['workers']) == [0, 1], d['workers']
+" "$T_DIR/ddp.json"
+
+export_db old none
+check "an export without jsonText: no rank" \
+    [ "$(ranks old)" = "None/None/None None/None/None" ]
+
+export_db bad '100 100 {"No. of ranks": 2, "Rank": 
+100 100 {"No. of ranks": 2, "Rank": 2}
+200 201 [1, 2]'
+check "a payload that is no JSON, a rank past its size, an array: no rank, exit $?" \
+    [ "$(ranks bad)" = "None/None/None None/None/None" ]
+
+export_db clash '100 100 {"No. of ranks": 2, "Rank": 0}
+100 100 {"No. of ranks": 2, "Rank": 1}
+200 201 {"No. of ranks": 2, "Rank": 1}'
+check "two communicators of the largest size, different ranks: none" \
+    [ "$(ranks clash)" = "None/None/None 1/2/ncclCommInitRank" ]
+
+echo "1..$T_N"
