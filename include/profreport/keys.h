@@ -428,6 +428,8 @@
 #define PR_K_PYTHON_PCT "python_pct"
 #define PR_K_PYTHON_FRAMES "python_frames"
 #define PR_K_KEPT_EVENTS_PCT "kept_events_pct"
+#define PR_K_NVTX_OPS "nvtx_ops"
+#define PR_K_KERNEL_CALLS "kernel_calls"
 #define PR_K_SAMPLES "samples"
 #define PR_K_WINDOW_SAMPLES "window_samples"
 #define PR_K_SAMPLING_INTERVAL_MS "sampling_interval_ms"

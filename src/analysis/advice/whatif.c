@@ -6280,6 +6280,34 @@ unrecorded_host(const cJSON *run, const char *bound, char *text, size_t cap)
               "operators.");
 }
 
+/* A host-bound verdict over an Nsight Systems export whose host ran
+ * PyTorch's emit_nvtx densely (at least NVTX_OPS_MIN operator ranges and
+ * NVTX_PER_KERNEL for each kernel) says that part of the host time is
+ * the instrumentation's (issue #29: a CS336 A100 export, 13,851 operator
+ * ranges over 1,905 kernels, "Bound by the host"); hostcov.c's nvtx_ops,
+ * absent for other producers. */
+#define NVTX_OPS_MIN 1000.0
+#define NVTX_PER_KERNEL 2.0
+static void
+nvtx_host(const cJSON *run, const char *bound, char *text, size_t cap)
+{
+    const cJSON *h = pr_sget(run, PR_K_HOST_COVERAGE);
+    double ops = pr_sget_num(h, PR_K_NVTX_OPS);
+    double k = pr_sget_num(h, PR_K_KERNEL_CALLS);
+
+    if (!pr_sget_is(bound, "host") || !(ops >= NVTX_OPS_MIN) || !(k >= 1) ||
+        !(ops >= NVTX_PER_KERNEL * k))
+        return;
+    pr_append(text, cap, strlen(text),
+              " The %s holds %.0f operator ranges from PyTorch's emit_nvtx, "
+              "%.1f for each kernel: each is host work of the profiler's "
+              "own (an NVTX push and pop, its name formatted) that a run "
+              "without emit_nvtx does not do, and the trace does not say "
+              "how much of the host time that is; profile without "
+              "emit_nvtx before taking this bound as the model's.",
+              pr_sget_run_is_capture(run) ? "capture" : "trace", ops, ops / k);
+}
+
 #define VERDICT_MAX_MISS_PCT 50.0
 
 /* Whether the run's first step is a warm-up: over twice the median step,
@@ -7377,6 +7405,7 @@ pr_whatif_verdict(const cJSON *run, const char *underused, int unlinked_wait,
     unclaimed_replay(run, cp, text, sizeof(text));
     peer_words(run, cp, vb, text, sizeof(text));
     unrecorded_host(run, vb, text, sizeof(text));
+    nvtx_host(run, vb, text, sizeof(text));
     if (v != NULL) {
         pr_whatif_verdict_set(v, text, vb, vsteps);
         v->row.steps = (double)n;

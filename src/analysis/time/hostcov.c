@@ -657,6 +657,30 @@ note_text(const struct pr_trace *t, const struct pr_steps *s, double pct,
     pr_append(text, cap, len, ".");
 }
 
+/* An Nsight Systems export's operators are PyTorch's emit_nvtx ranges
+ * (nsys.c): how many, beside its kernels, since each is host work of the
+ * profiler's own (an NVTX push and pop, its name formatted) that a run
+ * without emit_nvtx does not do (issue #29: a CS336 A100 export's 13,771
+ * operator ranges over 1,905 kernels, "bound by the host").  Left out for
+ * other producers. */
+static void
+nvtx_counts(const struct pr_trace *t, struct pr_row_host_coverage *row)
+{
+    size_t i;
+
+    if (strcmp(pr_trace_str(t, t->format), "nsys") != 0) {
+        pr_rows_omit(PR_RO_RUNS_HOST_COVERAGE, row,
+                     PR_SR_RUNS_HOST_COVERAGE_PR_K_NVTX_OPS);
+        pr_rows_omit(PR_RO_RUNS_HOST_COVERAGE, row,
+                     PR_SR_RUNS_HOST_COVERAGE_PR_K_KERNEL_CALLS);
+        return;
+    }
+    for (i = 0; i < t->n_events; i++) {
+        row->nvtx_ops += t->events[i].kind == PR_KIND_HOST_OP;
+        row->kernel_calls += t->events[i].kind == PR_KIND_DEVICE_TASK;
+    }
+}
+
 enum pr_status
 pr_hostcov_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
                 struct pr_notes *notes, struct pr_error *err)
@@ -747,6 +771,7 @@ pr_hostcov_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
         .python_pct = py_pct,
         .python_frames = frames,
     };
+    nvtx_counts(t, &row);
     cJSON *obj = pr_rows_row(PR_RO_RUNS_HOST_COVERAGE, &row);
 
     cJSON_Delete(frames);

@@ -1,0 +1,87 @@
+#!/bin/sh
+# nsys_nvtx_host.sh - issue #29: CS336's A100 exports (13,851 emit_nvtx
+# operator ranges over 1,905 kernels) read "Bound by the host" with no word
+# that each range is host work of the profiler's own.  An Nsight Systems
+# run's host_coverage counts its emit_nvtx operator ranges and kernels
+# (nvtx_ops, kernel_calls; absent for other producers), and a host-bound
+# verdict over 1000 ranges or more, 2 or more for each kernel, says that
+# part of the host time is the instrumentation's.
+# tests/data/nsys/basic.sql with 1200 more operator ranges on pid 100's
+# thread (1202 in all, 5 kernels): its verdict says so; pid 200 (no
+# operator range) does not; ../shared's device-bound mfu_2gpu_before
+# (4.6 ranges a kernel) does not.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "nsys emit_nvtx host" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+python3 - "$PR_SRCDIR/tests/data/nsys/basic.sql" "$T_DIR/d.sqlite" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[2])
+db.executescript(open(sys.argv[1]).read())
+gt = (1 << 48) | (100 << 24) | 100
+t, rows = 100000, []
+for i in range(1200):
+    rows.append((t, t + 400, 59, "aten::add, seq = %d, op_id = %d, sizes = "
+                 "[[4], [4]]" % (i + 10, i + 100), gt, 0))
+    t += 500
+db.executemany("INSERT INTO NVTX_EVENTS (start, end, eventType, text, "
+               "globalTid, domainId) VALUES (?, ?, ?, ?, ?, ?)", rows)
+db.commit()
+PY
+"$PR_BIN" -q --input "$T_DIR/d.sqlite" --json "$T_DIR/d.json" 2> "$T_DIR/err"
+check "exit 0" [ $? -eq 0 ]
+check "host_coverage counts the operator ranges and kernels" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs']
+h = {x['worker']: x['host_coverage'] for x in r}
+assert h['gpu0 pid 100']['nvtx_ops'] == 1202, h
+assert h['gpu0 pid 100']['kernel_calls'] == 5, h
+assert (h['gpu1 pid 200'] or {}).get('nvtx_ops', 0) == 0, h
+" "$T_DIR/d.json"
+check "the host-bound verdict says the ranges are host work of the profiler's own" \
+    python3 -c "
+import json, sys
+r = {x['worker']: x for x in json.load(open(sys.argv[1]))['runs']}
+v = r['gpu0 pid 100']['verdict']
+assert v['bound'] == 'host', v
+assert 'The trace holds 1202 operator ranges from PyTorch\'s emit_nvtx, ' \
+    '240.4 for each kernel: each is host work of the profiler\'s own' \
+    in v['text'], v['text']
+assert 'emit_nvtx' not in r['gpu1 pid 200']['verdict']['text'], r
+" "$T_DIR/d.json"
+. "$PR_SRCDIR/tests/cli/lib/typed.sh"
+check "  host_coverage with them: keys in schema order" \
+    rows "$T_DIR/d.json" --subset "runs[].host_coverage"
+check "  nvtx_ops as 1.5 is refused on read-back" \
+    refused "$T_DIR/d.json" "runs[].host_coverage" nvtx_ops 1.5
+
+if shared_summary mfu "nsys/mfu_2gpu_before.sqlite"; then
+    check "mfu_2gpu_before: dense ranges, bound by the device: no such words" \
+        python3 -c "
+import json, sys
+for r in json.load(open(sys.argv[1]))['runs']:
+    h = r['host_coverage']
+    assert h['nvtx_ops'] >= 2 * h['kernel_calls'] >= 2000, h
+    assert r['verdict']['bound'] == 'device', r['verdict']
+    assert 'emit_nvtx' not in r['verdict']['text'], r['verdict']['text']
+" "$T_DIR/mfu.json"
+else
+    skip "mfu_2gpu_before" "no ../shared"
+fi
+if shared_summary add "hta/critical_path/simple_add"; then
+    check "a Kineto trace's host_coverage has no nvtx_ops" python3 -c "
+import json, sys
+for r in json.load(open(sys.argv[1]))['runs']:
+    h = r['host_coverage'] or {}
+    assert 'nvtx_ops' not in h and 'kernel_calls' not in h, h
+assert any(r['host_coverage'] for r in json.load(open(sys.argv[1]))['runs'])
+" "$T_DIR/add.json"
+else
+    skip "simple_add" "no ../shared"
+fi
+
+echo "1..$T_N"
