@@ -15,7 +15,8 @@
 # communicators of the largest size as different ranks gets none.  The
 # review of it: the job's note named a Late rank no GPU job has, and
 # no_comm_bytes said "the export records no message sizes" beside NCCL
-# ranges whose payloads give them.
+# ranges whose payloads give them: each NCCL kernel now takes the message
+# size of the call range it was launched in.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -24,14 +25,20 @@ if ! command -v python3 > /dev/null 2>&1; then
     exit 0
 fi
 
-# export_db NAME [PAYLOAD-ROWS]: basic.sql, with NVTX_EVENTS.jsonText and the
-# NCCL ranges given as "pid tid range-name json" lines, or "none" for an
-# export without the column
+# export_db NAME [PAYLOAD-ROWS [GATHER]]: basic.sql, with NVTX_EVENTS.jsonText
+# and the NCCL ranges given as "pid tid range-name json" lines, or "none"
+# for an export without the column; a communicator's at [100, 900] ns, a
+# call's at [2500, 4500], around pid 200's launch of its NCCL kernel
+# (3000 ns, thread 201); GATHER: that kernel an AllGather's
 export_db() {
-    python3 - "$PR_SRCDIR/tests/data/nsys/basic.sql" "$T_DIR/$1.sqlite" "$2" <<'PY'
+    python3 - "$PR_SRCDIR/tests/data/nsys/basic.sql" "$T_DIR/$1.sqlite" "$2" \
+        "${3:-}" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[2])
 db.executescript(open(sys.argv[1]).read())
+if sys.argv[4]:
+    db.execute("UPDATE StringIds SET value = replace(value, 'AllReduce', "
+               "'AllGather') WHERE id IN (10, 11)")
 # the NCCL kernel on both ranks (basic.sql runs it on pid 200 only), so
 # the job's kernels across ranks hold a collective of two ranks
 db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT start + 100000, "
@@ -47,9 +54,10 @@ if sys.argv[3] != "none":
             continue
         pid, tid, name, js = line.split(" ", 3)
         gtid = (1 << 48) | (int(pid) << 24) | int(tid)
+        at = (100, 900) if name.startswith("ncclComm") else (2500, 4500)
         db.execute("INSERT INTO NVTX_EVENTS (start, end, eventType, text, "
-                   "globalTid, domainId, jsonText) VALUES (100, 900, 59, "
-                   "?, ?, 1, ?)", (name, gtid, js))
+                   "globalTid, domainId, jsonText) VALUES (?, ?, 59, "
+                   "?, ?, 1, ?)", at + (name, gtid, js))
 db.commit()
 PY
     "$PR_BIN" -q --input "$T_DIR/$1.sqlite" --json "$T_DIR/$1.json" \
@@ -69,7 +77,8 @@ print(' '.join('%s/%s/%s' % (r.get('rank'), r.get('world_size'),
 export_db ddp '100 100 ncclCommInitRankConfig {"NCCL communicator ID": 7, "No. of ranks": 1, "Rank": 0, "CUDA device": 0}
 100 100 ncclCommInitRankConfig {"NCCL communicator ID": 9, "No. of ranks": 2, "Rank": 1, "CUDA device": 0}
 200 201 ncclCommInitRankConfig {"NCCL communicator ID": 9, "No. of ranks": 2, "Rank": 0, "CUDA device": 1}
-200 201 ncclAllReduce {"NCCL communicator ID": 9, "Message size [bytes]": 4, "Reduction operation": "Sum"}'
+200 201 ncclAllReduce {"NCCL communicator ID": 9, "Message size [bytes]": 4096, "Reduction operation": "Sum"}
+100 100 ncclAllReduce {"NCCL communicator ID": 9, "Message size [bytes]": 4096, "Reduction operation": "Sum"}'
 check "exit 0" [ $? -eq 0 ]
 check "each process's rank in the largest communicator, its size the world" \
     [ "$(ranks ddp)" = "1/2/ncclCommInitRank 0/2/ncclCommInitRank" ]
@@ -89,23 +98,47 @@ export_db old none
 check "an export without jsonText: no rank" \
     [ "$(ranks old)" = "None/None/None None/None/None" ]
 
-# the NCCL kernels' missing sizes: said where the payloads hold them
-# (issue #29 review: "the export records no message sizes" beside 230
-# ncclAllReduce/ncclBroadcast ranges a rank that give them); pid 200
-# runs basic.sql's NCCL kernel
-check "no_comm_bytes: the sizes NCCL's payloads carry are said, not denied" \
-    python3 - "$T_DIR/ddp.json" "$T_DIR/old.json" << 'PY'
+# the NCCL kernels' sizes (issue #29 review: "the export records no
+# message sizes" beside 230 ncclAllReduce/ncclBroadcast ranges a rank
+# whose payloads give them): pid 200's kernel, launched inside its
+# ncclAllReduce range, takes its 4096 bytes; pid 100's copy of it, with no
+# launch in its range, stays unsized, and its no_comm_bytes row says why
+check "NCCL kernel: the call range's message size, its bandwidth over it" \
+    python3 - "$T_DIR/ddp.json" << 'PY'
 import json, sys
-def note(f):
-    r = json.load(open(f))['runs'][1]
-    assert r['worker'] == 'gpu1 pid 200', r['worker']
-    return [d['text'] for d in r['diagnostics'] or []
-            if d['kind'] == 'no_comm_bytes'][0]
-d, o = note(sys.argv[1]), note(sys.argv[2])
-assert "the message sizes that NCCL's NVTX ranges carry in their " \
-    "payloads are not matched to the kernels by this version" in d, d
-assert 'records no message sizes' not in d, d
-assert 'the export records no message sizes' in o, o
+runs = json.load(open(sys.argv[1]))['runs']
+r = {x['worker']: x for x in runs}
+o = r['gpu1 pid 200']['communication']['ops'][0]
+assert o['name'] == 'nccl:all_reduce' and o['total_bytes'] == 4096, o
+# 4096 B in 20 us: 0.2048 GB/s; busbw = algbw * 2(n-1)/n = algbw for 2
+assert abs(o['algbw_gbps'] - 0.2048) < 1e-9, o
+assert abs(o['busbw_gbps'] - 0.2048) < 1e-9, o
+d = [x for x in r['gpu1 pid 200']['diagnostics'] or []
+     if x['kind'] == 'no_comm_bytes']
+assert d == [], d
+d = [x for x in r['gpu0 pid 100']['diagnostics'] or []
+     if x['kind'] == 'no_comm_bytes'][0]
+assert d['count'] == 1 and 'whose launch lies in no NCCL call range' in \
+    d['text'], d
+PY
+check "  without payloads: the export records none" python3 - "$T_DIR/old.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][1]
+d = [x for x in r['diagnostics'] or [] if x['kind'] == 'no_comm_bytes'][0]
+assert 'the export records no message sizes' in d['text'], d
+PY
+# AllGather's payload is one rank's share (NCCL's collectives.cc:
+# sendcount * type size): the gathered output, nccl-tests' size, is it
+# times the communicator's ranks
+export_db gather '100 100 ncclCommInitRankConfig {"NCCL communicator ID": 9, "No. of ranks": 2, "Rank": 1}
+200 201 ncclCommInitRankConfig {"NCCL communicator ID": 9, "No. of ranks": 2, "Rank": 0}
+200 201 ncclAllGather {"NCCL communicator ID": 9, "Message size [bytes]": 4096}' gather
+check "AllGather: its gathered size, the message times the ranks" \
+    python3 - "$T_DIR/gather.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][1]
+o = r['communication']['ops'][0]
+assert o['name'] == 'nccl:all_gather' and o['total_bytes'] == 8192, o
 PY
 
 export_db bad '100 100 ncclCommInitRankConfig {"No. of ranks": 2, "Rank": 

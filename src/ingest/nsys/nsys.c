@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,24 @@
 
 static const char *const report_exts[] = {".nsys-rep", ".qdrep"};
 
+/* An NCCL call's NVTX range with the message size its payload gives
+ * (nccl_call_of): its kernel, launched inside it, takes the size. */
+struct nccl_call {
+    uint32_t tid; /* string id of its thread's number, as its events' */
+    int64_t start, end;
+    int64_t bytes; /* the payload's: one rank's share for AllGather and
+                      ReduceScatter (NCCL's collectives.cc) */
+    uint64_t comm; /* "NCCL communicator ID"; 0 unknown */
+    int share;     /* 1: AllGather, 2: ReduceScatter, 0: the others */
+};
+
+/* A communicator the process joined and its size. */
+struct nccl_comm {
+    uint64_t id;
+    int64_t size;
+};
+#define MAX_COMMS 64
+
 struct proc {
     int64_t gpid; /* globalPid: the tid bits cleared */
     struct pr_trace *t;
@@ -63,9 +82,14 @@ struct proc {
        size gave it different ranks */
     int64_t nccl_rank, nccl_size;
     int nccl_clash;
-    /* NCCL call ranges whose payload gives "Message size [bytes]", which
-       the kernels do not take yet (the no_comm_bytes note says so) */
-    int64_t nccl_sized;
+    /* NCCL call ranges whose payload gives a message size (nccl_calls
+       owned), the communicators it joined; the NCCL kernels whose launch
+       lies in one take its size (nccl_sizes) */
+    struct nccl_call *calls;
+    size_t n_calls, cap_calls;
+    struct nccl_comm comms[MAX_COMMS];
+    size_t n_comms;
+    int64_t nccl_unmatched; /* NCCL kernels left without a size */
 };
 
 struct gpu_row {
@@ -961,7 +985,7 @@ nccl_rank_of(struct proc *p, const char *text, const unsigned char *json,
              int len)
 {
     cJSON *j;
-    double rank, size;
+    double rank, size, id;
 
     if (json == NULL || len <= 0 || len > NCCL_JSON_MAX ||
         strncmp(text, "ncclComm", 8) != 0 ||
@@ -970,16 +994,71 @@ nccl_rank_of(struct proc *p, const char *text, const unsigned char *json,
     rank = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "Rank"));
     size = cJSON_GetNumberValue(
         cJSON_GetObjectItemCaseSensitive(j, "No. of ranks"));
+    id = cJSON_GetNumberValue(
+        cJSON_GetObjectItemCaseSensitive(j, "NCCL communicator ID"));
     cJSON_Delete(j);
     if (!(size >= 1 && size <= 1e6 && rank >= 0 && rank < size &&
           rank == (double)(int64_t)rank && size == (double)(int64_t)size))
         return;
+    if (id > 0 && id < 1.9e19 && p->n_comms < MAX_COMMS) {
+        p->comms[p->n_comms].id = (uint64_t)id;
+        p->comms[p->n_comms++].size = (int64_t)size;
+    }
     if ((int64_t)size > p->nccl_size) {
         p->nccl_size = (int64_t)size;
         p->nccl_rank = (int64_t)rank;
         p->nccl_clash = 0;
     } else if ((int64_t)size == p->nccl_size && (int64_t)rank != p->nccl_rank)
         p->nccl_clash = 1;
+}
+
+/* NCCL's call ranges whose payload gives the message size ("Message
+ * size [bytes]", "Bytes" in older NCCL's Broadcast, Send and Recv): one
+ * call each, kept for nccl_sizes.  0 on out-of-memory. */
+static int
+nccl_call_of(struct proc *p, int64_t gtid, int64_t start, int64_t end,
+             const char *text, const unsigned char *json, int len)
+{
+    static const char *const calls[] = {
+        "ncclAllReduce",     "ncclBroadcast", "ncclReduce", "ncclAllGather",
+        "ncclReduceScatter", "ncclSend",      "ncclRecv"};
+    struct nccl_call *c;
+    cJSON *j;
+    double bytes, comm;
+    size_t i;
+
+    for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+        if (strcmp(text, calls[i]) == 0)
+            break;
+    if (i == sizeof(calls) / sizeof(calls[0]) || json == NULL || len <= 0 ||
+        len > NCCL_JSON_MAX ||
+        (j = cJSON_ParseWithLength((const char *)json, (size_t)len)) == NULL)
+        return 1;
+    bytes = cJSON_GetNumberValue(
+        cJSON_GetObjectItemCaseSensitive(j, "Message size [bytes]"));
+    if (isnan(bytes))
+        bytes =
+            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "Bytes"));
+    comm = cJSON_GetNumberValue(
+        cJSON_GetObjectItemCaseSensitive(j, "NCCL communicator ID"));
+    cJSON_Delete(j);
+    if (!(bytes >= 0 && bytes < 9e18) || end < start)
+        return 1;
+    if (pr_grow((void **)&p->calls, &p->cap_calls, p->n_calls + 1,
+                sizeof(*p->calls)) != PR_OK)
+        return 0;
+    c = &p->calls[p->n_calls];
+    if ((c->tid = intern_num(p->t, gtid & ID_MASK)) == PR_STR_NONE)
+        return 0;
+    p->n_calls++;
+    c->start = start;
+    c->end = end;
+    c->bytes = (int64_t)bytes;
+    c->comm = comm > 0 && comm < 1.9e19 ? (uint64_t)comm : 0;
+    c->share = strcmp(text, "ncclAllGather") == 0       ? 1
+               : strcmp(text, "ncclReduceScatter") == 0 ? 2
+                                                        : 0;
+    return 1;
 }
 
 static enum pr_status
@@ -1007,9 +1086,9 @@ on_nvtx(struct nsys *n, sqlite3_stmt *q)
         if ((p = proc_of(n, gtid)) == NULL)
             return PR_E_NOMEM;
         nccl_rank_of(p, text, js, len);
-        if (js != NULL && len <= NCCL_JSON_MAX &&
-            strstr((const char *)js, "\"Message size [bytes]\"") != NULL)
-            p->nccl_sized++;
+        if (!nccl_call_of(p, gtid, col_i64(n, q, N_START, 0),
+                          col_i64(n, q, N_END, 0), text, js, len))
+            return PR_E_NOMEM;
     }
     if (parse_op(text, &op))
         return add_op(n, q, gtid, text, &op);
@@ -1475,11 +1554,115 @@ guess_types(struct nsys *n, struct pr_trace *t, size_t *guessed)
     return st;
 }
 
+/* NCCL kernels take the message size of the NCCL call range their launch
+ * lies in (on its thread), as bytes: in and out the message, except
+ * AllGather's gathered output and ReduceScatter's whole input, its size
+ * times the communicator's ranks, which nccl-tests' sizes are (comm.c
+ * meta_bytes); left unsized where the range's communicator is not known.
+ * Grouped calls (ncclGroupStart ... End) launch their kernel at the end,
+ * outside any call range: unsized. */
+static int
+cmp_call(const void *a, const void *b)
+{
+    const struct nccl_call *x = a, *y = b;
+
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int64_t
+comm_size(const struct proc *p, uint64_t id)
+{
+    size_t i;
+
+    for (i = 0; id != 0 && i < p->n_comms; i++)
+        if (p->comms[i].id == id)
+            return p->comms[i].size;
+    return -1;
+}
+
+/* The call range on thread tid around ts, or NULL. */
+static const struct nccl_call *
+call_at(const struct proc *p, uint32_t tid, int64_t ts)
+{
+    size_t lo = 0, hi = p->n_calls;
+
+    while (lo < hi) { /* the first call after (tid, ts) */
+        size_t mid = lo + (hi - lo) / 2;
+        const struct nccl_call *c = &p->calls[mid];
+
+        if (c->tid < tid || (c->tid == tid && c->start <= ts))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || p->calls[lo - 1].tid != tid || p->calls[lo - 1].end < ts)
+        return NULL;
+    return &p->calls[lo - 1];
+}
+
+static enum pr_status
+nccl_sizes(struct proc *p)
+{
+    struct pr_trace *t = p->t;
+    struct corr_ref *c, key, *hit;
+    size_t i, n = 0;
+    uint32_t byte;
+
+    if (p->n_calls == 0)
+        return PR_OK;
+    qsort(p->calls, p->n_calls, sizeof(*p->calls), cmp_call);
+    c = malloc((t->n_events ? t->n_events : 1) * sizeof(*c));
+    if (c == NULL || (byte = intern(t, "Byte")) == PR_STR_NONE) {
+        free(c);
+        return PR_E_NOMEM;
+    }
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if ((e->kind == PR_KIND_RUNTIME_CALL ||
+             e->kind == PR_KIND_DRIVER_CALL) &&
+            (c[n].corr = pr_event_correlation(t, e)) != PR_NO_ID)
+            c[n++].ext = (int64_t)i;
+    }
+    qsort(c, n, sizeof(*c), cmp_corr);
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i], *l;
+        const struct nccl_call *call;
+        struct pr_gpu_info *g;
+        int64_t size;
+
+        if (e->kind != PR_KIND_DEVICE_TASK || e->info == PR_NO_INFO ||
+            pr_info_table_of(e->kind) != PR_INFO_GPU ||
+            strncmp(pr_trace_str(t, e->name), "nccl", 4) != 0)
+            continue;
+        key.corr = pr_event_correlation(t, e);
+        hit = key.corr == PR_NO_ID ? NULL
+                                   : bsearch(&key, c, n, sizeof(*c), cmp_corr);
+        l = hit != NULL ? &t->events[hit->ext] : NULL;
+        call = l != NULL ? call_at(p, pr_event_tid(t, l), l->ts_ns) : NULL;
+        size = call != NULL ? comm_size(p, call->comm) : -1;
+        if (call == NULL || (call->share && size < 1) ||
+            (size > 0 && call->bytes > INT64_MAX / size)) {
+            p->nccl_unmatched++;
+            continue;
+        }
+        g = &t->gpu[e->info];
+        g->dtype = byte;
+        g->in_nelems = call->share == 2 ? call->bytes * size : call->bytes;
+        g->out_nelems = call->share == 1 ? call->bytes * size : call->bytes;
+        g->group_size = size > 0 ? (int32_t)size : -1;
+    }
+    free(c);
+    return PR_OK;
+}
+
 /* ------------------------------------------------------------ gaps */
 
 /* What one run holds, for saying what the export cannot give. */
 struct run_facts {
-    size_t ops, ops_no_sizes, kernels, nccl, guessed;
+    size_t ops, ops_no_sizes, kernels, nccl, nccl_sized, guessed;
     int64_t first_ns, last_ns; /* the events' span; first > last: none */
 };
 
@@ -1507,6 +1690,9 @@ run_facts(const struct pr_trace *t, struct run_facts *f)
         } else if (e->kind == PR_KIND_DEVICE_TASK) {
             f->kernels++;
             f->nccl += strncmp(pr_trace_str(t, e->name), "nccl", 4) == 0;
+            f->nccl_sized +=
+                strncmp(pr_trace_str(t, e->name), "nccl", 4) == 0 &&
+                e->info != PR_NO_INFO && t->gpu[e->info].in_nelems >= 0;
         }
     }
 }
@@ -1592,13 +1778,13 @@ add_gaps(const struct nsys *n, const struct proc *p, const struct run_facts *f)
                  "no NVTX range named like a step: the capture is one window, "
                  "not a step; "
                  "push a range per iteration (nvtx.range_push(\"step 3\"))");
-    if (st == PR_OK && f->nccl > 0)
-        st = gap(t, "no_comm_bytes", f->nccl,
-                 p->nccl_sized > 0
-                     ? "NCCL kernels give time only: the message sizes that "
-                       "NCCL's NVTX ranges carry in their payloads are not "
-                       "matched to the kernels by this version, so there is "
-                       "no bandwidth"
+    if (st == PR_OK && f->nccl > f->nccl_sized)
+        st = gap(t, "no_comm_bytes", f->nccl - f->nccl_sized,
+                 p->n_calls > 0
+                     ? "NCCL kernels whose launch lies in no NCCL call range "
+                       "that gives its message size and communicator (a "
+                       "grouped call launches at ncclGroupEnd) give time "
+                       "only: no bandwidth for them"
                      : "NCCL kernels give time only: the export records no "
                        "message sizes, so there is no bandwidth");
     if (st == PR_OK && !n->has_memory)
@@ -1676,8 +1862,10 @@ hand_out(struct nsys *n, struct pr_trace **out)
     for (i = 0; i < n->n_procs; i++) {
         if (n->procs[i].t->n_events > 0)
             n->procs[kept++] = n->procs[i];
-        else
+        else {
             pr_trace_free(n->procs[i].t);
+            free(n->procs[i].calls);
+        }
     }
     n->n_procs = kept;
     if (kept == 0 && proc_of(n, 0) == NULL)
@@ -1688,7 +1876,7 @@ hand_out(struct nsys *n, struct pr_trace **out)
 
         if ((n->n_procs > 1 && name_run(p) != PR_OK) ||
             give_devices(n, p) != PR_OK || link_ops(p->t) != PR_OK ||
-            finish_run(n, p) != PR_OK)
+            nccl_sizes(p) != PR_OK || finish_run(n, p) != PR_OK)
             return pr_error_set(n->err, PR_E_NOMEM, "out of memory");
         p->t->bytes = n->bytes;
         pr_trace_finish(p->t);
@@ -1771,8 +1959,10 @@ nsys_free(struct nsys *n)
 {
     size_t i;
 
-    for (i = 0; i < n->n_procs; i++)
+    for (i = 0; i < n->n_procs; i++) {
         pr_trace_free(n->procs[i].t);
+        free(n->procs[i].calls);
+    }
     free(n->procs);
     free(n->slots);
     free(n->gpus.v);
