@@ -93,8 +93,10 @@ for k in ("hccl:all_reduce", "hccl:all_gather", "hccl:reduce_scatter"):
     assert o[k]["busbw_gbps"] is None, o[k]
 n = c["note"] or ""
 assert ("2 call(s) whose operation has a Transit Time of 0 (torch_npu "
-        "files 0 for some operations whose links carried bytes, in 2023 "
-        "builds as in 2.7.1 with CANN 8.3) are not rated") in n, n
+        "records 0 for some operations whose links carried bytes, in 2023 "
+        "builds as in 2.7.1 with CANN 8.3) are not rated: the per-link "
+        "Transit Time in its Bandwidth Info sums transfers that run in "
+        "parallel, so it is not the operation's time") in n, n
 assert "1 call(s) whose operation sent under 1 MiB are not rated" in n, n
 assert ("1 call(s) whose operation's Transit Time is longer than its "
         "Elapse are not rated") in n, n

@@ -1774,13 +1774,13 @@ transit_note(const struct collect *c, char *text, size_t cap, size_t len)
         w = snprintf(
             text + len, cap - len,
             "; %lld call(s) whose operation has a Transit Time of 0 "
-            "(torch_npu files 0 for some operations whose links "
+            "(torch_npu records 0 for some operations whose links "
             "carried bytes, in 2023 builds as in 2.7.1 with CANN 8.3) "
-            "are not rated: the Transit Time its "
-            "Bandwidth Info gives a link type is its transfers' "
-            "time summed, which run side by side, not the "
-            "operation's (the HCCL table's note gives msprof's per-link "
-            "figure where one link type carried the bytes)",
+            "are not rated: the per-link Transit Time in its "
+            "Bandwidth Info sums transfers that run in parallel, so it "
+            "is not the operation's time (the HCCL table's note gives "
+            "msprof's per-link figure where one link type carried the "
+            "bytes)",
             (long long)(c->unrated - c->unrated_small - c->unrated_long));
         len = w < 0 ? cap : len + (size_t)w;
     }
