@@ -9,7 +9,8 @@
 # tests/data/nsys/basic.sql with 1200 more operator ranges on pid 100's
 # thread (1202 in all, 5 kernels): its verdict says so; pid 200 (no
 # operator range) does not; ../shared's device-bound mfu_2gpu_before
-# (4.6 ranges a kernel) does not.
+# (4.6 ranges a kernel) does not.  A capture (no step) gives the cost a
+# range would need to make up its excess over its device's work.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -53,6 +54,35 @@ assert 'The trace holds 1202 operator ranges from PyTorch\'s emit_nvtx, ' \
     in v['text'], v['text']
 assert 'emit_nvtx' not in r['gpu1 pid 200']['verdict']['text'], r
 " "$T_DIR/d.json"
+# the same export without its step ranges is one capture: the verdict
+# gives the cost a range would need to make up the capture's excess over
+# its device's work (issue #29 review: a break-even, not "does not say")
+python3 - "$T_DIR/d.sqlite" "$T_DIR/cap.sqlite" <<'PY'
+import shutil, sqlite3, sys
+shutil.copy(sys.argv[1], sys.argv[2])
+db = sqlite3.connect(sys.argv[2])
+db.execute("DELETE FROM NVTX_EVENTS WHERE text LIKE 'train_step%' OR "
+           "text = 'Step'")
+db.commit()
+PY
+"$PR_BIN" -q --input "$T_DIR/cap.sqlite" --json "$T_DIR/cap.json" 2> /dev/null
+check "a capture: the range cost at which the ranges make up its excess" \
+    python3 - "$T_DIR/cap.json" << 'PY'
+import json, re, sys
+r = [x for x in json.load(open(sys.argv[1]))['runs']
+     if x['worker'] == 'gpu0 pid 100'][0]
+v = r['verdict']
+assert v['bound'] == 'host', v
+win = r['step_summary']['mean_us']
+busy = max(t['span_us'] - t['idle_us'] for t in r['temporal_breakdown'])
+m = re.search(r"that is: at ([0-9.]+) µs of host time a range or more, the "
+              r"ranges alone make up the .* by which the capture \(.*\) "
+              r"exceeds its device's work \(.*\)\. Profile without "
+              r"emit_nvtx", v['text'])
+assert m, v['text']
+assert abs(float(m.group(1)) - (win - busy) / 1202) < 0.051, (m.group(1), win, busy)
+PY
+
 . "$PR_SRCDIR/tests/cli/lib/typed.sh"
 check "  host_coverage with them: keys in schema order" \
     rows "$T_DIR/d.json" --subset "runs[].host_coverage"

@@ -6291,21 +6291,47 @@ unrecorded_host(const cJSON *run, const char *bound, char *text, size_t cap)
 static void
 nvtx_host(const cJSON *run, const char *bound, char *text, size_t cap)
 {
-    const cJSON *h = pr_sget(run, PR_K_HOST_COVERAGE);
+    const cJSON *h = pr_sget(run, PR_K_HOST_COVERAGE), *d;
     double ops = pr_sget_num(h, PR_K_NVTX_OPS);
-    double k = pr_sget_num(h, PR_K_KERNEL_CALLS);
+    double k = pr_sget_num(h, PR_K_KERNEL_CALLS), busy = 0;
+    double win = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
+    char w[48], b[48], x[48];
+    size_t len;
 
     if (!pr_sget_is(bound, "host") || !(ops >= NVTX_OPS_MIN) || !(k >= 1) ||
         !(ops >= NVTX_PER_KERNEL * k))
         return;
-    pr_append(text, cap, strlen(text),
-              " The %s holds %.0f operator ranges from PyTorch's emit_nvtx, "
-              "%.1f for each kernel: each is host work of the profiler's "
-              "own (an NVTX push and pop, its name formatted) that a run "
-              "without emit_nvtx does not do, and the trace does not say "
-              "how much of the host time that is; profile without "
-              "emit_nvtx before taking this bound as the model's.",
-              pr_sget_run_is_capture(run) ? "capture" : "trace", ops, ops / k);
+    len = pr_append(
+        text, cap, strlen(text),
+        " The %s holds %.0f operator ranges from PyTorch's emit_nvtx, "
+        "%.1f for each kernel: each is host work of the profiler's "
+        "own (an NVTX push and pop, its name formatted) that a run "
+        "without emit_nvtx does not do, and the trace does not say "
+        "how much of the host time that is",
+        pr_sget_run_is_capture(run) ? "capture" : "trace", ops, ops / k);
+    /* a capture's break-even (issue #29 review): the cost a range would
+       need for the ranges alone to make up the capture's excess over its
+       busiest device's work (temporal_breakdown: span less idle) */
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_TEMPORAL_BREAKDOWN))
+    {
+        double u = pr_sget_num(d, PR_K_SPAN_US) - pr_sget_num(d, PR_K_IDLE_US);
+
+        if (u > busy)
+            busy = u;
+    }
+    if (pr_sget_run_is_capture(run) && win > busy && busy > 0) {
+        fmt_us(win, w, sizeof(w));
+        fmt_us(busy, b, sizeof(b));
+        fmt_us(win - busy, x, sizeof(x));
+        len = pr_append(text, cap, len,
+                        ": at %.1f \xC2\xB5s of host time a range or more, "
+                        "the ranges alone make up the %s by which the "
+                        "capture (%s) exceeds its device's work (%s)",
+                        (win - busy) / ops, x, w, b);
+    }
+    pr_append(text, cap, len,
+              ". Profile without emit_nvtx before taking this bound as the "
+              "model's.");
 }
 
 #define VERDICT_MAX_MISS_PCT 50.0
