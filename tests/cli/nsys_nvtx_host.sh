@@ -83,6 +83,26 @@ assert m, v['text']
 assert abs(float(m.group(1)) - (win - busy) / 1202) < 0.051, (m.group(1), win, busy)
 PY
 
+# the fp32 GEMM's precision rule, whose replay saves nothing on a path the
+# host holds, stands as an observation there (issue #29 review: CS336's
+# SGEMMs, 71% of the kernel time, had no finding at all)
+check "the precision rule off the path: an observation, its note says why" \
+    python3 - "$T_DIR/d.json" "$T_DIR/cap.json" << 'PY'
+import json, sys
+for f, where, tail in ((sys.argv[1], "trace's steps", ""),
+                       (sys.argv[2], "capture",
+                        " (the verdict gives the break-even)")):
+    r = [x for x in json.load(open(f))['runs']
+         if x['worker'] == 'gpu0 pid 100'][0]
+    o = [x for x in r['observations'] or [] if x['id'] == 'enable_amp']
+    assert o, (f, r['observations'], r['recommendations'])
+    assert o[0]['gain_note'] == (
+        "not claimed: replayed on this %s these kernels are off the "
+        "critical path, but the host work that holds it includes "
+        "emit_nvtx's ranges, and without them the kernels may hold it%s; "
+        "profile again without emit_nvtx" % (where, tail)), o[0]
+PY
+
 . "$PR_SRCDIR/tests/cli/lib/typed.sh"
 check "  host_coverage with them: keys in schema order" \
     rows "$T_DIR/d.json" --subset "runs[].host_coverage"
