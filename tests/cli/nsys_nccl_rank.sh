@@ -90,6 +90,9 @@ assert d['ranks_present'] == 2 and d['ranks_complete'] is True, d
 assert sorted(w['rank'] for w in d['workers']) == [0, 1], d['workers']
 " "$T_DIR/ddp.json"
 "$PR_BIN" -q --input "$T_DIR/ddp.sqlite" --html "$T_DIR/ddp.html" 2> /dev/null
+check "  its collectives' table says it sums the ranks' calls" \
+    grep -q "Collectives over the whole capture (not only the steps), every rank&#39;s calls together" \
+    "$T_DIR/ddp.html"
 check "  its job's note names no Late rank, which only HCCL's waits give" \
     sh -c "grep -q 'often the one on time, not on a slow rank.</p>' '$T_DIR/ddp.html' &&
            ! grep -q 'Late rank above' '$T_DIR/ddp.html'"
