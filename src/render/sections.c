@@ -3962,21 +3962,16 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                               .order = "total time"};
     /* every call the capture holds, inside the steps or not (HTA's
        cpu_only: 10 gloo calls, 2 of them in its one step): the title
-       says so beside per-step figures (review finding 12) */
-    /* the table sums the ranks' calls (distributed.c): said where there
-       are several (issue #29 review: CS336's DDP export, "222 calls" were
-       111 a rank) */
+       says so beside per-step figures (review finding 12); the rows sum
+       the ranks' calls (distributed.c), which the caption says where
+       there are several (issue #29 review: CS336's DDP export, "222
+       calls" were 111 a rank) */
     if (pr_sget_len(pr_sget(d, PR_K_COMM_OPS)) > 0) {
-        int several = pr_sget_len(pr_sget(summary, PR_K_RUNS)) > 1;
-
-        pr_figs_heading(
-            f, capture ? (several ? "Collectives over the whole capture, every "
-                                    "rank's calls together"
-                                  : "Collectives over the whole capture")
-               : several ? "Collectives over the whole capture (not only the "
-                           "steps), every rank's calls together"
-                         : "Collectives over the whole capture (not only the "
-                           "steps)");
+        if (pr_sget_len(pr_sget(summary, PR_K_RUNS)) > 1)
+            t.order = "total time; every rank's calls summed";
+        pr_figs_heading(f, capture ? "Collectives over the whole capture"
+                                   : "Collectives over the whole capture (not "
+                                     "only the steps)");
         pr_figs_table_own(f, &t, comm_rows(pr_sget(d, PR_K_COMM_OPS)), NULL);
     }
     in_flight(f, summary);
