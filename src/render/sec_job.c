@@ -1094,19 +1094,18 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                        &t, 0, "No kernels in any rank.");
     /* Late rank is HCCL's Notify Wait reading: named only where one is
        shown (issue #29 review: a 2-GPU nsys DDP export had none) */
-    if (n_ops + n_kernels > 0)
-        pr_figs_note(
-            f, isnan(pr_sget_num(job, PR_K_LATE_RANK))
-                   ? "A collective's time on a rank includes its wait for the "
-                     "other ranks to enter it (NCCL waits inside its kernel), "
-                     "so its Max is on the rank that waits longest, often the "
-                     "one on time, not on a slow rank."
-                   : "A collective's time on a rank includes its wait for the "
-                     "other ranks to enter it (NCCL waits inside its kernel), "
-                     "so its Max is on the rank that waits longest, often the "
-                     "one on time, not on a slow rank; where the ranks share "
-                     "a clock, Late rank above splits it into wait and "
-                     "transit.");
+    if (n_ops + n_kernels > 0) {
+        snprintf(text, sizeof(text),
+                 "A collective's time on a rank includes its wait for the "
+                 "other ranks to enter it (NCCL waits inside its kernel), so "
+                 "its Max is on the rank that waits longest, often the one on "
+                 "time, not on a slow rank%s.",
+                 isnan(pr_sget_num(job, PR_K_LATE_RANK))
+                     ? ""
+                     : "; where the ranks share a clock, Late rank above "
+                       "splits it into wait and transit");
+        pr_figs_note(f, text);
+    }
     if (agg_note(job, text, sizeof(text)))
         pr_figs_note(f, text);
 }

@@ -89,7 +89,6 @@ struct proc {
     size_t n_calls, cap_calls;
     struct nccl_comm comms[MAX_COMMS];
     size_t n_comms;
-    int64_t nccl_unmatched; /* NCCL kernels left without a size */
 };
 
 struct gpu_row {
@@ -981,22 +980,17 @@ add_annotation(struct nsys *n, sqlite3_stmt *q, int64_t gtid, const char *text)
  * size as different ranks gets none. */
 #define NCCL_JSON_MAX 4096
 static void
-nccl_rank_of(struct proc *p, const char *text, const unsigned char *json,
-             int len)
+nccl_rank_of(struct proc *p, const char *text, const cJSON *j)
 {
-    cJSON *j;
     double rank, size, id;
 
-    if (json == NULL || len <= 0 || len > NCCL_JSON_MAX ||
-        strncmp(text, "ncclComm", 8) != 0 ||
-        (j = cJSON_ParseWithLength((const char *)json, (size_t)len)) == NULL)
+    if (strncmp(text, "ncclComm", 8) != 0)
         return;
     rank = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "Rank"));
     size = cJSON_GetNumberValue(
         cJSON_GetObjectItemCaseSensitive(j, "No. of ranks"));
     id = cJSON_GetNumberValue(
         cJSON_GetObjectItemCaseSensitive(j, "NCCL communicator ID"));
-    cJSON_Delete(j);
     if (!(size >= 1 && size <= 1e6 && rank >= 0 && rank < size &&
           rank == (double)(int64_t)rank && size == (double)(int64_t)size))
         return;
@@ -1017,22 +1011,19 @@ nccl_rank_of(struct proc *p, const char *text, const unsigned char *json,
  * call each, kept for nccl_sizes.  0 on out-of-memory. */
 static int
 nccl_call_of(struct proc *p, int64_t gtid, int64_t start, int64_t end,
-             const char *text, const unsigned char *json, int len)
+             const char *text, const cJSON *j)
 {
     static const char *const calls[] = {
         "ncclAllReduce",     "ncclBroadcast", "ncclReduce", "ncclAllGather",
         "ncclReduceScatter", "ncclSend",      "ncclRecv"};
     struct nccl_call *c;
-    cJSON *j;
     double bytes, comm;
     size_t i;
 
     for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
         if (strcmp(text, calls[i]) == 0)
             break;
-    if (i == sizeof(calls) / sizeof(calls[0]) || json == NULL || len <= 0 ||
-        len > NCCL_JSON_MAX ||
-        (j = cJSON_ParseWithLength((const char *)json, (size_t)len)) == NULL)
+    if (i == sizeof(calls) / sizeof(calls[0]))
         return 1;
     bytes = cJSON_GetNumberValue(
         cJSON_GetObjectItemCaseSensitive(j, "Message size [bytes]"));
@@ -1041,7 +1032,6 @@ nccl_call_of(struct proc *p, int64_t gtid, int64_t start, int64_t end,
             cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "Bytes"));
     comm = cJSON_GetNumberValue(
         cJSON_GetObjectItemCaseSensitive(j, "NCCL communicator ID"));
-    cJSON_Delete(j);
     if (!(bytes >= 0 && bytes < 9e18) || end < start)
         return 1;
     if (pr_grow((void **)&p->calls, &p->cap_calls, p->n_calls + 1,
@@ -1080,15 +1070,25 @@ on_nvtx(struct nsys *n, sqlite3_stmt *q)
         text = "(unnamed range)";
     if (sqlite3_column_type(q, N_JSON) == SQLITE_TEXT &&
         strncmp(text, "nccl", 4) == 0) {
-        const unsigned char *js = sqlite3_column_text(q, N_JSON);
-        int len = sqlite3_column_bytes(q, N_JSON);
+        /* NCCL's payload, parsed once for both readings */
+        const char *js = (const char *)sqlite3_column_text(q, N_JSON);
+        int len = sqlite3_column_bytes(q, N_JSON), ok;
+        cJSON *j = js != NULL && len > 0 && len <= NCCL_JSON_MAX
+                       ? cJSON_ParseWithLength(js, (size_t)len)
+                       : NULL;
 
-        if ((p = proc_of(n, gtid)) == NULL)
-            return PR_E_NOMEM;
-        nccl_rank_of(p, text, js, len);
-        if (!nccl_call_of(p, gtid, col_i64(n, q, N_START, 0),
-                          col_i64(n, q, N_END, 0), text, js, len))
-            return PR_E_NOMEM;
+        if (j != NULL) {
+            if ((p = proc_of(n, gtid)) == NULL) {
+                cJSON_Delete(j);
+                return PR_E_NOMEM;
+            }
+            nccl_rank_of(p, text, j);
+            ok = nccl_call_of(p, gtid, col_i64(n, q, N_START, 0),
+                              col_i64(n, q, N_END, 0), text, j);
+            cJSON_Delete(j);
+            if (!ok)
+                return PR_E_NOMEM;
+        }
     }
     if (parse_op(text, &op))
         return add_op(n, q, gtid, text, &op);
@@ -1392,16 +1392,17 @@ cmp_corr(const void *a, const void *b)
     return x->corr < y->corr ? -1 : x->corr > y->corr;
 }
 
-/* Device work takes its launch's operator id, by correlationId. */
-static enum pr_status
-link_devices(struct pr_trace *t, struct corr_ref *c)
+/* The launches of t (runtime and driver calls) that carry a
+ * correlationId, into c sorted by it: ext, each one's external id (those
+ * without one left out) where by_ext, else its event index; how many. */
+static size_t
+launches_by_corr(const struct pr_trace *t, struct corr_ref *c, int by_ext)
 {
     size_t i, n = 0;
 
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
-
-        int64_t ext = pr_event_external_id(t, e),
+        int64_t ext = by_ext ? pr_event_external_id(t, e) : (int64_t)i,
                 corr = pr_event_correlation(t, e);
 
         if ((e->kind == PR_KIND_RUNTIME_CALL ||
@@ -1412,6 +1413,15 @@ link_devices(struct pr_trace *t, struct corr_ref *c)
         }
     }
     qsort(c, n, sizeof(*c), cmp_corr);
+    return n;
+}
+
+/* Device work takes its launch's operator id, by correlationId. */
+static enum pr_status
+link_devices(struct pr_trace *t, struct corr_ref *c)
+{
+    size_t i, n = launches_by_corr(t, c, 1);
+
     for (i = 0; i < t->n_events && n > 0; i++) {
         struct pr_event *e = &t->events[i];
         struct corr_ref key, *hit;
@@ -1618,15 +1628,7 @@ nccl_sizes(struct proc *p)
         free(c);
         return PR_E_NOMEM;
     }
-    for (i = 0; i < t->n_events; i++) {
-        const struct pr_event *e = &t->events[i];
-
-        if ((e->kind == PR_KIND_RUNTIME_CALL ||
-             e->kind == PR_KIND_DRIVER_CALL) &&
-            (c[n].corr = pr_event_correlation(t, e)) != PR_NO_ID)
-            c[n++].ext = (int64_t)i;
-    }
-    qsort(c, n, sizeof(*c), cmp_corr);
+    n = launches_by_corr(t, c, 0);
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i], *l;
         const struct nccl_call *call;
@@ -1644,10 +1646,8 @@ nccl_sizes(struct proc *p)
         call = l != NULL ? call_at(p, pr_event_tid(t, l), l->ts_ns) : NULL;
         size = call != NULL ? comm_size(p, call->comm) : -1;
         if (call == NULL || (call->share && size < 1) ||
-            (size > 0 && call->bytes > INT64_MAX / size)) {
-            p->nccl_unmatched++;
+            (size > 0 && call->bytes > INT64_MAX / size))
             continue;
-        }
         g = &t->gpu[e->info];
         g->dtype = byte;
         g->in_nelems = call->share == 2 ? call->bytes * size : call->bytes;
@@ -1688,11 +1688,12 @@ run_facts(const struct pr_trace *t, struct run_facts *f)
             f->ops_no_sizes +=
                 pr_trace_op(t, e, &ob) != NULL && ob.input_dims == PR_STR_NONE;
         } else if (e->kind == PR_KIND_DEVICE_TASK) {
+            int nccl = strncmp(pr_trace_str(t, e->name), "nccl", 4) == 0;
+
             f->kernels++;
-            f->nccl += strncmp(pr_trace_str(t, e->name), "nccl", 4) == 0;
+            f->nccl += nccl;
             f->nccl_sized +=
-                strncmp(pr_trace_str(t, e->name), "nccl", 4) == 0 &&
-                e->info != PR_NO_INFO && t->gpu[e->info].in_nelems >= 0;
+                nccl && e->info != PR_NO_INFO && t->gpu[e->info].in_nelems >= 0;
         }
     }
 }
