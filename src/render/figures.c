@@ -448,6 +448,22 @@ static const struct pr_col npu_cols[] = {
     /* hunt31 #7: no CUDA/ROCm example in an NPU report's tooltip */
     {"arch", PR_K_ARCHITECTURE, "Arch", PR_FMT_TEXT, 0.6,
      "Architecture (Ascend910B, Ascend310P)", PR_COL_BOTH},
+    /* HTA reads no NPU trace: the temporal breakdown's and queue's
+       tooltips define their NPU figures without its names (issue #30) */
+    {"span", PR_K_SPAN_US, "Window", PR_FMT_US, 0.9,
+     "The steps with NPU tasks (the window of the utilization figure); "
+     "without steps, first to last task on the NPU",
+     PR_COL_BOTH},
+    {"host_wait", PR_K_IDLE_HOST_WAIT_US, "Idle: host", PR_FMT_US, 0.9,
+     "The next task's launch call began after the NPU ran dry", PR_COL_BOTH},
+    {"kernel_wait", PR_K_IDLE_KERNEL_WAIT_US, "Idle: gaps", PR_FMT_US, 0.9,
+     "Gaps under 30 \xC2\xB5s between back-to-back tasks", PR_COL_BOTH},
+    {"other", PR_K_IDLE_OTHER_US, "Idle: other", PR_FMT_US, 1.0,
+     "Tasks already queued did not start: an event wait, another stream, "
+     "work not in the trace",
+     PR_COL_BOTH},
+    {"max", PR_K_MAX, "Max queue", PR_FMT_COUNT, 0.8,
+     "Tasks launched and not yet started, at most", PR_COL_BOTH},
 };
 
 static const char *const npu_cols_of[] = {"TC eligible",
@@ -461,7 +477,12 @@ static const char *const npu_cols_of[] = {"TC eligible",
                                           "Basis",
                                           "Host mean",
                                           "Host",
-                                          "Arch"};
+                                          "Arch",
+                                          "Window",
+                                          "Idle: host",
+                                          "Idle: gaps",
+                                          "Idle: other",
+                                          "Max queue"};
 
 static const char *const npu_cols_out[] = {"Blocks/SM", "Est. occupancy", "SMs",
                                            "Est. SM efficiency",

@@ -44,8 +44,7 @@ static const struct pr_col worker_cols[] = {
      "neither computing nor communicating", PR_COL_BOTH},
     {"comm_overlap", PR_K_COMM_OVERLAP_PCT, "HCCL overlapped", PR_FMT_PCT, 0.9,
      "of the HCCL time, the part computing overlaps: Overlapped / (Overlapped "
-     "+ Communication(Not Overlapped)), HTA's communication-computation "
-     "overlap",
+     "+ Communication(Not Overlapped))",
      PR_COL_BOTH},
     {"from", PR_K_SPLIT_SOURCE, "From", PR_FMT_TEXT, 1.2,
      "the rank's own step table, or its device tasks", PR_COL_BOTH},

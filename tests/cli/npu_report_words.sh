@@ -1,11 +1,13 @@
 #!/bin/sh
 # npu_report_words.sh - issue #30's word rule: an Ascend report speaks of
 # its NPU, AI Core, Cube and Vector, HCCL and torch_npu.profiler, and
-# never of a GPU, CUDA, NCCL, SMs (sm_80, gfx90a), warps, occupancy, tensor cores,
-# ProfilerStep or torch.profiler.  Checked on every Ascend sample of
+# never of a GPU, CUDA, NCCL or RCCL, SMs (sm_80, gfx90a), warps, occupancy,
+# tensor cores, ProfilerStep or torch.profiler, nor names its figures after
+# HTA, which reads no NPU trace.  Checked on every Ascend sample of
 # ../shared/traces (torch_npu, msprof, mindspore) and on the CANN 8.3 job
 # of tests/data/ascend: the HTML's visible text, the PDF's text, every
-# `table` kind on the terminal and the recommendations of the JSON.
+# `table` kind on the terminal, the recommendations of the JSON and its
+# distributed views' method texts.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -14,7 +16,7 @@ if ! command -v python3 > /dev/null 2>&1; then
     exit 0
 fi
 
-WORDS='GPU|CUDA|cuda|NCCL|\bsm_[0-9]|\bgfx[0-9]|\bSMs?\b|[Ww]arps?\b|[Oo]ccupancy|[Tt]ensor[ -]?[Cc]ores?|ProfilerStep|torch\.profiler\b'
+WORDS='GPU|CUDA|cuda|NCCL|RCCL|\bHTA\b|\bsm_[0-9]|\bgfx[0-9]|\bSMs?\b|[Ww]arps?\b|[Oo]ccupancy|[Tt]ensor[ -]?[Cc]ores?|ProfilerStep|torch\.profiler\b'
 
 # the visible text of an HTML report (no styles, scripts or markup; the
 # tooltips are text too)
@@ -27,9 +29,14 @@ print(html.unescape(re.sub(r'<[^>]+>', '\n', t)))
 PY
 cat > "$T_DIR/recs.py" << 'PY'
 import json, sys
-for r in json.load(open(sys.argv[1]))['runs']:
+d = json.load(open(sys.argv[1]))
+for r in d['runs']:
     for x in r.get('recommendations') or []:
         print(x['text'])
+for v in [d.get('distributed')] + [j.get('distributed') for j in d.get('jobs') or []]:
+    if v:
+        print(v.get('method') or '')
+        print(v.get('method_producer') or '')
 PY
 
 inputs=$PR_SRCDIR/tests/data/ascend/pp4

@@ -848,14 +848,23 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
     }
     r.world_size = world_known ? world : NAN;
     r.world_size_source = world_known ? source : NULL;
-    r.method = "per step: computation = kernel time (host operator time "
-               "in a run without kernels) not overlapped by "
-               "communication, overlap = both at once, communication = "
-               "collective time alone (kernels of the kernel table's "
-               "collective family on the device: NCCL, RCCL, HCCL, DeepEP, "
-               "symmetric memory, custom all-reduce ...; "
-               "Gloo ops on the host), other = the rest of the step; "
-               "averaged over steps";
+    /* an Ascend job's words: tasks and HCCL, never NCCL (issue #30) */
+    r.method =
+        any_npu(w, n)
+            ? "per step: computation = device task time (host operator "
+              "time in a run without tasks) not overlapped by "
+              "communication, overlap = both at once, communication = "
+              "HCCL task time alone (the kernel table's collective family "
+              "on the NPU), other = the rest of the step; averaged over "
+              "steps"
+            : "per step: computation = kernel time (host operator time "
+              "in a run without kernels) not overlapped by "
+              "communication, overlap = both at once, communication = "
+              "collective time alone (kernels of the kernel table's "
+              "collective family on the device: NCCL, RCCL, HCCL, DeepEP, "
+              "symmetric memory, custom all-reduce ...; "
+              "Gloo ops on the host), other = the rest of the step; "
+              "averaged over steps";
     for (i = 0; i < n && !w[i].from_table; i++)
         ;
     r.method_producer =
