@@ -133,6 +133,11 @@ int pr_fig_row_step_words(const cJSON *run, char *buf, size_t size);
 /* Whether a run ran on an NPU (a device of kind "npu"), and whether every
  * run of a summary did (and there is one). */
 int pr_fig_run_is_npu(const cJSON *run);
+/* 1 when the run's files hold no device task at all (its diagnostics'
+ * "no_tasks": a torch_npu rank with step_trace_time.csv and
+ * communication.json but neither kernel_details.csv nor trace_view.json),
+ * so its device did work the files do not show (issue #30). */
+int pr_fig_run_no_tasks(const cJSON *run);
 int pr_fig_summary_is_npu(const cJSON *summary);
 
 /* A finding's id as an NPU run's report shows it: the summary's ids are

@@ -769,6 +769,19 @@ pr_fig_run_is_npu(const cJSON *run)
     return 0;
 }
 
+int
+pr_fig_run_no_tasks(const cJSON *run)
+{
+    const cJSON *d;
+
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
+    {
+        if (pr_sget_is(pr_sget_str(d, PR_K_KIND), "no_tasks"))
+            return 1;
+    }
+    return 0;
+}
+
 const char *
 pr_fig_id_npu(const char *id, char *buf, size_t size)
 {

@@ -475,8 +475,17 @@ temporal(struct pr_figs *f, const cJSON *run)
 
     pr_figs_heading(f, "Device time: busy and idle");
     if (pr_sget_len(tb) == 0) {
-        pr_figs_note(f, "No kernels, copies or memsets in this run: no "
-                        "device time to break down.");
+        /* a rank whose files hold no task did device work (issue #30) */
+        pr_figs_note(f, pr_fig_run_no_tasks(run)
+                            ? "No device task is in this rank's files (neither "
+                              "kernel_details.csv nor trace_view.json): its "
+                              "device time cannot be broken down; the step "
+                              "table's split is in the verdict above."
+                        : pr_fig_run_is_npu(run)
+                            ? "No device task in this run: no device time to "
+                              "break down."
+                            : "No kernels, copies or memsets in this run: no "
+                              "device time to break down.");
         return;
     }
     if (pr_sget_is(why, "task_list_extract") ||

@@ -2714,7 +2714,10 @@ pr_sec_roof_missing(const cJSON *summary, const cJSON *run, const char *what,
                  "%s: the roofline is per operator, and this trace records "
                  "no operator (%s)%s%s.",
                  what,
-                 pr_fig_run_is_npu(run)
+                 pr_fig_run_no_tasks(run)
+                     ? "nor any device task: neither trace_view.json nor "
+                       "kernel_details.csv is in this rank's files"
+                 : pr_fig_run_is_npu(run)
                      ? "its device tasks have no launching operator: the "
                        "export holds the tasks without the framework's "
                        "operator timeline, as kernel_details.csv without "

@@ -223,4 +223,32 @@ sys.exit(0 if [x['rank'] for x in st] == [3]
          else 1)
 PY
 
+
+# ranks 1 and 3 did device work their files do not hold: the report says
+# which files are missing, never "no device work" or "no kernels"
+"$PR_BIN" -q --input "$D" --html "$T_DIR/r.html" 2> /dev/null
+check "a rank without task files: its notes name the missing files" \
+    python3 - "$T_DIR/s.json" "$T_DIR/r.html" <<'PY'
+import html, json, re, sys
+s = json.load(open(sys.argv[1]))
+runs = {r['worker']: r for r in s['runs']}
+ok = True
+for w in ('rank1', 'rank3'):
+    r = runs[w]
+    for k in ('synchronization', 'launches'):
+        note = r[k].get('note') or ''
+        print(w, k, note)
+        ok &= note.startswith("no device task is in this rank's files "
+                              "(neither kernel_details.csv nor trace_view.json)")
+t = open(sys.argv[2], encoding='utf-8').read()
+t = re.sub(r'<(style|script)\b.*?</\1>', '', t, flags=re.S)
+t = html.unescape(re.sub(r'<[^>]+>', ' ', t))
+bad = re.findall(r'no device work|No kernels, copies or memsets', t)
+n = t.count("No device task is in this rank's files (neither "
+            "kernel_details.csv nor trace_view.json): its device time")
+r = t.count('nor any device task: neither trace_view.json nor '
+            "kernel_details.csv is in this rank's files")
+print(bad, n, r)
+sys.exit(0 if ok and n == 2 and r == 2 and not bad else 1)
+PY
 echo "1..$T_N"

@@ -1240,6 +1240,14 @@ unmeasured(const struct hd *h, int sync)
                       "launch delay and queues cannot be measured";
     if (h->t->memtl != NULL)
         return PR_MEMTL_ONLY_ALLOCS;
+    /* a rank's files without its tasks: its device worked (issue #30) */
+    if (h->n == 0 && pr_trace_has_gap(h->t, "no_tasks"))
+        return sync ? "no device task is in this rank's files (neither "
+                      "kernel_details.csv nor trace_view.json): "
+                      "synchronisation cannot be measured"
+                    : "no device task is in this rank's files (neither "
+                      "kernel_details.csv nor trace_view.json): launch "
+                      "delay and queues cannot be measured";
     return h->n == 0 ? sync ? "the run has no device work: there is no "
                               "host-device synchronisation to measure"
                             : "the run has no device work: there are no "
