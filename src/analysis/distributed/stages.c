@@ -1176,14 +1176,19 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
                    ".csv): rank r is in stage r / (ranks / stages), as "
                    "MindInsight numbers them; a stage's figures are the "
                    "largest of its ranks' (mean per step over steps 2..n, "
-                   "as MindSpore averages them), its bubble the time alone "
+                   "as MindSpore averages them), each column on its own, so "
+                   "a row may take its columns from different ranks; its "
+                   "bubble the time alone "
                    "in Receive (receive_alone_time)"
                  : "stages as msprof-analyze's cluster analysis forms them: "
                    "ranks joined by point-to-point groups are in different "
                    "stages, ranks of a collective group holding at most one "
                    "rank of each point-to-point chain are in one; a stage's "
-                   "figures are the largest of its ranks' (mean per step), its "
-                   "p2p wait and idle the means of its ranks'";
+                   "figures are the largest of its ranks' (mean per step), "
+                   "each column on its own as in msprof-analyze's stage rows, "
+                   "so a row may take its columns from different ranks and "
+                   "add up to more than a step; its p2p wait and idle the "
+                   "means of its ranks'";
     arr = cJSON_CreateArray();
     *ok = *ok && arr != NULL;
     for (i = 0; i < n && *ok; i++)
