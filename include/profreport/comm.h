@@ -58,4 +58,8 @@ int pr_comm_on_host(const char *backend);
  * collective ("gloo:all_reduce", "nccl:_all_gather_base"). */
 int pr_comm_host_collective(const char *name);
 
+/* Bytes in binary units as the report's tables write them ("1.23 GiB",
+ * "140.0 MiB", "12.0 KiB"), so a finding's sizes read like its table's. */
+void pr_comm_bytes_text(double b, char *buf, size_t cap);
+
 #endif

@@ -100,7 +100,7 @@ assert h[(1, "hcom_broadcast_", "88")]["transit_zero_calls"] == 0, h
 assert h[(0, "hcom_allGather_", "77")]["transit_zero_small_calls"] == 1, h
 assert h[(0, "hcom_broadcast_", "77")]["rated_calls"] == 1, h
 PY
-check "rank 1's communication finding: Transit leaves out the 8 MB of its Transit-0 call" \
+check "rank 1's communication finding: Transit leaves out the 8 MB (7.6 MiB, the table's unit) of its Transit-0 call" \
     python3 - "$T_DIR/a.json" << 'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -108,7 +108,7 @@ r1 = [r for r in s["runs"] if r["rank"] == 1][0]
 c = [x for x in (r1.get("recommendations") or []) + (r1.get("observations") or [])
      if x["id"] == "communication"][0]
 assert "into Transit 1.5 ms (the operations' own Transit Time, which leaves " \
-    "out 8.0 MB a step that their links carried in calls whose Transit " \
+    "out 7.6 MiB a step that their links carried in calls whose Transit " \
     "Time is 0), Wait 0.0 ms" in c["text"], c["text"]
 PY
 

@@ -1105,8 +1105,8 @@ size_note(const struct op *o, char *text, size_t cap)
                (long long)o->large_n, lb / 1048576.0, b, lb / sb, lt / st) >= 0;
 }
 
-static void
-fmt_bytes(double b, char *buf, size_t cap)
+void
+pr_comm_bytes_text(double b, char *buf, size_t cap)
 {
     if (b >= 1073741824.0)
         snprintf(buf, cap, "%.2f GiB", b / 1073741824.0);
@@ -1147,7 +1147,7 @@ sized_note(const struct op *o, char *text, size_t cap)
     if (o->bw_calls == 0 || (o->link_calls > 0 && !link_partial(o)) ||
         (o->sized_calls == o->calls && o->timed_calls == o->calls))
         return 0;
-    fmt_bytes(o->bytes, b, sizeof(b));
+    pr_comm_bytes_text(o->bytes, b, sizeof(b));
     if (link_partial(o))
         w = snprintf(text, cap,
                      "%s: %lld of its %lld calls %s link bytes in hccl_raw, "
@@ -1229,7 +1229,7 @@ small_note(const struct op *o, char *text, size_t cap, size_t len)
 
     if (!link_split(o) || len >= cap)
         return len;
-    fmt_bytes(o->link_small_bytes / ns, sb, sizeof(sb));
+    pr_comm_bytes_text(o->link_small_bytes / ns, sb, sizeof(sb));
     fmt_ms((double)o->link_small_ns / ns, st, sizeof(st));
     if (o->link_calls == 0)
         w = snprintf(text + len, cap - len,
@@ -1240,7 +1240,7 @@ small_note(const struct op *o, char *text, size_t cap, size_t len)
                      o->link_sized < o->calls ? "with link bytes " : "", sb,
                      st);
     else {
-        fmt_bytes(o->link_bytes / nl, lb, sizeof(lb));
+        pr_comm_bytes_text(o->link_bytes / nl, lb, sizeof(lb));
         w = snprintf(text + len, cap - len,
                      "; %s: %lld of its %lld calls %smoved under 1 MiB "
                      "over the links (%s and %s a call on average): their "

@@ -1134,12 +1134,17 @@ split_words(const cJSON *run, double share, const double t[5], char *text,
         if (pr_sget_num(op, PR_K_TRANSIT_ZERO_BYTES) > 0)
             zb += pr_sget_num(op, PR_K_TRANSIT_ZERO_BYTES);
     }
-    if (zb > 0 && steps > 0)
+    if (zb > 0 && steps > 0) {
+        char size[32];
+
+        /* binary units, as the HCCL table's and its note's (issue #30) */
+        pr_comm_bytes_text(zb / steps, size, sizeof(size));
         snprintf(moved, sizeof(moved),
                  "the operations' own Transit Time, which leaves out "
-                 "%.1f MB %s that their links carried in calls whose "
+                 "%s %s that their links carried in calls whose "
                  "Transit Time is 0",
-                 zb / steps / 1e6, a_step(run));
+                 size, a_step(run));
+    }
     table_basis(run, basis, sizeof(basis));
     len = snprintf(
         text, cap,
