@@ -153,6 +153,8 @@
 #define PR_K_PEER_ENTRY_SLACK_US "peer_entry_slack_us"
 #define PR_K_PEER_CHAIN_COMM_US "peer_chain_comm_us"
 #define PR_K_PEER_CHAIN_ACLOP_US "peer_chain_aclop_us"
+/* whose optimizer the Optimizer.step# ranges ran (pr_whatif_optimizer_impl) */
+#define PR_K_OPTIMIZER_IMPL "optimizer_impl"
 /* by_kind_us: the step's time up to where the path enters from a peer */
 #define PR_K_PEER_WAIT "peer_wait"
 

@@ -198,6 +198,66 @@ assert 'the operators and ranges named, 2.8 ms a step (93% of the step)' in \
     h['gain_note'], h
 " "$T_DIR/adamw.json"
 
+# 3b'. The same step with a hand-written AdamW (issue #29 review: CS336's
+# own AdamW, aten::mul/sub_/sqrt/div a parameter, was told to pass
+# foreach=True): torch.optim's AdamW always runs addcmul_/addcdiv_,
+# _foreach_* or _fused_*, so a range of that name that ran none is not
+# torch.optim's, and the advice says to use it in its place.  Shampoo's
+# _foreach_ calls are not torch.optim's; a compiled step tells nothing.
+python3 - "$T_DIR" << 'PY'
+import json, sys
+def X(cat, name, ts, dur, pid=1, tid=1, **args):
+    return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
+            "ts": ts, "dur": dur, "args": args}
+def step(optim, inner):
+    ev = [X("user_annotation", "ProfilerStep#1", 0, 3000),
+          X("cpu_op", "aten::mm", 0, 100),
+          X("cuda_runtime", "cudaLaunchKernel", 10, 5, correlation=1),
+          X("kernel", "volta_sgemm_128x64_nn", 20, 1100, pid=0, tid=7,
+            correlation=1, device=0, stream=7),
+          X("user_annotation", "Optimizer.step#%s.step" % optim, 200, 2700)]
+    ts = 300
+    for name in inner:
+        ev.append(X("cpu_op", name, ts, 2000 // len(inner) - 10))
+        ts += 2000 // len(inner)
+    return {"traceEvents": ev}
+for name, optim, inner in (
+        ("own", "AdamW", ["aten::mul", "aten::sub_", "aten::sqrt", "aten::div"]),
+        ("shampoo", "Shampoo", ["aten::_foreach_mul_", "aten::_foreach_add_"]),
+        ("compiled", "AdamW", ["Torch-Compiled Region", "aten::mul"]),
+        ("single", "Adam", ["aten::mul_", "aten::addcmul_", "aten::addcdiv_"])):
+    json.dump(step(optim, inner),
+              open("%s/%s.pt.trace.json" % (sys.argv[1], name), "w"))
+PY
+for n in own shampoo compiled single; do
+    "$PR_BIN" -q --input "$T_DIR/$n.pt.trace.json" --json "$T_DIR/$n.json" \
+        2> /dev/null
+done
+check "optimizer_impl: torch.optim's AdamW, a hand-written one, Shampoo, a compiled step" \
+    python3 - "$T_DIR" << 'PY'
+import json, sys
+def run(n):
+    return json.load(open("%s/%s.json" % (sys.argv[1], n)))['runs'][0]
+got = {n: run(n)['critical_path'].get('optimizer_impl', 'absent')
+       for n in ('adamw', 'own', 'shampoo', 'compiled', 'single')}
+print(got)
+assert got == {'adamw': 'torch_optim', 'own': 'own', 'shampoo': None,
+               'compiled': None, 'single': 'torch_optim'}, got
+PY
+check "hand-written AdamW: use torch.optim's fused AdamW in its place, no foreach flag" \
+    python3 - "$T_DIR/own.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+h = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}['host_ops']
+t = h['text']
+print(t)
+assert ("The optimizer's step is on the path, and its AdamW is not "
+        "torch.optim's (none of its aten::addcmul_, aten::addcdiv_, "
+        "aten::_foreach_* or aten::_fused_* operators ran in it): "
+        "torch.optim.AdamW(..., fused=True) in its place") in t, t
+assert 'foreach=True' not in t and 'per-tensor fallback' not in t, t
+PY
+
 # 3c. Slow host dispatch (review-3 finding 5): HTA's nccl_parser_config
 # spends 29.1 µs a call over 4,857 calls of operators that compute nothing
 # (aten::empty 32.7 µs, aten::view 24.0 µs) on a 93% host path; the other

@@ -349,10 +349,12 @@ has_embedding(const cJSON *run)
  * with no Triton kernel in the trace, its eager ATen operators). */
 static size_t
 host_op_advice(const cJSON *run, const char *ops, char *buf, size_t cap,
-               size_t len)
+               size_t len, int optimizer_said)
 {
-    if (strstr(ops, "Optimizer.step#") != NULL ||
-        strstr(ops, "aten::_foreach_") != NULL)
+    /* optimizer_said: the caller names the optimizer's own lever (its
+       class's flag, or that it is not torch.optim's), so no AdamW here */
+    if (!optimizer_said && (strstr(ops, "Optimizer.step#") != NULL ||
+                            strstr(ops, "aten::_foreach_") != NULL))
         len = pr_append(buf, cap, len,
                         " The optimizer's step is on the path: a fused "
                         "optimizer (torch.optim.AdamW(..., fused=True)) or "
@@ -605,7 +607,7 @@ syncs_in_loop(const cJSON *run, int capture, double gain_us, char *buf,
  * each); its multi-tensor or fused form launches a few per step. */
 static size_t
 optimizer_launches(char *buf, size_t cap, size_t len, const char *optim,
-                   double pct, int npu)
+                   double pct, int npu, const char *impl)
 {
     char cls[64];
     const char *c = optim + strlen("Optimizer.step#");
@@ -620,6 +622,18 @@ optimizer_launches(char *buf, size_t cap, size_t len, const char *optim,
                     "is issued inside the optimizer's step (%s), a "
                     "per-parameter loop of small operators",
                     pct, optim);
+    /* a hand-written optimizer of a torch.optim name has no foreach or
+       fused flag to pass (issue #29 review: CS336's own AdamW) */
+    if (pr_sget_is(impl, "own"))
+        return pr_append(
+            buf, cap, len,
+            ": it is not torch.optim's %s (none of its aten::addcmul_, "
+            "aten::addcdiv_, aten::_foreach_* or aten::_fused_* operators "
+            "ran in it), so torch.optim.%s(..., %s)%s%s in its place, or "
+            "torch.compile of the step, runs it in a few calls.",
+            cls, cls, !npu && torch_fused(cls) ? "fused=True" : "foreach=True",
+            npu && npu_fused(cls) ? " or torch_npu.optim.NpuFused" : "",
+            npu && npu_fused(cls) ? cls : "");
     if (strncmp(cls, "Fused", 5) == 0 || strncmp(cls, "NpuFused", 8) == 0 ||
         !torch_foreach(cls))
         return pr_append(buf, cap, len,
@@ -708,14 +722,18 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
         len = pr_append(text, sizeof(text), len,
                         " Host work is %.0f%% of the path, led by %s.",
                         host_pct, ops);
-        len = host_op_advice(run, ops, text, sizeof(text), len);
+        len = host_op_advice(run, ops, text, sizeof(text), len,
+                             pr_sget_str(w, PR_K_OPTIMIZER) != NULL &&
+                                 pr_sget_num(w, PR_K_OPTIMIZER_PCT) >=
+                                     OPT_PART_PCT);
     }
     opt_pct = pr_sget_num(w, PR_K_OPTIMIZER_PCT);
     optim = pr_sget_str(w, PR_K_OPTIMIZER);
     if (optim != NULL && opt_pct >= OPT_LEAD_PCT)
         /* most of the launches are the optimizer's per-parameter loop:
            its multi-tensor path first, a graph after */
-        len = optimizer_launches(text, sizeof(text), len, optim, opt_pct, npu);
+        len = optimizer_launches(text, sizeof(text), len, optim, opt_pct, npu,
+                                 pr_sget_str(cp, PR_K_OPTIMIZER_IMPL));
     /* without steps the loop's iteration is the unit a graph holds */
     amd = strcmp(graphs_word(run), "HIP graphs") == 0;
     mtia = strcmp(graphs_word(run), "graph capture") == 0;
@@ -775,7 +793,7 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                             sizeof(text), len);
     if (optim != NULL && opt_pct >= OPT_PART_PCT && opt_pct < OPT_LEAD_PCT)
         optimizer_launches(text, sizeof(text), strlen(text), optim, opt_pct,
-                           npu);
+                           npu, pr_sget_str(cp, PR_K_OPTIMIZER_IMPL));
     return add(recs, "launch_bound", text);
 }
 
@@ -1387,7 +1405,20 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     if (unrec) /* the host's time is not in the trace: no advice on it */
         return host_ops_caveat(run, recs, text, len, 0, NULL, named_us, unrec,
                                &ev);
-    if (cls != NULL && torch_fused(cls))
+    if (cls != NULL && pr_sget_is(pr_sget_str(cp, PR_K_OPTIMIZER_IMPL), "own"))
+        /* a hand-written optimizer of a torch.optim name (issue #29
+           review: CS336's AdamW ran aten::mul/sub_/sqrt/div a tensor) */
+        len = pr_append(text, sizeof(text), len,
+                        " The optimizer's step is on the path, and its %s is "
+                        "not torch.optim's (none of its aten::addcmul_, "
+                        "aten::addcdiv_, aten::_foreach_* or aten::_fused_* "
+                        "operators ran in it): torch.optim.%s(..., %s) in its "
+                        "place updates every parameter in a few kernels; or "
+                        "compile the step (torch.compile of a function that "
+                        "calls opt.step()).",
+                        cls, cls,
+                        torch_fused(cls) ? "fused=True" : "foreach=True");
+    else if (cls != NULL && torch_fused(cls))
         len = pr_append(text, sizeof(text), len,
                         " The optimizer's step is on the path: "
                         "torch.optim.%s(..., fused=True) updates every "
@@ -1419,7 +1450,7 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                         "runs the captured graph as fused kernels instead of "
                         "stepping through the Python each step.");
     if (strstr(ops, "CompiledFunction") != NULL)
-        host_op_advice(run, ops, text, sizeof(text), len);
+        host_op_advice(run, ops, text, sizeof(text), len, 1);
     step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
     named_us += ranges_us; /* the forward and the optimizer's step */
     if (python)

@@ -378,6 +378,134 @@ pr_whatif_acc_free(struct pr_whatif_acc *a)
     free(a);
 }
 
+/* An optimizer step's range for pr_whatif_optimizer_impl: its class's
+ * step always runs one of torch.optim's own operators (own_class), and
+ * what ran inside it. */
+struct impl_span {
+    int64_t s, e;
+    uint32_t tid, pid;
+    int own_class, torch_class, torch_ops, compiled, aten;
+};
+
+static int
+cmp_impl_span(const void *x, const void *y)
+{
+    const struct impl_span *a = x, *b = y;
+
+    return a->s < b->s ? -1 : a->s > b->s;
+}
+
+static int
+name_has_prefix(const char *name, const char *const *prefixes)
+{
+    size_t k;
+
+    for (k = 0; prefixes[k] != NULL; k++)
+        if (strncmp(name, prefixes[k], strlen(prefixes[k])) == 0)
+            return 1;
+    return 0;
+}
+
+const char *
+pr_whatif_optimizer_impl(const struct pr_trace *t)
+{
+    /* torch.optim's classes whose every step runs addcmul_/addcdiv_,
+       _foreach_* or _fused_* (issue #29 review: CS336's own AdamW was
+       told to pass foreach=True) */
+    static const char *const own_classes[] = {"Adam.", "AdamW.", "RMSprop.",
+                                              NULL};
+    /* torch.optim's classes (torch/optim/__init__.py): Shampoo's or an
+       EMA wrapper's _foreach_ calls are not torch.optim's */
+    static const char *const torch_classes[] = {
+        "Adadelta.", "Adafactor.", "Adagrad.", "Adam.",  "AdamW.",
+        "Adamax.",   "ASGD.",      "NAdam.",   "RAdam.", "RMSprop.",
+        "Rprop.",    "SGD.",       NULL};
+    static const char *const torch_ops[] = {"aten::_foreach_", "aten::_fused_",
+                                            "aten::addcmul_", "aten::addcdiv_",
+                                            NULL};
+    /* a compiled step runs its own kernels: nothing to tell by */
+    static const char *const compiled[] = {
+        "Torch-Compiled Region", "CompiledFunction", "## Call CompiledFxGraph",
+        "TorchDynamo Cache Lookup", NULL};
+    static const char prefix[] = "Optimizer.step#";
+    struct impl_span *v = NULL, *nv;
+    size_t i, n = 0, cap = 0, own = 0, torch = 0;
+    int64_t max = 0;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const char *name = pr_trace_str(t, e->name);
+
+        if ((e->kind != PR_KIND_ANNOTATION && e->kind != PR_KIND_HOST_OP) ||
+            e->dur_ns <= 0 || strncmp(name, prefix, sizeof(prefix) - 1) != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            nv = realloc(v, cap * sizeof(*nv));
+            if (nv == NULL) {
+                free(v);
+                return NULL; /* not known */
+            }
+            v = nv;
+        }
+        v[n] = (struct impl_span){
+            e->ts_ns,
+            e->ts_ns + e->dur_ns,
+            pr_event_tid(t, e),
+            pr_event_pid(t, e),
+            name_has_prefix(name + sizeof(prefix) - 1, own_classes),
+            name_has_prefix(name + sizeof(prefix) - 1, torch_classes),
+            0,
+            0,
+            0};
+        max = e->dur_ns > max ? e->dur_ns : max;
+        n++;
+    }
+    if (n == 0) {
+        free(v);
+        return NULL;
+    }
+    qsort(v, n, sizeof(*v), cmp_impl_span);
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const char *name;
+        size_t lo = 0, hi = n, j;
+
+        if (e->kind != PR_KIND_HOST_OP && e->kind != PR_KIND_ANNOTATION)
+            continue;
+        name = pr_trace_str(t, e->name);
+        if (strncmp(name, prefix, sizeof(prefix) - 1) == 0)
+            continue;
+        /* the ranges starting at or before it, back to the longest's
+           span earlier */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+
+            if (v[mid].s <= e->ts_ns)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (j = lo; j-- > 0 && v[j].s >= e->ts_ns - max;) {
+            if (e->ts_ns >= v[j].e || pr_event_tid(t, e) != v[j].tid ||
+                pr_event_pid(t, e) != v[j].pid)
+                continue;
+            v[j].torch_ops |= name_has_prefix(name, torch_ops);
+            v[j].compiled |= name_has_prefix(name, compiled);
+            v[j].aten |= strncmp(name, "aten::", 6) == 0;
+            break;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        torch += v[i].torch_class && v[i].torch_ops;
+        own += v[i].own_class && v[i].aten && !v[i].torch_ops && !v[i].compiled;
+    }
+    free(v);
+    return torch > 0 && own == 0   ? "torch_optim"
+           : own > 0 && torch == 0 ? "own"
+                                   : NULL;
+}
+
 void
 pr_whatif_skip(struct pr_whatif_acc *a)
 {

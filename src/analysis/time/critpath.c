@@ -5742,6 +5742,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         emit_peer(&c, &lw, n_paths, o, &parts, &ok);
         emit_entry(&c, &pe, n_paths, o);
         emit_late_peer(&c, &lw, warm ? &lw0 : NULL, n_paths, run, &ok);
+        o->r.optimizer_impl = pr_whatif_optimizer_impl(t);
         what_if = pr_whatif_rows(t, wa, &o->r.what_if_steps, &ok);
         /* gradient accumulation needs gradients: a run with operators and
            no backward pass (an inference server, review 28h #6) has none;
