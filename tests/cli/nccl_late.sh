@@ -60,6 +60,31 @@ assert w[0] + \"'s communication time falls by at most 3.00 ms, once \" + w[1] +
 assert d['job']['late_rank'] is None  # Nsight names no rank
 " "$T_DIR/two.json"
 
+# a rooted collective's kernels need not end together: a broadcast root
+# finishes once its data is sent (issue #29 review: a CS336 DDP export,
+# the root's broadcasts ending before its peer's).  The same export with
+# ten broadcasts whose root (rank 0) ends 150 us before rank 1: the
+# broadcasts are left out of the pairing, and the all-to-alls still name
+# rank 1 (before, 10 of 20 calls' ends agreed and nothing was said).
+sed -e "s/'ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)'\]/'ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)', 'ncclDevKernel_Broadcast_RING_LL']/" \
+    -e 's/^        t += 2000 \* us$/        runtime(db, t + 1730 * us, t + 1735 * us, c + 2, 1, gp)\
+        kernel(db, t + 1740 * us, t + 1990 * us - (150 * us if rank == 0 else 0), c + 2, 4, 8, rank, gp)\
+        t += 2000 * us/' "$T_DIR/mk.py" > "$T_DIR/mkb.py"
+python3 "$T_DIR/mkb.py" "$T_DIR/bc.sqlite"
+"$PR_BIN" -q --input "$T_DIR/bc.sqlite" --json "$T_DIR/bc.json"
+check "broadcasts whose root ends first: left out of the pairing, rank 1 still named" \
+    python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = [r['worker'] for r in d['runs']]
+kt = d['runs'][0]['communication']['kernel_times']
+assert sorted(len(g['start_us']) for g in kt['groups']) == [10, 10], kt
+t = d['job']['late_rank_note'] or ''
+print(t[:400])
+assert t.startswith(w[1] + ', the rank the others wait for'), t
+assert 'in 10 of the 10 calls (10 send_recv)' in t, t
+" "$T_DIR/bc.json"
+
 # the spread table's collective row: its Max is the rank that waits
 "$PR_BIN" -q --input "$T_DIR/two.sqlite" --html "$T_DIR/two.html"
 check "Kernels across ranks: the all-to-all's Max on gpu0 labelled as wait, the gemm's not" \
