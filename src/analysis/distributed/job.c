@@ -868,7 +868,8 @@ pair_group(struct nrank *v, size_t n, const char *name, size_t *calls,
        CS336 DDP export, the root's 1.2 MB broadcast ending 518 us before
        its peer's, its first one before the peer had launched), so its
        ends tell nothing of a shared clock, nor its starts of a wait */
-    if (pr_sget_is(name, "broadcast") || pr_sget_is(name, "reduce"))
+    if (name == NULL || strcmp(name, "broadcast") == 0 ||
+        strcmp(name, "reduce") == 0)
         return 0;
     for (k = 0; k < n; k++) {
         const cJSON *g = kt_group(v[k].kt, name);
