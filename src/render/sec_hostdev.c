@@ -809,7 +809,12 @@ copies(struct pr_figs *f, const cJSON *run)
         pr_figs_note(f, "This summary has no copy data.");
         return;
     }
-    pr_figs_table(f, NULL, &t, "No memory copies in this run.");
+    pr_figs_table(f, NULL, &t,
+                  pr_fig_run_no_tasks(run)
+                      ? "No copy task is in this rank's files (neither "
+                        "kernel_details.csv nor trace_view.json): its copies "
+                        "are not known."
+                      : "No memory copies in this run.");
     if (pr_sget_str(c, PR_K_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(c, PR_K_NOTE));
     pageable_advice(f, t.rows);

@@ -249,6 +249,8 @@ n = t.count("No device task is in this rank's files (neither "
 r = t.count('nor any device task: neither trace_view.json nor '
             "kernel_details.csv is in this rank's files")
 print(bad, n, r)
-sys.exit(0 if ok and n == 2 and r == 2 and not bad else 1)
+c = t.count("No copy task is in this rank's files (neither "
+            "kernel_details.csv nor trace_view.json)")
+sys.exit(0 if ok and n == 2 and r == 2 and c == 2 and not bad else 1)
 PY
 echo "1..$T_N"
