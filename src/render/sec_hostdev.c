@@ -974,7 +974,9 @@ launches(struct pr_figs *f, const cJSON *run)
                              .rows = pr_sget(l, PR_K_QUEUE_LENGTH),
                              .what = "streams"};
 
-    pr_figs_heading(f, "Kernel launches");
+    /* an NPU's operators launch tasks (issue #30's words) */
+    pr_figs_heading(f, pr_fig_run_is_npu(run) ? "Task launches"
+                                              : "Kernel launches");
     if (!cJSON_IsObject(l)) {
         pr_figs_note(f, "This summary has no launch data.");
         return;
