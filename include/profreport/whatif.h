@@ -165,17 +165,19 @@ void pr_whatif_acc_free(struct pr_whatif_acc *a); /* accepts NULL */
  * not reproduce it). */
 void pr_whatif_skip(struct pr_whatif_acc *a);
 
-/* Whose optimizer the trace's optimizer steps (torch.optim's
- * "Optimizer.step#C.step" ranges) ran (critical_path.optimizer_impl):
- * "torch_optim" where the class is one of torch.optim's and an operator
- * its implementations run for a step ran inside them (aten::addcmul_ /
- * aten::addcdiv_ of the single-tensor loop, aten::_foreach_* of the
- * multi-tensor one, aten::_fused_* of the fused kernels); "own" where the class
- * is Adam, AdamW or RMSprop, whose torch.optim step always runs one of those
- * (torch/optim/adam.py, adamw.py, rmsprop.py), and its ranges ran ATen
- * operators but none of them: an optimizer of that name written by hand
- * (CS336's AdamW: aten::mul, aten::sub_, aten::sqrt, aten::div); NULL
- * otherwise (no range, another class, a compiled step, both kinds). */
+/* Which optimizer the trace's optimizer steps (torch.optim's
+ * "Optimizer.step#C.step" ranges) ran (critical_path.optimizer_impl), C
+ * one of torch.optim's classes: "fused" where aten::_fused_* ran inside
+ * every range, "foreach" where aten::_foreach_* did (torch.optim's
+ * multi-tensor path), "single_tensor" where only aten::addcmul_ /
+ * aten::addcdiv_ did (torch.optim's per-parameter loop, foreach=False,
+ * or a hand-written class of the same form: transformers' old AdamW);
+ * "own" where C is Adam, AdamW or RMSprop, whose torch.optim step always
+ * runs one of those (torch/optim/adam.py, adamw.py, rmsprop.py), and its
+ * ranges ran ATen operators but none of them: an optimizer of that name
+ * written by hand (CS336's AdamW: aten::mul, aten::sub_, aten::sqrt,
+ * aten::div); NULL otherwise (no range, another class, a compiled step,
+ * ranges of different kinds). */
 const char *pr_whatif_optimizer_impl(const struct pr_trace *t);
 
 /* The recommendation id a scenario backs ("launch_bound", ...). */

@@ -233,7 +233,7 @@ for n in own shampoo compiled single; do
     "$PR_BIN" -q --input "$T_DIR/$n.pt.trace.json" --json "$T_DIR/$n.json" \
         2> /dev/null
 done
-check "optimizer_impl: torch.optim's AdamW, a hand-written one, Shampoo, a compiled step" \
+check "optimizer_impl: torch.optim's foreach and single-tensor paths, a hand-written AdamW, Shampoo, a compiled step" \
     python3 - "$T_DIR" << 'PY'
 import json, sys
 def run(n):
@@ -241,8 +241,8 @@ def run(n):
 got = {n: run(n)['critical_path'].get('optimizer_impl', 'absent')
        for n in ('adamw', 'own', 'shampoo', 'compiled', 'single')}
 print(got)
-assert got == {'adamw': 'torch_optim', 'own': 'own', 'shampoo': None,
-               'compiled': None, 'single': 'torch_optim'}, got
+assert got == {'adamw': 'foreach', 'own': 'own', 'shampoo': None,
+               'compiled': None, 'single': 'single_tensor'}, got
 PY
 check "hand-written AdamW: use torch.optim's fused AdamW in its place, no foreach flag" \
     python3 - "$T_DIR/own.json" << 'PY'
@@ -256,6 +256,17 @@ assert ("The optimizer's step is on the path, and its AdamW is not "
         "aten::_foreach_* or aten::_fused_* operators ran in it): "
         "torch.optim.AdamW(..., fused=True) in its place") in t, t
 assert 'foreach=True' not in t and 'per-tensor fallback' not in t, t
+PY
+check "single-tensor Adam: fused=True, and a hand-written class of that form told apart" \
+    python3 - "$T_DIR/single.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+h = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}['host_ops']
+t = h['text']
+assert 'torch.optim.Adam(..., fused=True) updates every parameter' in t, t
+assert ('A hand-written class of that name and form (aten::addcmul_ and '
+        "aten::addcdiv_ a parameter) has no such flag: use torch.optim's in "
+        'its place.') in t, t
 PY
 
 # 3c. Slow host dispatch (review-3 finding 5): HTA's nccl_parser_config

@@ -619,32 +619,60 @@ optimizer_launches(char *buf, size_t cap, size_t len, const char *optim,
     snprintf(cls, sizeof(cls), "%.*s", (int)n, c);
     len = pr_append(buf, cap, len,
                     " %.0f%% of the launch calls' time the replay takes off "
-                    "is issued inside the optimizer's step (%s), a "
-                    "per-parameter loop of small operators",
+                    "is issued inside the optimizer's step (%s)",
                     pct, optim);
     /* a hand-written optimizer of a torch.optim name has no foreach or
        fused flag to pass (issue #29 review: CS336's own AdamW) */
     if (pr_sget_is(impl, "own"))
         return pr_append(
             buf, cap, len,
-            ": it is not torch.optim's %s (none of its aten::addcmul_, "
-            "aten::addcdiv_, aten::_foreach_* or aten::_fused_* operators "
-            "ran in it), so torch.optim.%s(..., %s)%s%s in its place, or "
-            "torch.compile of the step, runs it in a few calls.",
+            ", a per-parameter loop of small operators: it is not "
+            "torch.optim's %s (none of its aten::addcmul_, aten::addcdiv_, "
+            "aten::_foreach_* or aten::_fused_* operators ran in it), so "
+            "using torch.optim.%s(..., %s)%s%s in its place, or compiling "
+            "the step%s, runs it in a few calls.",
             cls, cls, !npu && torch_fused(cls) ? "fused=True" : "foreach=True",
             npu && npu_fused(cls) ? " or torch_npu.optim.NpuFused" : "",
-            npu && npu_fused(cls) ? cls : "");
+            npu && npu_fused(cls) ? cls : "",
+            npu ? " (torch.compile with torchair's NPU backend)" : "");
     if (strncmp(cls, "Fused", 5) == 0 || strncmp(cls, "NpuFused", 8) == 0 ||
-        !torch_foreach(cls))
+        !torch_foreach(cls) || pr_sget_is(impl, "fused"))
         return pr_append(buf, cap, len,
-                         ": compile the step (torch.compile of a function "
-                         "that calls opt.step()) to fuse it.");
+                         "%s: compile the step (torch.compile of a function "
+                         "that calls opt.step()) to fuse it.",
+                         pr_sget_is(impl, "fused")
+                             ? ", which runs torch.optim's fused kernels "
+                               "(aten::_fused_*) already"
+                             : "");
+    /* the multi-tensor path already: its flag is no lever (issue #29
+       review), the fused kernels are */
+    if (pr_sget_is(impl, "foreach"))
+        return pr_append(
+            buf, cap, len,
+            ", which runs torch.optim's multi-tensor calls (aten::_foreach_*) "
+            "already: %s%s%s",
+            !npu && torch_fused(cls) ? "fused=True runs it in a few kernels."
+            : npu && npu_fused(cls)  ? "torch_npu.optim.NpuFused"
+                                     : "compile the step (torch.compile of "
+                                       "a function that calls opt.step()) "
+                                       "to fuse it.",
+            npu && npu_fused(cls) ? cls : "",
+            npu && npu_fused(cls) ? " runs it in a few kernels." : "");
     len = pr_append(buf, cap, len,
-                    ": torch.optim.%s(..., foreach=True)%s%s%s launches it "
+                    ", a per-parameter loop of small operators: "
+                    "torch.optim.%s(..., foreach=True)%s%s%s launches it "
                     "for all parameters in a few calls.",
                     cls, !npu && torch_fused(cls) ? " or fused=True" : "",
                     npu && npu_fused(cls) ? " or torch_npu.optim.NpuFused" : "",
                     npu && npu_fused(cls) ? cls : "");
+    /* the same operators from a hand-written class (issue #29 review:
+       transformers' old AdamW, timm's): no flag to pass there */
+    if (pr_sget_is(impl, "single_tensor"))
+        len = pr_append(buf, cap, len,
+                        " A hand-written %s of the same form (aten::addcmul_ "
+                        "and aten::addcdiv_ a parameter) has no such flag: "
+                        "use torch.optim.%s in its place.",
+                        cls, cls);
     return len;
 }
 
@@ -1412,20 +1440,35 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                         " The optimizer's step is on the path, and its %s is "
                         "not torch.optim's (none of its aten::addcmul_, "
                         "aten::addcdiv_, aten::_foreach_* or aten::_fused_* "
-                        "operators ran in it): torch.optim.%s(..., %s) in its "
-                        "place updates every parameter in a few kernels; or "
+                        "operators ran in it): %s%s(...%s) in its place "
+                        "updates every parameter in a few kernels; or "
                         "compile the step (torch.compile of a function that "
-                        "calls opt.step()).",
-                        cls, cls,
-                        torch_fused(cls) ? "fused=True" : "foreach=True");
+                        "calls opt.step()%s).",
+                        cls,
+                        npu && npu_fused(cls) ? "torch_npu.optim.NpuFused"
+                                              : "torch.optim.",
+                        cls,
+                        npu && npu_fused(cls)      ? ""
+                        : !npu && torch_fused(cls) ? ", fused=True"
+                                                   : ", foreach=True",
+                        npu ? ", with torchair's NPU backend" : "");
     else if (cls != NULL && torch_fused(cls))
-        len = pr_append(text, sizeof(text), len,
-                        " The optimizer's step is on the path: "
-                        "torch.optim.%s(..., fused=True) updates every "
-                        "parameter in a few kernels instead of per-tensor "
-                        "host calls; or compile the step (torch.compile of a "
-                        "function that calls opt.step()).",
-                        cls);
+        len = pr_append(
+            text, sizeof(text), len,
+            " The optimizer's step is on the path: "
+            "torch.optim.%s(..., fused=True) updates every "
+            "parameter in a few kernels instead of per-tensor "
+            "host calls; or compile the step (torch.compile of a "
+            "function that calls opt.step())%s",
+            cls,
+            /* the same operators from a hand-written class
+               (issue #29 review): no flag to pass there */
+            pr_sget_is(pr_sget_str(cp, PR_K_OPTIMIZER_IMPL), "single_tensor")
+                ? ". A hand-written class of that name and form "
+                  "(aten::addcmul_ and aten::addcdiv_ a "
+                  "parameter) has no such flag: use torch.optim's "
+                  "in its place."
+                : ".");
     else if (cls != NULL)
         len = pr_append(text, sizeof(text), len,
                         " The optimizer's step is on the path (%s): it has no "

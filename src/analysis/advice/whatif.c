@@ -385,6 +385,7 @@ struct impl_span {
     int64_t s, e;
     uint32_t tid, pid;
     int own_class, torch_class, torch_ops, compiled, aten;
+    int fused, foreach; /* aten::_fused_* / aten::_foreach_* ran in it */
 };
 
 static int
@@ -429,7 +430,7 @@ pr_whatif_optimizer_impl(const struct pr_trace *t)
         "TorchDynamo Cache Lookup", NULL};
     static const char prefix[] = "Optimizer.step#";
     struct impl_span *v = NULL, *nv;
-    size_t i, n = 0, cap = 0, own = 0, torch = 0;
+    size_t i, n = 0, cap = 0, own = 0, torch = 0, fused = 0, foreach = 0;
     int64_t max = 0;
 
     for (i = 0; i < t->n_events; i++) {
@@ -455,6 +456,8 @@ pr_whatif_optimizer_impl(const struct pr_trace *t)
             pr_event_pid(t, e),
             name_has_prefix(name + sizeof(prefix) - 1, own_classes),
             name_has_prefix(name + sizeof(prefix) - 1, torch_classes),
+            0,
+            0,
             0,
             0,
             0};
@@ -491,19 +494,33 @@ pr_whatif_optimizer_impl(const struct pr_trace *t)
                 pr_event_pid(t, e) != v[j].pid)
                 continue;
             v[j].torch_ops |= name_has_prefix(name, torch_ops);
+            v[j].fused |= strncmp(name, "aten::_fused_", 13) == 0;
+            v[j].foreach |= strncmp(name, "aten::_foreach_", 15) == 0;
             v[j].compiled |= name_has_prefix(name, compiled);
             v[j].aten |= strncmp(name, "aten::", 6) == 0;
             break;
         }
     }
     for (i = 0; i < n; i++) {
-        torch += v[i].torch_class && v[i].torch_ops;
+        if (v[i].torch_class && v[i].torch_ops) {
+            torch++;
+            fused += v[i].fused;
+            foreach
+                += v[i].foreach && !v[i].fused;
+        }
         own += v[i].own_class && v[i].aten && !v[i].torch_ops && !v[i].compiled;
     }
     free(v);
-    return torch > 0 && own == 0   ? "torch_optim"
-           : own > 0 && torch == 0 ? "own"
-                                   : NULL;
+    if (own > 0)
+        return torch == 0 ? "own" : NULL;
+    /* every range one path: the fused kernels, the multi-tensor calls,
+       or the single-tensor loop, which a hand-written class of the same
+       form runs too (issue #29 review: transformers' old AdamW, timm's) */
+    return torch == 0             ? NULL
+           : fused == torch       ? "fused"
+           : foreach == torch     ? "foreach"
+           : fused + foreach == 0 ? "single_tensor"
+                                  : NULL;
 }
 
 void
