@@ -831,6 +831,24 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     size_t i, n = 0;
 
     (void)summary;
+    if (pr_fig_run_no_tasks(run)) {
+        /* steps of the producer's table, no task to replay (issue #30
+           review: a row of dashes and "No step has time in: Kernel")
+           */
+        pr_figs_note(f, "No critical path: no device task is in this "
+                        "rank's files (neither kernel_details.csv nor "
+                        "trace_view.json), so there is nothing to replay; "
+                        "the verdict rests on the producer's step table.");
+        return;
+    }
+    if (pr_fig_run_is_npu(run) &&
+        pr_sget_len(pr_sget(run, PR_K_KERNELS)) == 0 &&
+        pr_sget_len(pr_sget(run, PR_K_OPERATORS)) == 0) {
+        /* MindSpore's step-trace-only runs (ms run3, run4): the same */
+        pr_figs_note(f, "No critical path: the export holds no device task "
+                        "and no operator, so there is nothing to replay.");
+        return;
+    }
     if (pr_sget_len(steps) == 0) {
         const char *why = pr_sget_str(cp, PR_K_NO_PATH_REASON);
 

@@ -693,6 +693,18 @@ table_split_note(struct pr_figs *f, const cJSON *run)
                             "are not the run's.");
         return;
     }
+    if (pr_fig_run_no_tasks(run)) {
+        /* its steps are the table's own (issue #30 review) */
+        snprintf(text, sizeof(text),
+                 "No task of this rank is in its files (neither "
+                 "kernel_details.csv nor trace_view.json): the breakdown "
+                 "above is the producer's step table (%s), Kernel its "
+                 "Computing, Communication its Communication(Not "
+                 "Overlapped), Other its Free, the NPU's idle time.",
+                 basis);
+        pr_figs_note(f, text);
+        return;
+    }
     snprintf(
         text, sizeof(text),
         "The breakdown above holds only the export's recorded tasks, "
@@ -1287,14 +1299,28 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                     pr_figs_note(f, note);
             }
         } else {
-            metrics_table(f, run, "NPU metrics (incomplete task list)", &t);
-            snprintf(note, sizeof(note),
-                     "NPU utilization here is the time the export's recorded "
-                     "tasks run, an incomplete list (see Data quality). The "
-                     "producer's step table (%s) finds the NPU busy %.1f%% "
-                     "of the step: Computing %.1f%% + Communication(Not "
-                     "Overlapped) %.1f%%.",
-                     basis, busy, comp, alone);
+            int none = pr_fig_run_no_tasks(run);
+
+            metrics_table(f, run,
+                          none ? "NPU metrics (no task in the files)"
+                               : "NPU metrics (incomplete task list)",
+                          &t);
+            if (none) /* issue #30 review: no task at all */
+                snprintf(note, sizeof(note),
+                         "No task of this rank is in its files (neither "
+                         "kernel_details.csv nor trace_view.json). The "
+                         "producer's step table (%s) finds the NPU busy "
+                         "%.1f%% of the step: Computing %.1f%% + "
+                         "Communication(Not Overlapped) %.1f%%.",
+                         basis, busy, comp, alone);
+            else
+                snprintf(note, sizeof(note),
+                         "NPU utilization here is the time the export's "
+                         "recorded tasks run, an incomplete list (see Data "
+                         "quality). The producer's step table (%s) finds "
+                         "the NPU busy %.1f%% of the step: Computing %.1f%% "
+                         "+ Communication(Not Overlapped) %.1f%%.",
+                         basis, busy, comp, alone);
             pr_figs_note(f, note);
         }
         if (pr_fig_run_is_npu(run))
@@ -2279,7 +2305,10 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                      4 * !pr_fig_rows_have(kernels, PR_K_PMU ".aic_mac_ratio")];
     }
     if (pr_sget_len(kernels) == 0) {
-        pr_figs_note(f, pr_fig_run_is_npu(run)
+        pr_figs_note(f, pr_fig_run_no_tasks(run)
+                            ? "No task is in this rank's files (neither "
+                              "kernel_details.csv nor trace_view.json)."
+                        : pr_fig_run_is_npu(run)
                             ? "No NPU tasks in this trace."
                             : "No GPU kernels in this trace.");
         return;
@@ -2717,11 +2746,21 @@ pr_sec_roof_missing(const cJSON *summary, const cJSON *run, const char *what,
                  pr_fig_run_no_tasks(run)
                      ? "nor any device task: neither trace_view.json nor "
                        "kernel_details.csv is in this rank's files"
-                 : pr_fig_run_is_npu(run)
+                 /* issue #30 review: MindSpore's and msprof's exports
+                    have neither file name */
+                 : pr_fig_run_is_npu(run) &&
+                         pr_sget_len(pr_sget(run, PR_K_KERNELS)) == 0
+                     ? "nor any device task"
+                 : pr_fig_run_is_npu(run) &&
+                         pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "pytorch")
                      ? "its device tasks have no launching operator: the "
                        "export holds the tasks without the framework's "
                        "operator timeline, as kernel_details.csv without "
                        "trace_view.json"
+                 : pr_fig_run_is_npu(run)
+                     ? "its device tasks have no launching operator: the "
+                       "export holds the tasks without the framework's "
+                       "operator timeline"
                      : "its kernels have no launching operator",
                  fops ? "; the tasks' measured operation counts "
                         "(*_cube_fops, *_vector_fops) are in the Kernels "

@@ -412,10 +412,11 @@ csv_only(struct pr_asc *a)
     if (!a->has_kernels && !a->has_op_details && !a->has_op_types)
         return pr_trace_add_gap(a->t, "no_tasks", 0,
                                 "neither trace_view.json nor "
-                                "kernel_details.csv: this rank has no task, "
-                                "operator or kernel, only the steps and "
-                                "communication its producer summed "
-                                "(step_trace_time.csv, communication.json)");
+                                "kernel_details.csv: no task, operator or "
+                                "kernel of this rank is in its files, only "
+                                "the steps and communication its producer "
+                                "summed (step_trace_time.csv, "
+                                "communication.json)");
     if (!a->has_op_details && !a->has_op_types)
         return pr_trace_add_gap(a->t, "no_operators", 0,
                                 "no trace_view.json: the kernels of "
