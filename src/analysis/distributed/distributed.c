@@ -851,9 +851,8 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
     /* an Ascend job's words: tasks and HCCL, never NCCL (issue #30) */
     r.method =
         any_npu(w, n)
-            ? "per step: computation = device task time (host operator "
-              "time in a run without tasks) not overlapped by "
-              "communication, overlap = both at once, communication = "
+            ? "per step: computation = device task time not overlapped "
+              "by communication, overlap = both at once, communication = "
               "HCCL task time alone (the kernel table's collective family "
               "on the NPU), other = the rest of the step; averaged over "
               "steps"
