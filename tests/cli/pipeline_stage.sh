@@ -116,4 +116,17 @@ else
     sed 's/^/# /' "$T_DIR/err"
     check "the slower stage's ranks get pipeline_stage with the table's computation_time, every stage finding the balance's bound" false
 fi
+# the Pipeline stages caption of a MindSpore cluster (issue #30 review):
+# no communication.json to cite, its P2P columns said to be absent
+"$PR_BIN" -q --input "$D" --html "$T_DIR/ps.html" 2> /dev/null
+check "MindSpore's pipeline caption: P2P wait and idle not in its files" \
+    python3 - "$T_DIR/ps.html" << 'PY'
+import html, re, sys
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1], encoding='utf-8').read()))
+i = t.index("Stages as MindSpore's cluster files state them")
+cap = t[i:t.index('Slowest rank:', i)]
+print(cap)
+assert "P2P wait and idle: not in MindSpore's files;" in cap, cap
+assert 'communication.json' not in cap, cap
+PY
 echo "1..$T_N"
