@@ -281,7 +281,8 @@ pr_sec_links(struct pr_figs *f, const cJSON *distributed)
         return;
     pr_figs_heading(f, "Links");
     pr_figs_text(f, "Collective traffic per link as the producer measured it "
-                    "(communication_matrix.json, or HCCL's own tasks), summed "
+                    "(communication_matrix.json or its tables in a database "
+                    "export, or HCCL's own tasks), summed "
                     "over the capture; ranks are ranks within the "
                     "communication group.");
     cJSON_ArrayForEach(grp, groups)

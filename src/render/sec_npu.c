@@ -88,7 +88,7 @@ pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers, int capture,
     struct pr_fig_table t = {.cols = worker_cols, .what = "ranks"};
     cJSON *rows = worker_rows(workers);
     const cJSON *r;
-    size_t n = 0, tab = 0, cluster = 0, trace = 0;
+    size_t n = 0, tab = 0, cluster = 0, trace = 0, db = 0;
     char text[600];
     /* the window: per step, or a rank's capture where it has no steps
        (issue #29: kernel_details_910B_v1.csv's 517 ms capture) */
@@ -108,6 +108,10 @@ pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers, int capture,
                               "ascend_cluster_analyse");
         trace +=
             pr_sget_is(pr_sget_str(r, PR_K_SPLIT_SOURCE), "step_trace_raw");
+        /* a database export's step table (issue #30 review: tnpu
+           db_level1 has no step_trace_time.csv) */
+        db += pr_sget_is(pr_sget_str(r, PR_K_SPLIT_SOURCE),
+                         "analysis.db StepTraceTime");
     }
     if (rows == NULL)
         pr_figs_nomem(f);
@@ -154,12 +158,16 @@ pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers, int capture,
              "overlaps HCCL; Computing + Communication(Not Overlapped) + "
              "Free is %s.",
              per,
-             trace > 0  ? "from each rank's own step table where it has one "
-                          "(column From: step_trace_time.csv, MindSpore's "
-                          "cluster table, or its step trace where the export "
-                          "holds no compute task), else from its device "
-                          "tasks, in the names of step_trace_time.csv and "
-                          "MindStudio Insight"
+             trace > 0 ? "from each rank's own step table where it has one "
+                         "(column From: step_trace_time.csv, MindSpore's "
+                         "cluster table, or its step trace where the export "
+                         "holds no compute task), else from its device "
+                         "tasks, in the names of step_trace_time.csv and "
+                         "MindStudio Insight"
+             : tab == n && db == n
+                 ? "from each rank's step table in its database (analysis.db "
+                   "StepTraceTime, step_trace_time.csv's columns), in their "
+                   "names and MindStudio Insight's"
              : tab == n ? "from each rank's step_trace_time.csv, in its names "
                           "and MindStudio Insight's"
              : tab == 0 ? "from the device tasks (no rank here has "
@@ -497,6 +505,31 @@ hccl_raw_only(const cJSON *runs)
     return any;
 }
 
+/* The HCCL rows' source when every run with rows took them from one
+ * other than communication.json (tnpu db_level1's "analysis.db
+ * CommAnalyzerTime"), else NULL: the headings name the file the numbers
+ * came from (issue #30 review). */
+static const char *
+hccl_db_source(const cJSON *runs)
+{
+    const cJSON *run;
+    const char *src = NULL;
+
+    cJSON_ArrayForEach(run, runs)
+    {
+        const cJSON *h = pr_sget(run, PR_K_HCCL);
+        const char *x = pr_sget_str(h, PR_K_SOURCE);
+
+        if (pr_sget_len(pr_sget(h, PR_K_OPS)) == 0)
+            continue;
+        if (x == NULL || strstr(x, "analysis.db") == NULL ||
+            (src != NULL && strcmp(src, x) != 0))
+            return NULL;
+        src = x;
+    }
+    return src;
+}
+
 /* The calls that carried 1 MiB or more over their links while the file
  * gives them a Transit Time of 0 (review32a #7: old2023's hcom_allGather_,
  * 8 calls, 1.09 GiB over HCCS, Transit 0, all of its 9.69 ms "Idle"),
@@ -692,10 +725,22 @@ pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary)
     }
     if (hccl_runs(pr_sget(summary, PR_K_RUNS)) < 2)
         t.order = "Elapse"; /* one rank's rows: none to put together */
-    pr_figs_heading(f, "HCCL time by operation (communication.json)");
-    pr_figs_note(f, "Where each rank's HCCL time went, summed over its "
-                    "steps, as communication.json splits it: Elapse = "
-                    "Transit + Wait + Idle.");
+    {
+        const char *db = hccl_db_source(pr_sget(summary, PR_K_RUNS));
+        char head[160], note[300];
+
+        snprintf(head, sizeof(head), "HCCL time by operation (%s)",
+                 db != NULL ? db : "communication.json");
+        snprintf(note, sizeof(note),
+                 "Where each rank's HCCL time went, summed over its steps, "
+                 "as %s splits it%s: Elapse = Transit + Wait + Idle.",
+                 db != NULL ? db : "communication.json",
+                 db != NULL ? " (communication.json's split in the "
+                              "export's database)"
+                            : "");
+        pr_figs_heading(f, head);
+        pr_figs_note(f, note);
+    }
     zero_transit(f, rows); /* in the ranks' order */
     if (!sort_by_elapse(rows)) {
         cJSON_Delete(rows);

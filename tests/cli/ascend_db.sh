@@ -233,4 +233,19 @@ head -c 32768 /dev/zero > "$T_DIR/wal dir/ascend_pytorch_profiler_0 a%b?#.db-shm
 check "  its -wal, -shm and -journal files are read with it, not warned about" \
     test ! -s "$T_DIR/err"
 
+# the report names the tables its numbers came from, not files the
+# database export does not have (issue #30 review: "HCCL time by
+# operation (communication.json)", "from each rank's step_trace_time.csv")
+"$PR_BIN" -q --input "$S" --html "$T_DIR/db.html" 2> /dev/null
+check "db_level1's report names analysis.db's tables, not communication.json or step_trace_time.csv" \
+    python3 - "$T_DIR/db.html" << 'PY'
+import html, re, sys
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1], encoding='utf-8').read()))
+assert 'HCCL time by operation (analysis.db CommAnalyzerTime)' in t, t
+assert 'HCCL time by operation (communication.json)' not in t
+assert ("from each rank's step table in its database (analysis.db "
+        "StepTraceTime, step_trace_time.csv's columns)") in t
+assert "from each rank's step_trace_time.csv" not in t
+PY
+
 echo "1..$T_N"
