@@ -545,7 +545,42 @@ temporal(struct pr_figs *f, const cJSON *run)
                  basis);
         pr_figs_note(f, text);
     }
-    pr_figs_table(f, NULL, &t, NULL);
+    {
+        /* no runtime calls: the idle's split by what the host did is not
+           measured, a dash, not 0 (issue #30 review: pp4 rank 0 and CANN
+           6's "Idle: host 0" beside "launch delay cannot be measured") */
+        const char *ln = pr_sget_str(pr_sget(run, PR_K_LAUNCHES), PR_K_NOTE);
+        const char *sn =
+            pr_sget_str(pr_sget(run, PR_K_SYNCHRONIZATION), PR_K_NOTE);
+        cJSON *rows, *row;
+
+        if (ln == NULL && sn == NULL) {
+            pr_figs_table(f, NULL, &t, NULL);
+            return;
+        }
+        rows = cJSON_Duplicate(tb, 1);
+        if (rows == NULL) {
+            pr_figs_nomem(f);
+            return;
+        }
+        cJSON_ArrayForEach(row, rows)
+        {
+            if (ln != NULL)
+                cJSON_ReplaceItemInObjectCaseSensitive(
+                    row, PR_K_IDLE_HOST_WAIT_US, cJSON_CreateNull());
+            if (sn != NULL)
+                cJSON_ReplaceItemInObjectCaseSensitive(
+                    row, PR_K_IDLE_AFTER_SYNC_US, cJSON_CreateNull());
+        }
+        snprintf(text, sizeof(text), "%s not measured (a dash): %s.",
+                 ln != NULL && sn != NULL ? "Idle: host and Of it after syncs "
+                                            "are"
+                 : ln != NULL             ? "Idle: host is"
+                                          : "Of it after syncs is",
+                 ln != NULL ? ln : sn);
+        pr_figs_note(f, text);
+        pr_figs_table_own(f, &t, rows, NULL);
+    }
 }
 
 /* ---- synchronisation -------------------------------------------------- */
