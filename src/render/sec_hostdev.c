@@ -224,7 +224,7 @@ span_bars(const cJSON *dev, const cJSON *run)
     const char **labels = calloc(N_PARTS, sizeof(*labels));
     size_t *idx = calloc(N_PARTS, sizeof(*idx));
     char span[48];
-    size_t k;
+    size_t k, n = 0;
 
     ch = pr_fig_chart_new(pr_fig_draw_hbars, "Device span", 960,
                           70 + 22 * (double)N_PARTS, 70 + 16 * (double)N_PARTS);
@@ -240,9 +240,16 @@ span_bars(const cJSON *dev, const cJSON *run)
     ch->own[2] = idx;
     for (k = 0; k < N_PARTS; k++) {
         double v = pr_sget_num(dev, span_parts[k].key);
-        vals[k] = isnan(v) ? 0 : v;
-        labels[k] = span_parts[k].label;
-        idx[k] = k;
+
+        /* the host's share of the idle unmeasured without runtime
+           calls: no bar, as the table's dash (issue #30 review) */
+        if (strcmp(span_parts[k].key, PR_K_IDLE_HOST_WAIT_US) == 0 &&
+            pr_sget_str(pr_sget(run, PR_K_LAUNCHES), PR_K_NOTE) != NULL)
+            continue;
+        vals[n] = isnan(v) ? 0 : v;
+        labels[n] = span_parts[k].label;
+        idx[n] = n;
+        n++;
     }
     snprintf(ch->label, sizeof(ch->label), "Device %.0f: where its %s %s went",
              pr_sget_num(dev, PR_K_DEVICE),
@@ -251,8 +258,8 @@ span_bars(const cJSON *dev, const cJSON *run)
              !over_steps(dev)            ? "span"
              : pr_fig_run_host_step(run) ? "over the host steps"
                                          : "over the steps");
-    ch->u.hbars = (struct pr_chart_hbars){
-        ch->label, labels, vals, N_PARTS, idx, PR_UNIT_US, NULL, 0, 0};
+    ch->u.hbars = (struct pr_chart_hbars){ch->label,  labels, vals, n, idx,
+                                          PR_UNIT_US, NULL,   0,    0};
     return ch;
 }
 
