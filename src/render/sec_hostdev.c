@@ -572,12 +572,13 @@ temporal(struct pr_figs *f, const cJSON *run)
         }
         cJSON_ArrayForEach(row, rows)
         {
+            /* a key left out reads as a dash */
             if (ln != NULL)
-                cJSON_ReplaceItemInObjectCaseSensitive(
-                    row, PR_K_IDLE_HOST_WAIT_US, cJSON_CreateNull());
+                cJSON_DeleteItemFromObjectCaseSensitive(row,
+                                                        PR_K_IDLE_HOST_WAIT_US);
             if (sn != NULL)
-                cJSON_ReplaceItemInObjectCaseSensitive(
-                    row, PR_K_IDLE_AFTER_SYNC_US, cJSON_CreateNull());
+                cJSON_DeleteItemFromObjectCaseSensitive(
+                    row, PR_K_IDLE_AFTER_SYNC_US);
         }
         snprintf(text, sizeof(text), "%s not measured (a dash): %s.",
                  ln != NULL && sn != NULL ? "Idle: host and Of it after syncs "
