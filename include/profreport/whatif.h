@@ -295,9 +295,10 @@ struct pr_verdict {
 struct pr_verdict *pr_whatif_verdict(const cJSON *run, const char *underused,
                                      int unlinked_wait, struct pr_error *err);
 /* The critical path's parts by kind (critical_path.by_kind_us or a copy)
- * in the verdict's words, largest first ("kernels 62%, host work 26%"),
- * into buf; "" when the path holds nothing. */
-void pr_whatif_split_words(const cJSON *kinds, char *buf, size_t cap);
+ * in the verdict's words, largest first ("kernels 62%, host work 26%";
+ * an NPU's, npu nonzero: "compute tasks 62%"), into buf; "" when the path
+ * holds nothing. */
+void pr_whatif_split_words(const cJSON *kinds, int npu, char *buf, size_t cap);
 /* v's text, bound and bound_steps set (strings copied into v). */
 void pr_whatif_verdict_set(struct pr_verdict *v, const char *text,
                            const char *bound, double bound_steps);

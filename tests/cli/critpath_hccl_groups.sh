@@ -100,7 +100,7 @@ if have_shared &&
         python3 -c "
 import json, sys
 t = json.load(open(sys.argv[1]))['runs'][0]['verdict']['text']
-assert 'Without it, the capture\'s critical path (208.0 ms) is idle 59%, kernels 23%, communication 18%.' in t, t
+assert 'Without it, the capture\'s critical path (208.0 ms) is idle 59%, compute tasks 23%, communication 18%.' in t, t
 " "$T_DIR/v1.json"
 else
     skip "kernel_details_910B_v1" "no ../shared"

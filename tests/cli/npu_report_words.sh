@@ -4,7 +4,8 @@
 # never of a GPU, CUDA, NCCL or RCCL, SMs (sm_80, gfx90a), warps, occupancy,
 # tensor cores, ProfilerStep or torch.profiler, nor names its figures after
 # HTA, which reads no NPU trace; its operators launch tasks ("Task
-# launches", not "Kernel launches").  Checked on every Ascend sample of
+# launches", not "Kernel launches"; the path's "compute tasks 55%", not
+# "kernels 55%").  Checked on every Ascend sample of
 # ../shared/traces (torch_npu, msprof, mindspore) and on the CANN 8.3 job
 # of tests/data/ascend: the HTML's visible text, the PDF's text, every
 # `table` kind on the terminal, the recommendations of the JSON and its
@@ -17,7 +18,7 @@ if ! command -v python3 > /dev/null 2>&1; then
     exit 0
 fi
 
-WORDS='GPU|CUDA|cuda|NCCL|RCCL|Kernel launches|\bHTA\b|\bsm_[0-9]|\bgfx[0-9]|\bSMs?\b|[Ww]arps?\b|[Oo]ccupancy|[Tt]ensor[ -]?[Cc]ores?|ProfilerStep|torch\.profiler\b'
+WORDS='GPU|CUDA|cuda|NCCL|RCCL|Kernel launches|\bkernels [0-9]+%|\bHTA\b|\bsm_[0-9]|\bgfx[0-9]|\bSMs?\b|[Ww]arps?\b|[Oo]ccupancy|[Tt]ensor[ -]?[Cc]ores?|ProfilerStep|torch\.profiler\b'
 
 # the visible text of an HTML report (no styles, scripts or markup; the
 # tooltips are text too)

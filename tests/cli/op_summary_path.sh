@@ -40,7 +40,7 @@ assert r['critical_path']['bound'] == 'device', r['critical_path']['bound']
 " "$T_DIR/o.json"
 "$PR_BIN" --input "$T_DIR/PROF_000001_1" > "$T_DIR/o.term" 2> /dev/null
 check "the verdict names no host work" \
-    sh -c "grep -q 'kernels 95%' '$T_DIR/o.term' && ! grep -q 'host work' '$T_DIR/o.term'"
+    sh -c "grep -q 'compute tasks 95%' '$T_DIR/o.term' && ! grep -q 'host work' '$T_DIR/o.term'"
 
 if shared_report ops msprof/extra/msinsight_op_summary; then
     check "msinsight_op_summary (an extract): still no path, no host share" \

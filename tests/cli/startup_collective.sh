@@ -59,7 +59,7 @@ v = json.load(open(sys.argv[1]))['runs'][0]['verdict']
 t = v['text']
 assert t.startswith('A start-up wait, not steady-state communication: one collective at the capture\'s start, hcom_broadcast__1_0 (300.0 ms from 3.0 ms in), is 80% of the capture'), t
 assert 'Bound by communication' not in t and 'tuning HCCL would not shorten it' in t, t
-assert 'Without it, the capture\'s critical path (75.2 ms) is communication 67%, kernels 27%, idle 6%.' in t, t
+assert 'Without it, the capture\'s critical path (75.2 ms) is communication 67%, compute tasks 27%, idle 6%.' in t, t
 " "$T_DIR/startup.json"
 check "a 300 ms broadcast: the verdict's startup_note gives the path's share and split without it" \
     python3 -c "
@@ -67,7 +67,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 n = r['verdict']['startup_note']
 c = r['critical_path']['by_kind_us']['communication']
-want = '%.0f%% of the path\'s communication is hcom_broadcast__1_0 (300.0 ms), a one-time start-up wait (see the Verdict); without it the path (75.2 ms) is communication 67%%, kernels 27%%, idle 6%%' % (100.0 * 300000 / c)
+want = '%.0f%% of the path\'s communication is hcom_broadcast__1_0 (300.0 ms), a one-time start-up wait (see the Verdict); without it the path (75.2 ms) is communication 67%%, compute tasks 27%%, idle 6%%' % (100.0 * 300000 / c)
 assert n == want, (n, want)
 " "$T_DIR/startup.json"
 "$PR_BIN" -q --input "$T_DIR/startup_kernel_details.csv" \

@@ -6165,7 +6165,7 @@ bound_words(const char *b)
  * its 1.52 ms of delay). */
 static void
 split_text(const cJSON *kinds, double delay, int cold, int ms, int aclop,
-           int unrec, char *buf, size_t cap)
+           int unrec, int npu, char *buf, size_t cap)
 {
     static const struct {
         const char *key, *words;
@@ -6217,24 +6217,26 @@ split_text(const cJSON *kinds, double delay, int cold, int ms, int aclop,
            creation, module loading), not launches (review-2 finding 16:
            alexnet's "launches 97%" was cudaDeviceGetStreamPriorityRange
            and cudaFree) */
-        w = snprintf(buf + len, cap - len, "%s%s %.0f%%", n++ ? ", " : "",
-                     best == NK - 1 ? k[best].words
-                     : cold && strcmp(k[best].key, "launch") == 0
-                         ? "runtime calls"
-                     /* CANN's aclop calls are launches on the path, but
-                        mostly host work (review-5 finding 2); named as the
-                        chart's kind, Runtime calls (review 8 #10) */
-                     : aclop && strcmp(k[best].key, "launch") == 0
-                         ? "runtime calls (aclop calls among them)"
-                     : ms && strcmp(k[best].key, "dataloader") == 0
-                         ? "step interval" /* MindSpore's data-queue wait */
-                     /* the compute a pipeline stage's table measures and
-                        its export holds no task for (step_bound,
-                        critpath.c) */
-                     : unrec && strcmp(k[best].key, PR_K_IDLE) == 0
-                         ? "idle (compute the export holds no tasks for)"
-                         : k[best].words,
-                     100.0 * v[best] / total);
+        w = snprintf(
+            buf + len, cap - len, "%s%s %.0f%%", n++ ? ", " : "",
+            best == NK - 1                               ? k[best].words
+            : cold && strcmp(k[best].key, "launch") == 0 ? "runtime calls"
+            /* CANN's aclop calls are launches on the path, but
+               mostly host work (review-5 finding 2); named as the
+               chart's kind, Runtime calls (review 8 #10) */
+            : aclop && strcmp(k[best].key, "launch") == 0
+                ? "runtime calls (aclop calls among them)"
+            : ms && strcmp(k[best].key, "dataloader") == 0
+                ? "step interval" /* MindSpore's data-queue wait */
+            /* the compute a pipeline stage's table measures and
+               its export holds no task for (step_bound,
+               critpath.c) */
+            : unrec && strcmp(k[best].key, PR_K_IDLE) == 0
+                ? "idle (compute the export holds no tasks for)"
+            /* an NPU runs tasks (issue #30's words) */
+            : npu && strcmp(k[best].key, PR_K_KERNEL) == 0 ? "compute tasks"
+                                                           : k[best].words,
+            100.0 * v[best] / total);
         if (w < 0)
             break;
         len += (size_t)w;
@@ -6881,9 +6883,9 @@ pr_whatif_verdict_rows(cJSON *run, struct pr_error *err)
 }
 
 void
-pr_whatif_split_words(const cJSON *kinds, char *buf, size_t cap)
+pr_whatif_split_words(const cJSON *kinds, int npu, char *buf, size_t cap)
 {
-    split_text(kinds, 0, 0, 0, 0, 0, buf, cap);
+    split_text(kinds, 0, 0, 0, 0, 0, npu, buf, cap);
 }
 
 void
@@ -7257,7 +7259,7 @@ verdict_split(const cJSON *run, const cJSON *steady, double cold, int unrec,
                !isnan(cold) || setup_leads(cp),
                pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore"),
                pr_sget_num(pr_sget(run, PR_K_OP_COMPILE), PR_K_TOTAL_US) > 0,
-               unrec, split, cap);
+               unrec, pr_run_on_npu(run), split, cap);
 }
 
 /* MindSpore's step trace where the export holds none of the device's

@@ -2153,7 +2153,9 @@ pr_producer_startup_verdict(const struct pr_trace *t, const cJSON *run,
         cJSON_Delete(num);
         return;
     }
-    pr_whatif_split_words(rest, split, sizeof(split));
+    pr_whatif_split_words(rest,
+                          pr_sget_is(pr_sget_str(run, PR_K_DEVICE_KIND), "npu"),
+                          split, sizeof(split));
     cJSON_Delete(rest);
     /* the library by the device's: an MTIA's collectives (Kineto's
        mtia_ccp_events) are no NCCL's, and the trace names no library */
