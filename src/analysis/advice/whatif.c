@@ -716,7 +716,7 @@ range_spans(const struct pr_trace *t, const char *const *prefixes,
             struct pr_whatif_acc *a, struct opt_span **v, size_t *n,
             int64_t *max)
 {
-    size_t i, k, cap = 0;
+    size_t i, cap = 0;
 
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
@@ -726,11 +726,7 @@ range_spans(const struct pr_trace *t, const char *const *prefixes,
         if ((e->kind != PR_KIND_ANNOTATION && e->kind != PR_KIND_HOST_OP) ||
             e->dur_ns <= 0)
             continue;
-        for (k = 0; prefixes[k] != NULL &&
-                    strncmp(name, prefixes[k], strlen(prefixes[k])) != 0;
-             k++)
-            ;
-        if (prefixes[k] == NULL)
+        if (!name_has_prefix(name, prefixes))
             continue;
         if (*n == cap) {
             cap = cap ? 2 * cap : 16;
