@@ -155,6 +155,11 @@
 #define PR_K_PEER_CHAIN_ACLOP_US "peer_chain_aclop_us"
 /* whose optimizer the Optimizer.step# ranges ran (pr_whatif_optimizer_impl) */
 #define PR_K_OPTIMIZER_IMPL "optimizer_impl"
+/* the optimizer state's set-up in its steps (pr_whatif_optimizer_state) */
+#define PR_K_OPTIMIZER_STATE_CALLS "optimizer_state_calls"
+#define PR_K_OPTIMIZER_STATE_KERNELS "optimizer_state_kernels"
+#define PR_K_OPTIMIZER_STATE_STEPS "optimizer_state_steps"
+#define PR_K_OPTIMIZER_STATE_FIRST "optimizer_state_first"
 /* by_kind_us: the step's time up to where the path enters from a peer */
 #define PR_K_PEER_WAIT "peer_wait"
 

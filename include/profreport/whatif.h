@@ -180,6 +180,28 @@ void pr_whatif_skip(struct pr_whatif_acc *a);
  * ranges of different kinds). */
 const char *pr_whatif_optimizer_impl(const struct pr_trace *t);
 
+/* The state an optimizer's step sets up: torch.optim's Adam and AdamW
+ * make exp_avg and exp_avg_sq with torch.zeros_like on a parameter's
+ * first step (torch/optim/adam.py, _init_group), and later steps find
+ * them made.  calls: the aten::zeros_like calls inside the trace's
+ * "Optimizer.step#" ranges; kernels: the kernels launched inside them;
+ * steps: the ranges of the class whose step ran the first of them, from
+ * that one on (with no call, all the ranges: 0 where there is none);
+ * first_only: 1 where that step ran them and the class's later steps none (the
+ * capture holds the state's set-up), 0 where a later step ran them too, -1
+ * where it cannot tell (one step, or no call).  Issue #29 review: CS336's
+ * capture is its first AdamW step, whose 222 calls the launch finding counted
+ * as the loop's. */
+struct pr_whatif_opt_state {
+    long calls, kernels, steps;
+    int first_only;
+};
+
+/* Fill out (zeros and -1 where the trace has no such range); 0 out of
+ * memory, with out zeroed too. */
+int pr_whatif_optimizer_state(const struct pr_trace *t,
+                              struct pr_whatif_opt_state *out);
+
 /* The recommendation id a scenario backs ("launch_bound", ...). */
 const char *pr_whatif_id(enum pr_whatif s);
 

@@ -27,6 +27,7 @@
 #include "profreport/shapes.h"
 #include "profreport/shorten.h"
 #include "profreport/tensorcore.h"
+#include "profreport/tree.h"
 #include "profreport/whatif.h"
 
 #include "../internal.h"
@@ -521,6 +522,160 @@ pr_whatif_optimizer_impl(const struct pr_trace *t)
            : foreach == torch     ? "foreach"
            : fused + foreach == 0 ? "single_tensor"
                                   : NULL;
+}
+
+/* An optimizer step's range for pr_whatif_optimizer_state, and the
+ * aten::zeros_like calls it ran; or one such call (calls 0). */
+struct state_span {
+    int64_t s, e;
+    uint32_t name, tid, pid;
+    long calls;
+};
+
+/* The range of v (by start, n of them, the longest max long) on e's
+ * thread that holds e's start; SIZE_MAX none. */
+static size_t
+span_holding(const struct pr_trace *t, const struct pr_event *e,
+             const struct state_span *v, size_t n, int64_t max)
+{
+    size_t lo = 0, hi = n, j;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (v[mid].s <= e->ts_ns)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (j = lo; j-- > 0 && v[j].s >= e->ts_ns - max;)
+        if (e->ts_ns < v[j].e && pr_event_tid(t, e) == v[j].tid &&
+            pr_event_pid(t, e) == v[j].pid)
+            return j;
+    return SIZE_MAX;
+}
+
+static int
+cmp_state_span(const void *x, const void *y)
+{
+    const struct state_span *a = x, *b = y;
+
+    return a->s < b->s ? -1 : a->s > b->s;
+}
+
+int
+pr_whatif_optimizer_state(const struct pr_trace *t,
+                          struct pr_whatif_opt_state *out)
+{
+    static const char prefix[] = "Optimizer.step#";
+    struct state_span *v = NULL;
+    struct state_span *c = NULL;
+    struct pr_idmap corr = {0};
+    struct pr_error err = {0};
+    size_t i, n = 0, cap = 0, nc = 0, cap_c = 0, first = SIZE_MAX;
+    int64_t max = 0, max_c = 0;
+    int ok = 0;
+
+    *out = (struct pr_whatif_opt_state){0, 0, 0, -1};
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if ((e->kind != PR_KIND_ANNOTATION && e->kind != PR_KIND_HOST_OP) ||
+            e->dur_ns <= 0 ||
+            strncmp(pr_trace_str(t, e->name), prefix, sizeof(prefix) - 1) != 0)
+            continue;
+        if (n == cap) {
+            struct state_span *nv;
+
+            cap = cap ? 2 * cap : 16;
+            nv = realloc(v, cap * sizeof(*nv));
+            if (nv == NULL)
+                goto done;
+            v = nv;
+        }
+        v[n++] = (struct state_span){
+            e->ts_ns,           e->ts_ns + e->dur_ns, e->name,
+            pr_event_tid(t, e), pr_event_pid(t, e),   0};
+        max = e->dur_ns > max ? e->dur_ns : max;
+    }
+    if (n == 0) {
+        ok = 1;
+        goto done;
+    }
+    qsort(v, n, sizeof(*v), cmp_state_span);
+    /* the calls (events are in time order, so the calls are too) */
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        size_t j;
+
+        if (e->kind != PR_KIND_HOST_OP || e->dur_ns <= 0 ||
+            strcmp(pr_trace_str(t, e->name), "aten::zeros_like") != 0 ||
+            (j = span_holding(t, e, v, n, max)) == SIZE_MAX)
+            continue;
+        v[j].calls++;
+        if (nc == cap_c) {
+            struct state_span *nv;
+
+            cap_c = cap_c ? 2 * cap_c : 64;
+            nv = realloc(c, cap_c * sizeof(*nv));
+            if (nv == NULL)
+                goto done;
+            c = nv;
+        }
+        c[nc++] = (struct state_span){
+            e->ts_ns,           e->ts_ns + e->dur_ns, e->name,
+            pr_event_tid(t, e), pr_event_pid(t, e),   0};
+        max_c = e->dur_ns > max_c ? e->dur_ns : max_c;
+    }
+    for (i = 0; i < n; i++) {
+        out->calls += v[i].calls;
+        if (v[i].calls > 0 && first == SIZE_MAX)
+            first = i;
+    }
+    if (first == SIZE_MAX) {
+        out->steps = (long)n;
+        ok = 1;
+        goto done;
+    }
+    /* the launches made inside the calls, then their kernels */
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        int64_t id;
+
+        if (!pr_tree_is_launcher(e->kind) ||
+            (id = pr_event_correlation(t, e)) == PR_NO_ID ||
+            span_holding(t, e, c, nc, max_c) == SIZE_MAX)
+            continue;
+        if (pr_idmap_put(&corr, id, 1, &err) != PR_OK)
+            goto done;
+    }
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        int64_t id = pr_event_correlation(t, e);
+
+        if (e->kind == PR_KIND_DEVICE_TASK && id != PR_NO_ID &&
+            pr_idmap_get(&corr, id) != PR_NONE)
+            out->kernels++;
+    }
+    /* the class whose step ran them first: did its later steps too? */
+    for (i = first + 1; i < n; i++) {
+        if (v[i].name != v[first].name)
+            continue;
+        out->steps++;
+        if (v[i].calls > 0)
+            out->first_only = 0;
+    }
+    if (out->steps > 0 && out->first_only != 0)
+        out->first_only = 1;
+    out->steps++;
+    ok = 1;
+done:
+    free(v);
+    free(c);
+    pr_idmap_free(&corr);
+    if (!ok)
+        *out = (struct pr_whatif_opt_state){0, 0, 0, -1};
+    return ok;
 }
 
 void

@@ -5743,6 +5743,21 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         emit_entry(&c, &pe, n_paths, o);
         emit_late_peer(&c, &lw, warm ? &lw0 : NULL, n_paths, run, &ok);
         o->r.optimizer_impl = pr_whatif_optimizer_impl(t);
+        {
+            struct pr_whatif_opt_state os;
+
+            /* null where the trace has no optimizer step, or on out of
+               memory (the state then unknown) */
+            o->r.optimizer_state_calls = o->r.optimizer_state_kernels =
+                o->r.optimizer_state_steps = NAN;
+            o->r.optimizer_state_first = -1;
+            if (pr_whatif_optimizer_state(t, &os) && os.steps > 0) {
+                o->r.optimizer_state_calls = (double)os.calls;
+                o->r.optimizer_state_kernels = (double)os.kernels;
+                o->r.optimizer_state_steps = (double)os.steps;
+                o->r.optimizer_state_first = os.first_only;
+            }
+        }
         what_if = pr_whatif_rows(t, wa, &o->r.what_if_steps, &ok);
         /* gradient accumulation needs gradients: a run with operators and
            no backward pass (an inference server, review 28h #6) has none;
