@@ -85,6 +85,68 @@ assert t.startswith(w[1] + ', the rank the others wait for'), t
 assert 'in 10 of the 10 calls (10 send_recv)' in t, t
 " "$T_DIR/bc.json"
 
+# a rooted collective's entry (issue #29 review: ddp53's rank 0 spends
+# 132.3 ms in one broadcast until rank 1 starts its first): two ranks on
+# time in ten send/recvs; rank 0's first broadcast runs from 0 until
+# 100 us after rank 1 starts its own, 5 ms later.  The note says no rank
+# is late, and rank 0's 5.00 ms in broadcasts before rank 1 entered; the
+# start-up clause only where the broadcasts are every rank's first
+# collective.
+cat > "$T_DIR/mkr.py" << 'PY'
+import sys
+from nsys_db import GPID, export, kernel, process, runtime  # tests/cli/lib
+db = export(sys.argv[1], ['cudaLaunchKernel_v7000', 'gemm_kernel',
+                          'ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)',
+                          'ncclDevKernel_Broadcast_RING_LL'], 'python3')
+us = 1000
+first = sys.argv[2] == 'first'
+gp1 = process(db, 101, 'python3')
+for rank, gp in ((0, GPID), (1, gp1)):
+    t = 20000 * us if first else 0
+    for i in range(10):
+        c = 1 + 10 * i
+        runtime(db, t + 10 * us, t + 15 * us, c, 1, gp)
+        kernel(db, t + 20 * us, t + 1020 * us, c, 2, 7, rank, gp)
+        runtime(db, t + 16 * us, t + 21 * us, c + 1, 1, gp)
+        kernel(db, t + 1020 * us, t + 1720 * us, c + 1, 3, 8, rank, gp)
+        t += 2000 * us
+    b = 0 if first else 30000 * us
+    s = b + (5000 * us if rank == 1 else 0)
+    runtime(db, s - 10 * us, s - 5 * us, 501, 1, gp)
+    kernel(db, s, b + 5100 * us, 501, 4, 8, rank, gp)
+    runtime(db, b + 5190 * us, b + 5195 * us, 502, 1, gp)
+    kernel(db, b + 5200 * us, b + 5300 * us, 502, 4, 8, rank, gp)
+db.commit()
+PY
+for v in first after; do
+    python3 "$T_DIR/mkr.py" "$T_DIR/bc_$v.sqlite" "$v"
+    "$PR_BIN" -q --input "$T_DIR/bc_$v.sqlite" --json "$T_DIR/bc_$v.json"
+done
+check "a broadcast's entry: rank 0 in it 5.00 ms before rank 1 starts its first; no late rank" \
+    python3 - "$T_DIR/bc_first.json" "$T_DIR/bc_after.json" << 'PY'
+import json, sys
+for p, first in ((sys.argv[1], True), (sys.argv[2], False)):
+    d = json.load(open(p))
+    w = [r['worker'] for r in d['runs']]
+    j = d['job']
+    t = j['late_rank_note'] or ''
+    print(t)
+    assert j['late_rank'] is None, j
+    assert t.startswith('No rank starts late: the 2 ranks here start their '
+                        'collective kernels together (paired by order within '
+                        'each collective: 10 send_recv; their ends agree '
+                        'within 50 us in 10 of the 10 calls'), t
+    assert ('Their first calls say when each rank entered: %s starts its '
+            'first broadcast 5.00 ms after %s does. Until then, with no peer '
+            'in them, %s spends 5.00 ms of its 5.20 ms in broadcast kernels: '
+            "a one-time wait at the ranks' entry, not a step's"
+            % (w[1], w[0], w[0])) in t, t
+    assert ("(it is the first collective of every rank's capture: the "
+            "ranks' start-up)" in t) == first, t
+    assert t.endswith("Look at what %s's host runs before its first "
+                      "broadcast." % w[1]), t
+PY
+
 # the spread table's collective row: its Max is the rank that waits
 "$PR_BIN" -q --input "$T_DIR/two.sqlite" --html "$T_DIR/two.html"
 check "Kernels across ranks: the all-to-all's Max on gpu0 labelled as wait, the gemm's not" \

@@ -223,7 +223,7 @@ is_job(const cJSON *runs)
 struct job {
     struct pr_row_job row;
     const char *slow_worker; /* slowest_by_mean's worker; NULL: none */
-    char late[2400], mixed[300];
+    char late[3200], mixed[300];
     cJSON *slowest, *by_mean, *median, *kinds, *per_rank, *operators, *kernels,
         *heat_rows, *heat_steps, *heat_vals;
 };
@@ -930,6 +930,108 @@ nrank_name(const cJSON *const *rv, size_t k)
     return pr_sget_str_or(rv[k], PR_K_WORKER, "?");
 }
 
+/* A rooted collective's entry (issue #29 review: ddp53's rank 0 spends
+ * 132.3 ms in one broadcast while rank 1 starts up): pair_group leaves
+ * broadcasts and reduces out, since a root may end before its peers
+ * start, but where the ranks share a clock their first calls still say
+ * when each rank entered.  For the rooted collective whose first calls
+ * lie furthest apart (by at least NCLK_MIN_WAIT_US), the time each rank's
+ * kernels of it ran before the last rank's first one started: no peer
+ * had joined, so that is waiting.  Into buf from len; len where none. */
+static size_t
+rooted_entry(const struct nrank *v, const cJSON *const *rv, size_t n, char *buf,
+             size_t cap, size_t len)
+{
+    static const char *const rooted[] = {"broadcast", "reduce"};
+    double first[LATE_MAX], best_skew = 0, best_wait[LATE_MAX],
+                            best_own[LATE_MAX];
+    size_t r, k, i, late = 0, early = 0;
+    const char *best = NULL;
+    int first_coll = 0;
+
+    for (r = 0; r < sizeof(rooted) / sizeof(rooted[0]); r++) {
+        double last = -INFINITY, lo = INFINITY, wait[LATE_MAX], own[LATE_MAX];
+        size_t kl = 0, ke = 0;
+        int all_first = 1;
+
+        for (k = 0; k < n; k++) {
+            const cJSON *g = kt_group(v[k].kt, rooted[r]), *h;
+            const cJSON *s0 = pr_sget(g, PR_K_START_US);
+
+            if (g == NULL || !cJSON_IsNumber(cJSON_GetArrayItem(s0, 0)))
+                break;
+            first[k] = v[k].clock + cJSON_GetArrayItem(s0, 0)->valuedouble;
+            if (first[k] > last) {
+                last = first[k];
+                kl = k;
+            }
+            if (first[k] < lo) {
+                lo = first[k];
+                ke = k;
+            }
+            /* the first collective of the rank's capture */
+            cJSON_ArrayForEach(h, pr_sget(v[k].kt, PR_K_GROUPS))
+            {
+                const cJSON *x =
+                    cJSON_GetArrayItem(pr_sget(h, PR_K_START_US), 0);
+
+                if (h != g && cJSON_IsNumber(x) &&
+                    v[k].clock + x->valuedouble < first[k])
+                    all_first = 0;
+            }
+        }
+        if (k < n || !(last - lo >= NCLK_MIN_WAIT_US) ||
+            !(last - lo > best_skew))
+            continue;
+        for (k = 0; k < n; k++) {
+            const cJSON *g = kt_group(v[k].kt, rooted[r]);
+            const cJSON *s = pr_sget(g, PR_K_START_US)->child;
+            const cJSON *e = pr_sget(g, PR_K_END_US)->child;
+
+            wait[k] = own[k] = 0;
+            for (; cJSON_IsNumber(s) && cJSON_IsNumber(e);
+                 s = s->next, e = e->next) {
+                double a = v[k].clock + s->valuedouble;
+                double b = v[k].clock + e->valuedouble;
+
+                own[k] += b - a;
+                if (a < last)
+                    wait[k] += (b < last ? b : last) - a;
+            }
+        }
+        best = rooted[r];
+        best_skew = last - lo;
+        late = kl;
+        early = ke;
+        first_coll = all_first;
+        memcpy(best_wait, wait, n * sizeof(*wait));
+        memcpy(best_own, own, n * sizeof(*own));
+    }
+    if (best == NULL)
+        return len;
+    len = pr_append(buf, cap, len,
+                    " Broadcasts and reduces are not paired that way: a root "
+                    "may end before its peers start. Their first calls say "
+                    "when each rank entered: %s starts its first %s %.2f ms "
+                    "after %s does. Until then, with no peer in them,",
+                    nrank_name(rv, late), best, best_skew / 1e3,
+                    nrank_name(rv, early));
+    for (k = 0, i = 0; k < n; k++)
+        if (k != late && best_wait[k] >= NCLK_MIN_WAIT_US)
+            len = pr_append(buf, cap, len,
+                            "%s %s spends %.2f ms of its %.2f ms in %s "
+                            "kernels",
+                            i++ ? ";" : "", nrank_name(rv, k),
+                            best_wait[k] / 1e3, best_own[k] / 1e3, best);
+    return pr_append(buf, cap, len,
+                     ": a one-time wait at the ranks' entry, not a step's%s. "
+                     "Look at what %s's host runs before its first %s.",
+                     first_coll ? " (it is the first collective of every "
+                                  "rank's capture: the ranks' start-up)"
+                                : "",
+                     nrank_name(rv, late), best);
+}
+
 /* Issue #29, review 30g #4: NCCL records no wait inside its kernels, so
  * a rank that enters a collective early spends the time until the last
  * rank enters inside its kernel, and its communication time is the
@@ -1013,8 +1115,19 @@ nccl_late_in(struct job *jb, const cJSON *runs, struct nrank *v)
         if (k != best && (next == LATE_MAX || v[k].caused > v[next].caused))
             next = k;
     if (v[best].caused < NCLK_MIN_WAIT_US ||
-        (next != LATE_MAX && v[best].caused < 1.5 * v[next].caused))
+        (next != LATE_MAX && v[best].caused < 1.5 * v[next].caused)) {
+        /* no late rank; a rooted collective's entry may still be said */
+        len = (size_t)snprintf(
+            text, cap,
+            "No rank starts late: the %zu ranks here start their collective "
+            "kernels together (paired by order within each collective: %s; "
+            "their ends agree within %.0f us in %zu of the %zu calls, so the "
+            "ranks share a clock).",
+            n, names, NCLK_END_US, agree, calls);
+        if (rooted_entry(v, rv, n, text, cap, len) > len)
+            jb->row.late_rank_note = text;
         return;
+    }
     /* review31 #7: the rank that waits longest, and how few calls hold
        its wait (nsys_after: 4 of 31 hold 83% of gpu1's 18.22 ms) */
     for (k = 0; k < n; k++)
@@ -1084,20 +1197,21 @@ nccl_late_in(struct job *jb, const cJSON *runs, struct nrank *v)
                       n > 2 ? " (and every rank it waits for)" : "");
     }
     if (sporadic)
-        pr_append(text, cap, len,
-                  ". Look first at what %s's host does just before the calls "
-                  "it starts late (a stall before the launch: a "
-                  "synchronisation, data loading, garbage collection), not "
-                  "at the links or NCCL settings of the rank with the most "
-                  "communication time.",
-                  nrank_name(rv, best));
+        len = pr_append(text, cap, len,
+                        ". Look first at what %s's host does just before the "
+                        "calls it starts late (a stall before the launch: a "
+                        "synchronisation, data loading, garbage collection), "
+                        "not at the links or NCCL settings of the rank with "
+                        "the most communication time.",
+                        nrank_name(rv, best));
     else
-        pr_append(text, cap, len,
-                  ". Look first at what %s runs before its collectives (its "
-                  "host work, the kernels before them), not at the links or "
-                  "NCCL settings of the rank with the most communication "
-                  "time.",
-                  nrank_name(rv, best));
+        len = pr_append(text, cap, len,
+                        ". Look first at what %s runs before its collectives "
+                        "(its host work, the kernels before them), not at the "
+                        "links or NCCL settings of the rank with the most "
+                        "communication time.",
+                        nrank_name(rv, best));
+    rooted_entry(v, rv, n, text, cap, len);
     /* sporadic: no rank named as the one the others wait for */
     jb->row.late_rank = sporadic ? NAN : pr_sget_num(rv[best], PR_K_RANK);
     jb->row.late_rank_in_report = sporadic ? -1 : 1;
