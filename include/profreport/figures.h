@@ -138,6 +138,8 @@ int pr_fig_run_is_npu(const cJSON *run);
  * communication.json but neither kernel_details.csv nor trace_view.json),
  * so its device did work the files do not show (issue #30). */
 int pr_fig_run_no_tasks(const cJSON *run);
+/* The files such a rank lacks, as its notes name them. */
+#define PR_FIG_NO_TASK_FILES "neither kernel_details.csv nor trace_view.json"
 int pr_fig_summary_is_npu(const cJSON *summary);
 
 /* A finding's id as an NPU run's report shows it: the summary's ids are

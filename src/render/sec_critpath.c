@@ -836,8 +836,8 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
            review: a row of dashes and "No step has time in: Kernel")
            */
         pr_figs_note(f, "No critical path: no device task is in this "
-                        "rank's files (neither kernel_details.csv nor "
-                        "trace_view.json), so there is nothing to replay; "
+                        "rank's files (" PR_FIG_NO_TASK_FILES
+                        "), so there is nothing to replay; "
                         "the verdict rests on the producer's step table.");
         return;
     }

@@ -484,8 +484,8 @@ temporal(struct pr_figs *f, const cJSON *run)
     if (pr_sget_len(tb) == 0) {
         /* a rank whose files hold no task did device work (issue #30) */
         pr_figs_note(f, pr_fig_run_no_tasks(run)
-                            ? "No device task is in this rank's files (neither "
-                              "kernel_details.csv nor trace_view.json): its "
+                            ? "No device task is in this rank's files "
+                              "(" PR_FIG_NO_TASK_FILES "): its "
                               "device time cannot be broken down; the step "
                               "table's split is in the verdict above."
                         : pr_fig_run_is_npu(run)
@@ -854,8 +854,8 @@ copies(struct pr_figs *f, const cJSON *run)
     }
     pr_figs_table(f, NULL, &t,
                   pr_fig_run_no_tasks(run)
-                      ? "No copy task is in this rank's files (neither "
-                        "kernel_details.csv nor trace_view.json): its copies "
+                      ? "No copy task is in this rank's files "
+                        "(" PR_FIG_NO_TASK_FILES "): its copies "
                         "are not known."
                       : "No memory copies in this run.");
     if (pr_sget_str(c, PR_K_NOTE) != NULL)

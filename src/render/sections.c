@@ -696,8 +696,8 @@ table_split_note(struct pr_figs *f, const cJSON *run)
     if (pr_fig_run_no_tasks(run)) {
         /* its steps are the table's own (issue #30 review) */
         snprintf(text, sizeof(text),
-                 "No task of this rank is in its files (neither "
-                 "kernel_details.csv nor trace_view.json): the breakdown "
+                 "No task of this rank is in its files (" PR_FIG_NO_TASK_FILES
+                 "): the breakdown "
                  "above is the producer's step table (%s), Kernel its "
                  "Computing, Communication its Communication(Not "
                  "Overlapped), Other its Free, the NPU's idle time.",
@@ -1307,8 +1307,8 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                           &t);
             if (none) /* issue #30 review: no task at all */
                 snprintf(note, sizeof(note),
-                         "No task of this rank is in its files (neither "
-                         "kernel_details.csv nor trace_view.json). The "
+                         "No task of this rank is in its files "
+                         "(" PR_FIG_NO_TASK_FILES "). The "
                          "producer's step table (%s) finds the NPU busy "
                          "%.1f%% of the step: Computing %.1f%% + "
                          "Communication(Not Overlapped) %.1f%%.",
@@ -2305,12 +2305,11 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                      4 * !pr_fig_rows_have(kernels, PR_K_PMU ".aic_mac_ratio")];
     }
     if (pr_sget_len(kernels) == 0) {
-        pr_figs_note(f, pr_fig_run_no_tasks(run)
-                            ? "No task is in this rank's files (neither "
-                              "kernel_details.csv nor trace_view.json)."
-                        : pr_fig_run_is_npu(run)
-                            ? "No NPU tasks in this trace."
-                            : "No GPU kernels in this trace.");
+        pr_figs_note(
+            f, pr_fig_run_no_tasks(run) ? "No task is in this rank's files "
+                                          "(" PR_FIG_NO_TASK_FILES ")."
+               : pr_fig_run_is_npu(run) ? "No NPU tasks in this trace."
+                                        : "No GPU kernels in this trace.");
         return;
     }
     pr_figs_chart(
@@ -2744,8 +2743,8 @@ pr_sec_roof_missing(const cJSON *summary, const cJSON *run, const char *what,
                  "no operator (%s)%s%s.",
                  what,
                  pr_fig_run_no_tasks(run)
-                     ? "nor any device task: neither trace_view.json nor "
-                       "kernel_details.csv is in this rank's files"
+                     ? "nor any device task: " PR_FIG_NO_TASK_FILES
+                       " is in this rank's files"
                  /* issue #30 review: MindSpore's and msprof's exports
                     have neither file name */
                  : pr_fig_run_is_npu(run) &&

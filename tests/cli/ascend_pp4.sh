@@ -246,8 +246,8 @@ t = html.unescape(re.sub(r'<[^>]+>', ' ', t))
 bad = re.findall(r'no device work|No kernels, copies or memsets', t)
 n = t.count("No device task is in this rank's files (neither "
             "kernel_details.csv nor trace_view.json): its device time")
-r = t.count('nor any device task: neither trace_view.json nor '
-            "kernel_details.csv is in this rank's files")
+r = t.count('nor any device task: neither kernel_details.csv nor '
+            "trace_view.json is in this rank's files")
 print(bad, n, r)
 c = t.count("No copy task is in this rank's files (neither "
             "kernel_details.csv nor trace_view.json)")
