@@ -684,7 +684,7 @@ optimizer_loop(char *buf, size_t cap, size_t len, const char *optim, double pct,
  * the class's later steps in the capture, whether they ran them too. */
 static size_t
 optimizer_state(char *buf, size_t cap, size_t len, const cJSON *run,
-                const cJSON *cp)
+                const cJSON *cp, int npu)
 {
     double calls = pr_sget_num(cp, PR_K_OPTIMIZER_STATE_CALLS);
     double kernels = pr_sget_num(cp, PR_K_OPTIMIZER_STATE_KERNELS);
@@ -697,8 +697,8 @@ optimizer_state(char *buf, size_t cap, size_t len, const cJSON *run,
     if (!(calls > 0) || !(steps >= 1) || cJSON_IsFalse(first))
         return len;
     if (kernels > 0 && all >= kernels)
-        snprintf(share, sizeof(share), " (%.0f of the %.0f kernels launched)",
-                 kernels, all);
+        snprintf(share, sizeof(share), " (%.0f of the %.0f %s launched)",
+                 kernels, all, npu ? "tasks" : "kernels");
     if (cJSON_IsTrue(first))
         return pr_append(
             buf, cap, len,
@@ -725,7 +725,7 @@ optimizer_launches(char *buf, size_t cap, size_t len, const char *optim,
 {
     len = optimizer_loop(buf, cap, len, optim, pct, npu,
                          pr_sget_str(cp, PR_K_OPTIMIZER_IMPL));
-    return optimizer_state(buf, cap, len, run, cp);
+    return optimizer_state(buf, cap, len, run, cp, npu);
 }
 
 /* Launches on the path (the launch_bound replay saves PATH_MIN_PCT or more)
@@ -1531,7 +1531,7 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                         "per-tensor arithmetic into a few kernels.",
                         cls);
     if (cls != NULL)
-        len = optimizer_state(text, sizeof(text), len, run, cp);
+        len = optimizer_state(text, sizeof(text), len, run, cp, npu);
     if (strstr(ops, "aten::_foreach_") != NULL)
         len = pr_append(text, sizeof(text), len,
                         " aten::_foreach_* operators are multi-tensor calls "
