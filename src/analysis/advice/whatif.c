@@ -555,6 +555,28 @@ span_holding(const struct pr_trace *t, const struct pr_event *e,
     return SIZE_MAX;
 }
 
+/* Append e's span to *v (*n of *cap), *max the longest; 0 out of
+ * memory. */
+static int
+push_span(const struct pr_trace *t, const struct pr_event *e,
+          struct state_span **v, size_t *n, size_t *cap, int64_t *max)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 16;
+        struct state_span *nv = realloc(*v, nc * sizeof(*nv));
+
+        if (nv == NULL)
+            return 0;
+        *v = nv;
+        *cap = nc;
+    }
+    (*v)[(*n)++] =
+        (struct state_span){e->ts_ns,           e->ts_ns + e->dur_ns, e->name,
+                            pr_event_tid(t, e), pr_event_pid(t, e),   0};
+    *max = e->dur_ns > *max ? e->dur_ns : *max;
+    return 1;
+}
+
 static int
 cmp_state_span(const void *x, const void *y)
 {
@@ -584,19 +606,8 @@ pr_whatif_optimizer_state(const struct pr_trace *t,
             e->dur_ns <= 0 ||
             strncmp(pr_trace_str(t, e->name), prefix, sizeof(prefix) - 1) != 0)
             continue;
-        if (n == cap) {
-            struct state_span *nv;
-
-            cap = cap ? 2 * cap : 16;
-            nv = realloc(v, cap * sizeof(*nv));
-            if (nv == NULL)
-                goto done;
-            v = nv;
-        }
-        v[n++] = (struct state_span){
-            e->ts_ns,           e->ts_ns + e->dur_ns, e->name,
-            pr_event_tid(t, e), pr_event_pid(t, e),   0};
-        max = e->dur_ns > max ? e->dur_ns : max;
+        if (!push_span(t, e, &v, &n, &cap, &max))
+            goto done;
     }
     if (n == 0) {
         ok = 1;
@@ -613,19 +624,8 @@ pr_whatif_optimizer_state(const struct pr_trace *t,
             (j = span_holding(t, e, v, n, max)) == SIZE_MAX)
             continue;
         v[j].calls++;
-        if (nc == cap_c) {
-            struct state_span *nv;
-
-            cap_c = cap_c ? 2 * cap_c : 64;
-            nv = realloc(c, cap_c * sizeof(*nv));
-            if (nv == NULL)
-                goto done;
-            c = nv;
-        }
-        c[nc++] = (struct state_span){
-            e->ts_ns,           e->ts_ns + e->dur_ns, e->name,
-            pr_event_tid(t, e), pr_event_pid(t, e),   0};
-        max_c = e->dur_ns > max_c ? e->dur_ns : max_c;
+        if (!push_span(t, e, &c, &nc, &cap_c, &max_c))
+            goto done;
     }
     for (i = 0; i < n; i++) {
         out->calls += v[i].calls;
