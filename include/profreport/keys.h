@@ -160,6 +160,9 @@
 #define PR_K_OPTIMIZER_STATE_KERNELS "optimizer_state_kernels"
 #define PR_K_OPTIMIZER_STATE_STEPS "optimizer_state_steps"
 #define PR_K_OPTIMIZER_STATE_FIRST "optimizer_state_first"
+#define PR_K_OPTIMIZER_STATE_RANGES "optimizer_state_ranges"
+#define PR_K_OPTIMIZER_STATE_STEP_KERNELS "optimizer_state_step_kernels"
+#define PR_K_OPTIMIZER_STATE_HOST_US "optimizer_state_host_us"
 /* by_kind_us: the step's time up to where the path enters from a peer */
 #define PR_K_PEER_WAIT "peer_wait"
 

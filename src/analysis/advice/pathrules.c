@@ -676,46 +676,103 @@ optimizer_loop(char *buf, size_t cap, size_t len, const char *optim, double pct,
     return len;
 }
 
-/* The optimizer's state set-up (critical_path.optimizer_state_*): the
- * aten::zeros_like calls of its steps make exp_avg / exp_avg_sq once, on
- * a parameter's first step, so a capture of that step counts their
- * launches as the loop's (issue #29 review: CS336's capture is its first
- * AdamW step, 222 of its 3,655 kernels).  Said as the trace allows: with
- * the class's later steps in the capture, whether they ran them too. */
+/* torch.optim's classes that make their state with torch.zeros_like,
+ * only for a parameter without state (len(state) == 0 in _init_group:
+ * torch/optim/adam.py, adamw.py, adamax.py, nadam.py, radam.py,
+ * rmsprop.py, adadelta.py). */
+static int
+torch_zeros_state(const char *cls)
+{
+    static const char *const v[] = {"Adam",  "AdamW",   "Adamax",  "NAdam",
+                                    "RAdam", "RMSprop", "Adadelta"};
+    size_t i;
+
+    for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        if (strcmp(cls, v[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The optimizer's aten::zeros_like calls (critical_path.optimizer_state_*)
+ * said as the trace allows (issue #29 review: CS336's hand-written AdamW
+ * runs 222 a step, 222 of the step's 1,776 kernels and 8.8 ms of its host
+ * time; its op ids show a state.get(key, torch.zeros_like(p)) default
+ * built and discarded each step, not a first step).  torch.optim's
+ * classes make their state that way only for a parameter without state,
+ * so the calls mark its first step; of another optimizer the trace tells
+ * only whether later steps ran them too. */
 static size_t
 optimizer_state(char *buf, size_t cap, size_t len, const cJSON *run,
-                const cJSON *cp, int npu)
+                const cJSON *cp, const char *cls, int npu)
 {
     double calls = pr_sget_num(cp, PR_K_OPTIMIZER_STATE_CALLS);
     double kernels = pr_sget_num(cp, PR_K_OPTIMIZER_STATE_KERNELS);
     double steps = pr_sget_num(cp, PR_K_OPTIMIZER_STATE_STEPS);
-    double all =
-        pr_sget_num(pr_sget(run, PR_K_LAUNCHES), PR_K_KERNELS_WITH_LAUNCH);
+    double ranges = pr_sget_num(cp, PR_K_OPTIMIZER_STATE_RANGES);
+    double all = pr_sget_num(cp, PR_K_OPTIMIZER_STATE_STEP_KERNELS);
+    double host = pr_sget_num(cp, PR_K_OPTIMIZER_STATE_HOST_US);
     const cJSON *first = pr_sget(cp, PR_K_OPTIMIZER_STATE_FIRST);
-    char share[96] = "";
+    const char *impl = pr_sget_str(cp, PR_K_OPTIMIZER_IMPL);
+    /* one of torch.optim's paths ran (a hand-written class of the
+       single-tensor form, transformers' old AdamW, also makes its state
+       only when len(state) == 0) */
+    int torch = torch_zeros_state(cls) &&
+                (pr_sget_is(impl, "fused") || pr_sget_is(impl, "foreach") ||
+                 pr_sget_is(impl, "single_tensor"));
+    char share[160], h[32];
 
-    if (!(calls > 0) || !(steps >= 1) || cJSON_IsFalse(first))
+    (void)run;
+    if (!(calls > 0) || !(steps >= 1) || !(ranges >= 1))
         return len;
+    /* a step's figures: the totals over the steps that ran them */
+    calls /= ranges;
+    fmt_ms(host / ranges, h, sizeof(h));
     if (kernels > 0 && all >= kernels)
-        snprintf(share, sizeof(share), " (%.0f of the %.0f %s launched)",
-                 kernels, all, npu ? "tasks" : "kernels");
+        snprintf(share, sizeof(share), "%.0f of the %.0f %s it launches, %s",
+                 kernels / ranges, all / ranges, npu ? "tasks" : "kernels", h);
+    else
+        snprintf(share, sizeof(share), "%s", h);
     if (cJSON_IsTrue(first))
         return pr_append(
             buf, cap, len,
-            " The first of its %.0f steps also makes the optimizer's state: "
-            "its %.0f aten::zeros_like calls%s ran there and in no later step "
-            "(torch.optim's Adam and AdamW make exp_avg and exp_avg_sq that "
-            "way on a parameter's first step). Their launches do not recur: "
-            "the later steps show the loop as it runs.",
-            steps, calls, share);
+            " The first of its %.0f steps also ran %.0f aten::zeros_like "
+            "calls (%s of host time in them), and no later step did%s: "
+            "the optimizer's state, made once. The later steps show the loop "
+            "as it runs.",
+            steps, calls, share,
+            torch ? " (torch.optim makes its state that way for a parameter "
+                    "that has none)"
+                  : "");
+    if (torch && !cJSON_IsFalse(first))
+        return pr_append(
+            buf, cap, len,
+            " The step is the optimizer's first for these parameters: "
+            "torch.optim's %s makes its state with torch.zeros_like only for "
+            "a parameter that has none, and %.0f such calls ran in it (%s of "
+            "host time in them). Later steps do not pay them: profile a "
+            "later step to see the loop as it runs.",
+            cls, calls, share);
+    if (torch)
+        return len;
+    if (cJSON_IsFalse(first))
+        return pr_append(
+            buf, cap, len,
+            " %.0f of its %.0f steps run aten::zeros_like, %.0f calls a step "
+            "(%s of host time in them). If these are defaults for state that "
+            "already exists (state.get(key, torch.zeros_like(p))), each step "
+            "allocates and zeroes tensors it then discards: make them only "
+            "when the key is missing.",
+            ranges, steps, calls, share);
     return pr_append(
         buf, cap, len,
-        " The optimizer's step also ran %.0f aten::zeros_like calls%s. "
-        "torch.optim's "
-        "Adam and AdamW make their state (exp_avg, exp_avg_sq) that way on a "
-        "parameter's first step only; the capture holds one step, so whether "
-        "these recur cannot be told. If it is the first, profile a later "
-        "step to see the loop as it runs.",
+        " The optimizer's step runs %.0f aten::zeros_like calls (%s of host "
+        "time in "
+        "them). An optimizer that makes its state there only for a parameter "
+        "that has none (as torch.optim's do) pays them once; one that builds "
+        "them every step, as a state.get(key, torch.zeros_like(p)) default "
+        "does, pays them each step and discards them: make them only when the "
+        "key is missing. The capture holds one step, so which this is cannot "
+        "be told.",
         calls, share);
 }
 
@@ -723,9 +780,15 @@ static size_t
 optimizer_launches(char *buf, size_t cap, size_t len, const char *optim,
                    double pct, int npu, const cJSON *run, const cJSON *cp)
 {
+    char cls[64];
+    const char *c = optim + strlen("Optimizer.step#");
+
     len = optimizer_loop(buf, cap, len, optim, pct, npu,
                          pr_sget_str(cp, PR_K_OPTIMIZER_IMPL));
-    return optimizer_state(buf, cap, len, run, cp, npu);
+    if (strncmp(optim, "Optimizer.step#", 15) != 0)
+        return len;
+    snprintf(cls, sizeof(cls), "%.*s", (int)strcspn(c, "."), c);
+    return optimizer_state(buf, cap, len, run, cp, cls, npu);
 }
 
 /* Launches on the path (the launch_bound replay saves PATH_MIN_PCT or more)
@@ -1531,7 +1594,7 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                         "per-tensor arithmetic into a few kernels.",
                         cls);
     if (cls != NULL)
-        len = optimizer_state(text, sizeof(text), len, run, cp, npu);
+        len = optimizer_state(text, sizeof(text), len, run, cp, cls, npu);
     if (strstr(ops, "aten::_foreach_") != NULL)
         len = pr_append(text, sizeof(text), len,
                         " aten::_foreach_* operators are multi-tensor calls "

@@ -598,7 +598,7 @@ pr_whatif_optimizer_state(const struct pr_trace *t,
     int64_t max = 0, max_c = 0;
     int ok = 0;
 
-    *out = (struct pr_whatif_opt_state){0, 0, 0, -1};
+    *out = (struct pr_whatif_opt_state){0, 0, 0, 0, 0, 0, -1};
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
@@ -637,25 +637,36 @@ pr_whatif_optimizer_state(const struct pr_trace *t,
         ok = 1;
         goto done;
     }
-    /* the launches made inside the calls, then their kernels */
+    for (i = 0; i < nc; i++)
+        out->host_ns += c[i].e - c[i].s;
+    for (i = 0; i < n; i++)
+        out->ranges += v[i].calls > 0;
+    /* the launches made inside the steps that ran calls (1) and inside
+       the calls (2), then their kernels */
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
         int64_t id;
+        size_t j;
 
         if (!pr_tree_is_launcher(e->kind) ||
             (id = pr_event_correlation(t, e)) == PR_NO_ID ||
-            span_holding(t, e, c, nc, max_c) == SIZE_MAX)
+            (j = span_holding(t, e, v, n, max)) == SIZE_MAX || v[j].calls == 0)
             continue;
-        if (pr_idmap_put(&corr, id, 1, &err) != PR_OK)
+        if (pr_idmap_put(&corr, id,
+                         1 + (span_holding(t, e, c, nc, max_c) != SIZE_MAX),
+                         &err) != PR_OK)
             goto done;
     }
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
         int64_t id = pr_event_correlation(t, e);
+        size_t in;
 
-        if (e->kind == PR_KIND_DEVICE_TASK && id != PR_NO_ID &&
-            pr_idmap_get(&corr, id) != PR_NONE)
-            out->kernels++;
+        if (e->kind != PR_KIND_DEVICE_TASK || id == PR_NO_ID ||
+            (in = pr_idmap_get(&corr, id)) == PR_NONE)
+            continue;
+        out->step_kernels++;
+        out->kernels += in == 2;
     }
     /* the class whose step ran them first: did its later steps too? */
     for (i = first + 1; i < n; i++) {
@@ -674,7 +685,7 @@ done:
     free(c);
     pr_idmap_free(&corr);
     if (!ok)
-        *out = (struct pr_whatif_opt_state){0, 0, 0, -1};
+        *out = (struct pr_whatif_opt_state){0, 0, 0, 0, 0, 0, -1};
     return ok;
 }
 

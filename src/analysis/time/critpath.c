@@ -5749,13 +5749,18 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
             /* null where the trace has no optimizer step, or on out of
                memory (the state then unknown) */
             o->r.optimizer_state_calls = o->r.optimizer_state_kernels =
-                o->r.optimizer_state_steps = NAN;
+                o->r.optimizer_state_steps = o->r.optimizer_state_ranges =
+                    o->r.optimizer_state_step_kernels =
+                        o->r.optimizer_state_host_us = NAN;
             o->r.optimizer_state_first = -1;
             if (pr_whatif_optimizer_state(t, &os) && os.steps > 0) {
                 o->r.optimizer_state_calls = (double)os.calls;
                 o->r.optimizer_state_kernels = (double)os.kernels;
                 o->r.optimizer_state_steps = (double)os.steps;
                 o->r.optimizer_state_first = os.first_only;
+                o->r.optimizer_state_ranges = (double)os.ranges;
+                o->r.optimizer_state_step_kernels = (double)os.step_kernels;
+                o->r.optimizer_state_host_us = (double)os.host_ns / 1e3;
             }
         }
         what_if = pr_whatif_rows(t, wa, &o->r.what_if_steps, &ok);
