@@ -177,8 +177,8 @@ void pr_whatif_skip(struct pr_whatif_acc *a);
  * ranges ran ATen operators but none of them: an optimizer of that name
  * written by hand (CS336's AdamW: aten::mul, aten::sub_, aten::sqrt,
  * aten::div); NULL otherwise (no range, another class, a compiled step,
- * ranges of different kinds). */
-const char *pr_whatif_optimizer_impl(const struct pr_trace *t);
+ * ranges of different kinds); *ok set to 0 out of memory. */
+const char *pr_whatif_optimizer_impl(const struct pr_trace *t, int *ok);
 
 /* The state an optimizer's step sets up: torch.optim's Adam and AdamW
  * make exp_avg and exp_avg_sq with torch.zeros_like on a parameter's

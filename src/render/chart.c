@@ -1561,7 +1561,8 @@ form_taken(char **forms, const char *const *labels, size_t n, size_t i,
  * is widest in points cut every other (df_index's PDF "ncclKernel_All…
  * _RING_LL_Sum_float" read "ncclKernel…_LL_Sum_float" beside a
  * "vectorized…<…CUDAFunctor_add…>").  forms[] (best's) replaced in
- * place; left as they are on out-of-memory. */
+ * place; on out-of-memory the canvas marked failed (a report must not
+ * differ for want of memory: test_nomem). */
 static void
 widen_labels(struct pr_canvas *c, const char *const *labels, size_t n,
              size_t n_others, double max_w, size_t best, size_t hi,
@@ -1569,13 +1570,17 @@ widen_labels(struct pr_canvas *c, const char *const *labels, size_t n,
 {
     char **try = calloc(n ? n : 1, sizeof(*try));
 
-    if (try == NULL)
+    if (try == NULL) {
+        c->failed = 1;
         return;
+    }
     if (hi > best + 64)
         hi = best + 64; /* a label column holds no more */
     for (size_t w = best + 1; w <= hi; w++) {
-        if (pr_shorten_names(labels, n + n_others, n, w, try, 1) != 0)
+        if (pr_shorten_names(labels, n + n_others, n, w, try, 1) != 0) {
+            c->failed = 1;
             break;
+        }
         for (size_t i = 0; i < n; i++) {
             if (try[i] != NULL && strcmp(try[i], forms[i]) != 0 &&
                 pr_shorten_width(try[i]) > pr_shorten_width(forms[i]) &&

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include <hpdf.h>
+#include <zlib.h>
 
 #include "profreport/buf.h"
 #include "profreport/chart.h"
@@ -113,7 +114,11 @@ on_hpdf_error(HPDF_STATUS code, HPDF_STATUS detail, void *user)
     if (d->failed)
         return; /* a later error is most often the first one's echo */
     /* a file libharu could not open for want of memory: detail is errno */
+    /* zlib's deflateInit, which libharu calls for a compressed stream,
+       allocates through malloc, not hpdf_alloc: its Z_MEM_ERROR comes back
+       as the detail of HPDF_ZLIB_ERROR (test_nomem, allocation 151,901) */
     if (code == HPDF_FAILD_TO_ALLOC_MEM || hpdf_oom ||
+        (code == HPDF_ZLIB_ERROR && (int)detail == Z_MEM_ERROR) ||
         ((code == HPDF_FILE_OPEN_ERROR || code == HPDF_FILE_IO_ERROR) &&
          detail == ENOMEM)) {
         code = HPDF_FAILD_TO_ALLOC_MEM;

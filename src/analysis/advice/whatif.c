@@ -409,7 +409,7 @@ name_has_prefix(const char *name, const char *const *prefixes)
 }
 
 const char *
-pr_whatif_optimizer_impl(const struct pr_trace *t)
+pr_whatif_optimizer_impl(const struct pr_trace *t, int *ok)
 {
     /* torch.optim's classes whose every step runs addcmul_/addcdiv_,
        _foreach_* or _fused_* (issue #29 review: CS336's own AdamW was
@@ -446,7 +446,8 @@ pr_whatif_optimizer_impl(const struct pr_trace *t)
             nv = realloc(v, cap * sizeof(*nv));
             if (nv == NULL) {
                 free(v);
-                return NULL; /* not known */
+                *ok = 0;
+                return NULL;
             }
             v = nv;
         }

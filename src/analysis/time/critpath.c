@@ -5742,7 +5742,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         emit_peer(&c, &lw, n_paths, o, &parts, &ok);
         emit_entry(&c, &pe, n_paths, o);
         emit_late_peer(&c, &lw, warm ? &lw0 : NULL, n_paths, run, &ok);
-        o->r.optimizer_impl = pr_whatif_optimizer_impl(t);
+        o->r.optimizer_impl = pr_whatif_optimizer_impl(t, &ok);
         {
             struct pr_whatif_opt_state os;
 
@@ -5753,7 +5753,10 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
                     o->r.optimizer_state_step_kernels =
                         o->r.optimizer_state_host_us = NAN;
             o->r.optimizer_state_first = -1;
-            if (pr_whatif_optimizer_state(t, &os) && os.steps > 0) {
+            /* out of memory fails the run, as every analysis does */
+            if (!pr_whatif_optimizer_state(t, &os))
+                ok = 0;
+            else if (os.steps > 0) {
                 o->r.optimizer_state_calls = (double)os.calls;
                 o->r.optimizer_state_kernels = (double)os.kernels;
                 o->r.optimizer_state_steps = (double)os.steps;
