@@ -142,7 +142,7 @@ for p, first in ((sys.argv[1], True), (sys.argv[2], False)):
     assert ('Their first calls say when each rank entered: %s starts its '
             'first broadcast 5.00 ms after %s does. Until then, with no peer '
             'in them, %s spends 5.00 ms of its 5.20 ms in broadcast kernels: '
-            "a wait paid once, before that first call"
+            "a one-time wait at entry, not one repeated each call"
             % (w[1], w[0], w[0])) in t, t
     assert ("(it is the first collective of every rank's capture: the "
             "ranks' start-up)" in t) == first, t

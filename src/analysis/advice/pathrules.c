@@ -679,12 +679,13 @@ optimizer_loop(char *buf, size_t cap, size_t len, const char *optim, double pct,
 /* torch.optim's classes that make their state with torch.zeros_like,
  * only for a parameter without state (len(state) == 0 in _init_group:
  * torch/optim/adam.py, adamw.py, adamax.py, nadam.py, radam.py,
- * rmsprop.py, adadelta.py). */
+ * rmsprop.py, adadelta.py, rprop.py, asgd.py). */
 static int
 torch_zeros_state(const char *cls)
 {
-    static const char *const v[] = {"Adam",  "AdamW",   "Adamax",  "NAdam",
-                                    "RAdam", "RMSprop", "Adadelta"};
+    static const char *const v[] = {"Adam",     "AdamW", "Adamax",
+                                    "NAdam",    "RAdam", "RMSprop",
+                                    "Adadelta", "Rprop", "ASGD"};
     size_t i;
 
     for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -719,7 +720,7 @@ optimizer_state(char *buf, size_t cap, size_t len, const cJSON *run,
     int torch = torch_zeros_state(cls) &&
                 (pr_sget_is(impl, "fused") || pr_sget_is(impl, "foreach") ||
                  pr_sget_is(impl, "single_tensor"));
-    char share[160], h[32];
+    char share[200], h[32], which[48];
 
     (void)run;
     if (!(calls > 0) || !(steps >= 1) || !(ranges >= 1))
@@ -728,17 +729,19 @@ optimizer_state(char *buf, size_t cap, size_t len, const cJSON *run,
     calls /= ranges;
     fmt_ms(host / ranges, h, sizeof(h));
     if (kernels > 0 && all >= kernels)
-        snprintf(share, sizeof(share), "%.0f of the %.0f %s it launches, %s",
+        snprintf(share, sizeof(share),
+                 "%.0f of its %.0f %s, %s of host "
+                 "time in them, their launches included",
                  kernels / ranges, all / ranges, npu ? "tasks" : "kernels", h);
     else
-        snprintf(share, sizeof(share), "%s", h);
+        snprintf(share, sizeof(share),
+                 "%s of host time in them, their launches included", h);
     if (cJSON_IsTrue(first))
         return pr_append(
             buf, cap, len,
             " The first of its %.0f steps also ran %.0f aten::zeros_like "
-            "calls (%s of host time in them), and no later step did%s: "
-            "the optimizer's state, made once. The later steps show the loop "
-            "as it runs.",
+            "calls (%s), and no later step did%s: the optimizer's state, made "
+            "once. The later steps show the loop as it runs.",
             steps, calls, share,
             torch ? " (torch.optim makes its state that way for a parameter "
                     "that has none)"
@@ -748,31 +751,35 @@ optimizer_state(char *buf, size_t cap, size_t len, const cJSON *run,
             buf, cap, len,
             " The step is the optimizer's first for these parameters: "
             "torch.optim's %s makes its state with torch.zeros_like only for "
-            "a parameter that has none, and %.0f such calls ran in it (%s of "
-            "host time in them). Later steps do not pay them: profile a "
-            "later step to see the loop as it runs.",
+            "a parameter that has none, and %.0f such calls ran in it (%s). "
+            "Later steps do not pay them: profile a later step to see the "
+            "loop as it runs.",
             cls, calls, share);
     if (torch)
         return len;
-    if (cJSON_IsFalse(first))
+    if (cJSON_IsFalse(first)) {
+        if (ranges == steps)
+            snprintf(which, sizeof(which), "All %.0f", steps);
+        else
+            snprintf(which, sizeof(which), "%.0f of its %.0f", ranges, steps);
         return pr_append(
             buf, cap, len,
-            " %.0f of its %.0f steps run aten::zeros_like, %.0f calls a step "
-            "(%s of host time in them). If these are defaults for state that "
-            "already exists (state.get(key, torch.zeros_like(p))), each step "
-            "allocates and zeroes tensors it then discards: make them only "
-            "when the key is missing.",
-            ranges, steps, calls, share);
+            " %s steps run aten::zeros_like, %.0f calls a step (%s). If these "
+            "are defaults for state that already exists (state.get(key, "
+            "torch.zeros_like(p))), each step allocates and zeroes tensors it "
+            "then discards: make them only when the key is missing.",
+            which, calls, share);
+    }
     return pr_append(
         buf, cap, len,
-        " The optimizer's step runs %.0f aten::zeros_like calls (%s of host "
-        "time in "
-        "them). An optimizer that makes its state there only for a parameter "
-        "that has none (as torch.optim's do) pays them once; one that builds "
-        "them every step, as a state.get(key, torch.zeros_like(p)) default "
-        "does, pays them each step and discards them: make them only when the "
-        "key is missing. The capture holds one step, so which this is cannot "
-        "be told.",
+        " The optimizer's step runs %.0f aten::zeros_like calls (%s). An "
+        "optimizer that makes its state there only for a parameter that has "
+        "none (as torch.optim's Adam family does) pays them once; one that "
+        "builds them every step, as a state.get(key, torch.zeros_like(p)) "
+        "default does, pays them each step and discards them: make them only "
+        "when the key is missing. With one step captured, the trace cannot "
+        "tell these apart: profile two or more steps; if every step runs "
+        "them, they are per-step defaults.",
         calls, share);
 }
 

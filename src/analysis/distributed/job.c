@@ -1084,7 +1084,7 @@ rooted_entry(const struct nrank *v, const cJSON *const *rv, size_t n, char *buf,
                             i++ ? ";" : "", nrank_name(rv, k),
                             best_wait[k] / 1e3, best_own[k] / 1e3, best);
     len = pr_append(buf, cap, len,
-                    ": a wait paid once, before that first call%s.",
+                    ": a one-time wait at entry, not one repeated each call%s.",
                     first_coll ? " (it is the first collective of every "
                                  "rank's capture: the ranks' start-up)"
                                : "");
