@@ -1044,8 +1044,11 @@ rooted_entry(const struct nrank *v, const cJSON *const *rv, size_t n, char *buf,
             continue;
         for (k = 0; k < n; k++) {
             const cJSON *g = kt_group(v[k].kt, rooted[r]);
-            const cJSON *s = pr_sget(g, PR_K_START_US)->child;
-            const cJSON *e = pr_sget(g, PR_K_END_US)->child;
+            const cJSON *sa = pr_sget(g, PR_K_START_US);
+            const cJSON *ea = pr_sget(g, PR_K_END_US);
+            /* a saved summary's group may lack its ends: none counted */
+            const cJSON *s = sa != NULL ? sa->child : NULL;
+            const cJSON *e = ea != NULL ? ea->child : NULL;
 
             wait[k] = own[k] = 0;
             for (; cJSON_IsNumber(s) && cJSON_IsNumber(e);
