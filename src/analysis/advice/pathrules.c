@@ -606,17 +606,9 @@ syncs_in_loop(const cJSON *run, int capture, double gain_us, char *buf,
  * Adam.step, 10 parameters, aclnnInplaceAddcdiv / Addcmul / Divs / Sqrt
  * each); its multi-tensor or fused form launches a few per step. */
 static size_t
-optimizer_loop(char *buf, size_t cap, size_t len, const char *optim, double pct,
-               int npu, const char *impl)
+optimizer_loop(char *buf, size_t cap, size_t len, const char *optim,
+               const char *cls, double pct, int npu, const char *impl)
 {
-    char cls[64];
-    const char *c = optim + strlen("Optimizer.step#");
-    size_t n = strcspn(c, ".");
-
-    if (strncmp(optim, "Optimizer.step#", 15) != 0 || n == 0 ||
-        n >= sizeof(cls))
-        return len;
-    snprintf(cls, sizeof(cls), "%.*s", (int)n, c);
     len = pr_append(buf, cap, len,
                     " %.0f%% of the launch calls' time the replay takes off "
                     "is issued inside the optimizer's step (%s)",
@@ -686,12 +678,8 @@ torch_zeros_state(const char *cls)
     static const char *const v[] = {"Adam",     "AdamW", "Adamax",
                                     "NAdam",    "RAdam", "RMSprop",
                                     "Adadelta", "Rprop", "ASGD"};
-    size_t i;
 
-    for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-        if (strcmp(cls, v[i]) == 0)
-            return 1;
-    return 0;
+    return one_of(cls, v, sizeof(v) / sizeof(v[0]));
 }
 
 /* The optimizer's aten::zeros_like calls (critical_path.optimizer_state_*)
@@ -703,8 +691,8 @@ torch_zeros_state(const char *cls)
  * so the calls mark its first step; of another optimizer the trace tells
  * only whether later steps ran them too. */
 static size_t
-optimizer_state(char *buf, size_t cap, size_t len, const cJSON *run,
-                const cJSON *cp, const char *cls, int npu)
+optimizer_state(char *buf, size_t cap, size_t len, const cJSON *cp,
+                const char *cls, int npu)
 {
     double calls = pr_sget_num(cp, PR_K_OPTIMIZER_STATE_CALLS);
     double kernels = pr_sget_num(cp, PR_K_OPTIMIZER_STATE_KERNELS);
@@ -722,7 +710,6 @@ optimizer_state(char *buf, size_t cap, size_t len, const cJSON *run,
                  pr_sget_is(impl, "single_tensor"));
     char share[200], h[32], which[48];
 
-    (void)run;
     if (!(calls > 0) || !(steps >= 1) || !(ranges >= 1))
         return len;
     /* a step's figures: the totals over the steps that ran them */
@@ -783,19 +770,24 @@ optimizer_state(char *buf, size_t cap, size_t len, const cJSON *run,
         calls, share);
 }
 
+/* The optimizer's sentences of the launch advice: its loop
+ * (optimizer_loop), then its aten::zeros_like calls (optimizer_state);
+ * nothing where optim names no class. */
 static size_t
 optimizer_launches(char *buf, size_t cap, size_t len, const char *optim,
-                   double pct, int npu, const cJSON *run, const cJSON *cp)
+                   double pct, int npu, const cJSON *cp)
 {
     char cls[64];
     const char *c = optim + strlen("Optimizer.step#");
+    size_t n = strcspn(c, ".");
 
-    len = optimizer_loop(buf, cap, len, optim, pct, npu,
-                         pr_sget_str(cp, PR_K_OPTIMIZER_IMPL));
-    if (strncmp(optim, "Optimizer.step#", 15) != 0)
+    if (strncmp(optim, "Optimizer.step#", 15) != 0 || n == 0 ||
+        n >= sizeof(cls))
         return len;
-    snprintf(cls, sizeof(cls), "%.*s", (int)strcspn(c, "."), c);
-    return optimizer_state(buf, cap, len, run, cp, cls, npu);
+    snprintf(cls, sizeof(cls), "%.*s", (int)n, c);
+    len = optimizer_loop(buf, cap, len, optim, cls, pct, npu,
+                         pr_sget_str(cp, PR_K_OPTIMIZER_IMPL));
+    return optimizer_state(buf, cap, len, cp, cls, npu);
 }
 
 /* Launches on the path (the launch_bound replay saves PATH_MIN_PCT or more)
@@ -884,7 +876,7 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
         /* most of the launches are the optimizer's per-parameter loop:
            its multi-tensor path first, a graph after */
         len = optimizer_launches(text, sizeof(text), len, optim, opt_pct, npu,
-                                 run, cp);
+                                 cp);
     /* without steps the loop's iteration is the unit a graph holds */
     amd = strcmp(graphs_word(run), "HIP graphs") == 0;
     mtia = strcmp(graphs_word(run), "graph capture") == 0;
@@ -944,7 +936,7 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                             sizeof(text), len);
     if (optim != NULL && opt_pct >= OPT_PART_PCT && opt_pct < OPT_LEAD_PCT)
         optimizer_launches(text, sizeof(text), strlen(text), optim, opt_pct,
-                           npu, run, cp);
+                           npu, cp);
     return add(recs, "launch_bound", text);
 }
 
@@ -1601,7 +1593,7 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                         "per-tensor arithmetic into a few kernels.",
                         cls);
     if (cls != NULL)
-        len = optimizer_state(text, sizeof(text), len, run, cp, cls, npu);
+        len = optimizer_state(text, sizeof(text), len, cp, cls, npu);
     if (strstr(ops, "aten::_foreach_") != NULL)
         len = pr_append(text, sizeof(text), len,
                         " aten::_foreach_* operators are multi-tensor calls "

@@ -231,7 +231,8 @@ struct opsum {
 struct opt_span {
     int64_t s, e;
     uint32_t name, tid, pid; /* the range's name, thread and process */
-    int64_t ns;              /* optimizer_spans: launch time inside it */
+    int64_t ns;              /* optimizer_spans: launch time inside it;
+                                pr_whatif_optimizer_state: aten::zeros_like calls */
 };
 
 /* A node on the path and what the change took off it. */
@@ -379,24 +380,6 @@ pr_whatif_acc_free(struct pr_whatif_acc *a)
     free(a);
 }
 
-/* An optimizer step's range for pr_whatif_optimizer_impl: its class's
- * step always runs one of torch.optim's own operators (own_class), and
- * what ran inside it. */
-struct impl_span {
-    int64_t s, e;
-    uint32_t tid, pid;
-    int own_class, torch_class, torch_ops, compiled, aten;
-    int fused, foreach; /* aten::_fused_* / aten::_foreach_* ran in it */
-};
-
-static int
-cmp_impl_span(const void *x, const void *y)
-{
-    const struct impl_span *a = x, *b = y;
-
-    return a->s < b->s ? -1 : a->s > b->s;
-}
-
 static int
 name_has_prefix(const char *name, const char *const *prefixes)
 {
@@ -407,6 +390,89 @@ name_has_prefix(const char *name, const char *const *prefixes)
             return 1;
     return 0;
 }
+
+/* Append e's span to *v (*n of *cap), *max the longest; 0 out of
+ * memory. */
+static int
+push_span(const struct pr_trace *t, const struct pr_event *e,
+          struct opt_span **v, size_t *n, size_t *cap, int64_t *max)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 16;
+        struct opt_span *nv = realloc(*v, nc * sizeof(*nv));
+
+        if (nv == NULL)
+            return 0;
+        *v = nv;
+        *cap = nc;
+    }
+    (*v)[(*n)++] =
+        (struct opt_span){e->ts_ns,           e->ts_ns + e->dur_ns, e->name,
+                          pr_event_tid(t, e), pr_event_pid(t, e),   0};
+    *max = e->dur_ns > *max ? e->dur_ns : *max;
+    return 1;
+}
+
+/* The host ranges whose names start with one of prefixes (NULL-ended),
+ * in file order, in *v / *n (empty on entry), the longest's length in
+ * *max; 0 out of memory. */
+static int
+range_spans(const struct pr_trace *t, const char *const *prefixes,
+            struct opt_span **v, size_t *n, int64_t *max)
+{
+    size_t i, cap = 0;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if ((e->kind != PR_KIND_ANNOTATION && e->kind != PR_KIND_HOST_OP) ||
+            e->dur_ns <= 0 ||
+            !name_has_prefix(pr_trace_str(t, e->name), prefixes))
+            continue;
+        if (!push_span(t, e, v, n, &cap, max))
+            return 0;
+    }
+    return 1;
+}
+
+static int
+cmp_span(const void *x, const void *y)
+{
+    const struct opt_span *a = x, *b = y;
+
+    return a->s < b->s ? -1 : a->s > b->s;
+}
+
+/* The range of v (by start, n of them, the longest max long) on e's
+ * thread that holds e's start, the latest to start; SIZE_MAX none. */
+static size_t
+span_holding(const struct pr_trace *t, const struct pr_event *e,
+             const struct opt_span *v, size_t n, int64_t max)
+{
+    size_t lo = 0, hi = n, j;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (v[mid].s <= e->ts_ns)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (j = lo; j-- > 0 && v[j].s >= e->ts_ns - max;)
+        if (e->ts_ns < v[j].e && pr_event_tid(t, e) == v[j].tid &&
+            pr_event_pid(t, e) == v[j].pid)
+            return j;
+    return SIZE_MAX;
+}
+
+/* What ran inside an optimizer step's range, for
+ * pr_whatif_optimizer_impl: its class's step always runs one of
+ * torch.optim's own operators (own_class). */
+struct impl_flags {
+    int own_class, torch_class, torch_ops, compiled, aten;
+    int fused, foreach; /* aten::_fused_* / aten::_foreach_* ran in it */
+};
 
 const char *
 pr_whatif_optimizer_impl(const struct pr_trace *t, int *ok)
@@ -430,89 +496,62 @@ pr_whatif_optimizer_impl(const struct pr_trace *t, int *ok)
         "Torch-Compiled Region", "CompiledFunction", "## Call CompiledFxGraph",
         "TorchDynamo Cache Lookup", NULL};
     static const char prefix[] = "Optimizer.step#";
-    struct impl_span *v = NULL, *nv;
-    size_t i, n = 0, cap = 0, own = 0, torch = 0, fused = 0, foreach = 0;
+    static const char *const steps[] = {prefix, NULL};
+    struct opt_span *v = NULL;
+    struct impl_flags *f;
+    size_t i, n = 0, own = 0, torch = 0, fused = 0, foreach = 0;
     int64_t max = 0;
 
-    for (i = 0; i < t->n_events; i++) {
-        const struct pr_event *e = &t->events[i];
-        const char *name = pr_trace_str(t, e->name);
-
-        if ((e->kind != PR_KIND_ANNOTATION && e->kind != PR_KIND_HOST_OP) ||
-            e->dur_ns <= 0 || strncmp(name, prefix, sizeof(prefix) - 1) != 0)
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            nv = realloc(v, cap * sizeof(*nv));
-            if (nv == NULL) {
-                free(v);
-                *ok = 0;
-                return NULL;
-            }
-            v = nv;
-        }
-        v[n] = (struct impl_span){
-            e->ts_ns,
-            e->ts_ns + e->dur_ns,
-            pr_event_tid(t, e),
-            pr_event_pid(t, e),
-            name_has_prefix(name + sizeof(prefix) - 1, own_classes),
-            name_has_prefix(name + sizeof(prefix) - 1, torch_classes),
-            0,
-            0,
-            0,
-            0,
-            0};
-        max = e->dur_ns > max ? e->dur_ns : max;
-        n++;
+    if (!range_spans(t, steps, &v, &n, &max)) {
+        free(v);
+        *ok = 0;
+        return NULL;
     }
     if (n == 0) {
         free(v);
         return NULL;
     }
-    qsort(v, n, sizeof(*v), cmp_impl_span);
+    qsort(v, n, sizeof(*v), cmp_span);
+    f = calloc(n, sizeof(*f));
+    if (f == NULL) {
+        free(v);
+        *ok = 0;
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        const char *cls = pr_trace_str(t, v[i].name) + sizeof(prefix) - 1;
+
+        f[i].own_class = name_has_prefix(cls, own_classes);
+        f[i].torch_class = name_has_prefix(cls, torch_classes);
+    }
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
         const char *name;
-        size_t lo = 0, hi = n, j;
+        size_t j;
 
         if (e->kind != PR_KIND_HOST_OP && e->kind != PR_KIND_ANNOTATION)
             continue;
         name = pr_trace_str(t, e->name);
-        if (strncmp(name, prefix, sizeof(prefix) - 1) == 0)
+        if (strncmp(name, prefix, sizeof(prefix) - 1) == 0 ||
+            (j = span_holding(t, e, v, n, max)) == SIZE_MAX)
             continue;
-        /* the ranges starting at or before it, back to the longest's
-           span earlier */
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-
-            if (v[mid].s <= e->ts_ns)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        for (j = lo; j-- > 0 && v[j].s >= e->ts_ns - max;) {
-            if (e->ts_ns >= v[j].e || pr_event_tid(t, e) != v[j].tid ||
-                pr_event_pid(t, e) != v[j].pid)
-                continue;
-            v[j].torch_ops |= name_has_prefix(name, torch_ops);
-            v[j].fused |= strncmp(name, "aten::_fused_", 13) == 0;
-            v[j].foreach |= strncmp(name, "aten::_foreach_", 15) == 0;
-            v[j].compiled |= name_has_prefix(name, compiled);
-            v[j].aten |= strncmp(name, "aten::", 6) == 0;
-            break;
-        }
-    }
-    for (i = 0; i < n; i++) {
-        if (v[i].torch_class && v[i].torch_ops) {
-            torch++;
-            fused += v[i].fused;
-            foreach
-                += v[i].foreach && !v[i].fused;
-        }
-        own += v[i].own_class && v[i].aten && !v[i].torch_ops && !v[i].compiled;
+        f[j].torch_ops |= name_has_prefix(name, torch_ops);
+        f[j].fused |= strncmp(name, "aten::_fused_", 13) == 0;
+        f[j].foreach |= strncmp(name, "aten::_foreach_", 15) == 0;
+        f[j].compiled |= name_has_prefix(name, compiled);
+        f[j].aten |= strncmp(name, "aten::", 6) == 0;
     }
     free(v);
+    for (i = 0; i < n; i++) {
+        if (f[i].torch_class && f[i].torch_ops) {
+            torch++;
+            fused += f[i].fused;
+            foreach
+                += f[i].foreach && !f[i].fused;
+        }
+        own += f[i].own_class && f[i].aten && !f[i].torch_ops && !f[i].compiled;
+    }
+    free(f);
     if (own > 0)
         return torch == 0 ? "own" : NULL;
     /* every range one path: the fused kernels, the multi-tensor calls,
@@ -525,96 +564,28 @@ pr_whatif_optimizer_impl(const struct pr_trace *t, int *ok)
                                   : NULL;
 }
 
-/* An optimizer step's range for pr_whatif_optimizer_state, and the
- * aten::zeros_like calls it ran; or one such call (calls 0). */
-struct state_span {
-    int64_t s, e;
-    uint32_t name, tid, pid;
-    long calls;
-};
-
-/* The range of v (by start, n of them, the longest max long) on e's
- * thread that holds e's start; SIZE_MAX none. */
-static size_t
-span_holding(const struct pr_trace *t, const struct pr_event *e,
-             const struct state_span *v, size_t n, int64_t max)
-{
-    size_t lo = 0, hi = n, j;
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-
-        if (v[mid].s <= e->ts_ns)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (j = lo; j-- > 0 && v[j].s >= e->ts_ns - max;)
-        if (e->ts_ns < v[j].e && pr_event_tid(t, e) == v[j].tid &&
-            pr_event_pid(t, e) == v[j].pid)
-            return j;
-    return SIZE_MAX;
-}
-
-/* Append e's span to *v (*n of *cap), *max the longest; 0 out of
- * memory. */
-static int
-push_span(const struct pr_trace *t, const struct pr_event *e,
-          struct state_span **v, size_t *n, size_t *cap, int64_t *max)
-{
-    if (*n == *cap) {
-        size_t nc = *cap ? 2 * *cap : 16;
-        struct state_span *nv = realloc(*v, nc * sizeof(*nv));
-
-        if (nv == NULL)
-            return 0;
-        *v = nv;
-        *cap = nc;
-    }
-    (*v)[(*n)++] =
-        (struct state_span){e->ts_ns,           e->ts_ns + e->dur_ns, e->name,
-                            pr_event_tid(t, e), pr_event_pid(t, e),   0};
-    *max = e->dur_ns > *max ? e->dur_ns : *max;
-    return 1;
-}
-
-static int
-cmp_state_span(const void *x, const void *y)
-{
-    const struct state_span *a = x, *b = y;
-
-    return a->s < b->s ? -1 : a->s > b->s;
-}
-
 int
 pr_whatif_optimizer_state(const struct pr_trace *t,
                           struct pr_whatif_opt_state *out)
 {
-    static const char prefix[] = "Optimizer.step#";
-    struct state_span *v = NULL;
-    struct state_span *c = NULL;
+    static const char *const steps[] = {"Optimizer.step#", NULL};
+    /* the ranges, their calls counted in ns; the calls */
+    struct opt_span *v = NULL;
+    struct opt_span *c = NULL;
     struct pr_idmap corr = {0};
     struct pr_error err = {0};
-    size_t i, n = 0, cap = 0, nc = 0, cap_c = 0, first = SIZE_MAX;
+    size_t i, n = 0, nc = 0, cap_c = 0, first = SIZE_MAX;
     int64_t max = 0, max_c = 0;
     int ok = 0;
 
     *out = (struct pr_whatif_opt_state){0, 0, 0, 0, 0, 0, -1};
-    for (i = 0; i < t->n_events; i++) {
-        const struct pr_event *e = &t->events[i];
-
-        if ((e->kind != PR_KIND_ANNOTATION && e->kind != PR_KIND_HOST_OP) ||
-            e->dur_ns <= 0 ||
-            strncmp(pr_trace_str(t, e->name), prefix, sizeof(prefix) - 1) != 0)
-            continue;
-        if (!push_span(t, e, &v, &n, &cap, &max))
-            goto done;
-    }
+    if (!range_spans(t, steps, &v, &n, &max))
+        goto done;
     if (n == 0) {
         ok = 1;
         goto done;
     }
-    qsort(v, n, sizeof(*v), cmp_state_span);
+    qsort(v, n, sizeof(*v), cmp_span);
     /* the calls (events are in time order, so the calls are too) */
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
@@ -624,13 +595,13 @@ pr_whatif_optimizer_state(const struct pr_trace *t,
             strcmp(pr_trace_str(t, e->name), "aten::zeros_like") != 0 ||
             (j = span_holding(t, e, v, n, max)) == SIZE_MAX)
             continue;
-        v[j].calls++;
+        v[j].ns++;
         if (!push_span(t, e, &c, &nc, &cap_c, &max_c))
             goto done;
     }
     for (i = 0; i < n; i++) {
-        out->calls += v[i].calls;
-        if (v[i].calls > 0 && first == SIZE_MAX)
+        out->calls += (long)v[i].ns;
+        if (v[i].ns > 0 && first == SIZE_MAX)
             first = i;
     }
     if (first == SIZE_MAX) {
@@ -641,7 +612,7 @@ pr_whatif_optimizer_state(const struct pr_trace *t,
     for (i = 0; i < nc; i++)
         out->host_ns += c[i].e - c[i].s;
     for (i = 0; i < n; i++)
-        out->ranges += v[i].calls > 0;
+        out->ranges += v[i].ns > 0;
     /* the launches made inside the steps that ran calls (1) and inside
        the calls (2), then their kernels */
     for (i = 0; i < t->n_events; i++) {
@@ -651,7 +622,7 @@ pr_whatif_optimizer_state(const struct pr_trace *t,
 
         if (!pr_tree_is_launcher(e->kind) ||
             (id = pr_event_correlation(t, e)) == PR_NO_ID ||
-            (j = span_holding(t, e, v, n, max)) == SIZE_MAX || v[j].calls == 0)
+            (j = span_holding(t, e, v, n, max)) == SIZE_MAX || v[j].ns == 0)
             continue;
         if (pr_idmap_put(&corr, id,
                          1 + (span_holding(t, e, c, nc, max_c) != SIZE_MAX),
@@ -674,7 +645,7 @@ pr_whatif_optimizer_state(const struct pr_trace *t,
         if (v[i].name != v[first].name)
             continue;
         out->steps++;
-        if (v[i].calls > 0)
+        if (v[i].ns > 0)
             out->first_only = 0;
     }
     if (out->steps > 0 && out->first_only != 0)
@@ -876,44 +847,6 @@ static int cold_call(const struct pr_cp_node *c, int64_t median);
 /* The trace's optimizer steps: host ranges named "Optimizer.step#..."
  * (torch.optim.Optimizer's profile hook, torch/optim/optimizer.py), once
  * a trace.  0 on out of memory (a->failed). */
-/* The ranges whose names start with one of prefixes (NULL-ended), in
- * *v / *n, the longest's length in *max; 0 out of memory (a->failed). */
-static int
-range_spans(const struct pr_trace *t, const char *const *prefixes,
-            struct pr_whatif_acc *a, struct opt_span **v, size_t *n,
-            int64_t *max)
-{
-    size_t i, cap = 0;
-
-    for (i = 0; i < t->n_events; i++) {
-        const struct pr_event *e = &t->events[i];
-        const char *name = pr_trace_str(t, e->name);
-        struct opt_span *nv;
-
-        if ((e->kind != PR_KIND_ANNOTATION && e->kind != PR_KIND_HOST_OP) ||
-            e->dur_ns <= 0)
-            continue;
-        if (!name_has_prefix(name, prefixes))
-            continue;
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 16;
-            nv = realloc(*v, cap * sizeof(*nv));
-            if (nv == NULL) {
-                a->failed = 1;
-                return 0;
-            }
-            *v = nv;
-        }
-        (*v)[*n] =
-            (struct opt_span){e->ts_ns,           e->ts_ns + e->dur_ns, e->name,
-                              pr_event_tid(t, e), pr_event_pid(t, e),   0};
-        (*n)++;
-        if (e->dur_ns > *max)
-            *max = e->dur_ns;
-    }
-    return 1;
-}
-
 static int
 optimizer_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
 {
@@ -923,15 +856,11 @@ optimizer_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
     if (a->opt_done)
         return 1;
     a->opt_done = 1;
-    return range_spans(t, opt, a, &a->opt, &a->n_opt, &max);
-}
-
-static int
-cmp_span(const void *x, const void *y)
-{
-    const struct opt_span *a = x, *b = y;
-
-    return a->s < b->s ? -1 : a->s > b->s;
+    if (!range_spans(t, opt, &a->opt, &a->n_opt, &max)) {
+        a->failed = 1;
+        return 0;
+    }
+    return 1;
 }
 
 /* FSDP's range kinds, as under_fsdp's bits and fsdp_ranges' words */
@@ -948,8 +877,10 @@ fsdp_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
     if (a->fsdp_done)
         return 1;
     a->fsdp_done = 1;
-    if (!range_spans(t, fsdp, a, &a->fsdp, &a->n_fsdp, &a->fsdp_max))
+    if (!range_spans(t, fsdp, &a->fsdp, &a->n_fsdp, &a->fsdp_max)) {
+        a->failed = 1;
         return 0;
+    }
     if (a->n_fsdp > 1)
         qsort(a->fsdp, a->n_fsdp, sizeof(*a->fsdp), cmp_span);
     return 1;
@@ -1510,8 +1441,11 @@ churn_of(const struct pr_trace *t, struct pr_whatif_acc *a)
         return a->churn_name;
     a->churn_done = 1;
     a->churn_name = PR_STR_NONE;
-    if (!range_spans(t, stepp, a, &sp, &n_sp, &max))
+    if (!range_spans(t, stepp, &sp, &n_sp, &max)) {
+        free(sp);
+        a->failed = 1;
         return PR_STR_NONE;
+    }
     if (n_sp >= 3) {
         b = sp;
         nb = n_sp;

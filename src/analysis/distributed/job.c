@@ -853,6 +853,20 @@ kt_group(const cJSON *kt, const char *name)
     return NULL;
 }
 
+/* The rooted collectives, whose root may end before its peers start. */
+static const char *const rooted_kinds[] = {"broadcast", "reduce"};
+
+static int
+is_rooted(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(rooted_kinds) / sizeof(rooted_kinds[0]); i++)
+        if (strcmp(name, rooted_kinds[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* Pair one collective's kernels of the n runs by order (its calls as
  * many on every run, else none paired): into v, and *calls, *agree
  * (calls whose ends agree), *names; 0 when not paired. */
@@ -868,8 +882,7 @@ pair_group(struct nrank *v, size_t n, const char *name, size_t *calls,
        CS336 DDP export, the root's 1.2 MB broadcast ending 518 us before
        its peer's, its first one before the peer had launched), so its
        ends tell nothing of a shared clock, nor its starts of a wait */
-    if (name == NULL || strcmp(name, "broadcast") == 0 ||
-        strcmp(name, "reduce") == 0)
+    if (name == NULL || is_rooted(name))
         return 0;
     for (k = 0; k < n; k++) {
         const cJSON *g = kt_group(v[k].kt, name);
@@ -955,8 +968,7 @@ rooted_anchor(const struct nrank *v, const cJSON *const *rv, size_t n,
             const char *gn = pr_sget_str(g, PR_K_NAME);
             const cJSON *e;
 
-            if (gn == NULL || strcmp(gn, "broadcast") == 0 ||
-                strcmp(gn, "reduce") == 0)
+            if (gn == NULL || is_rooted(gn))
                 continue;
             cJSON_ArrayForEach(e, pr_sget(g, PR_K_END_US))
             {
@@ -1001,20 +1013,19 @@ static size_t
 rooted_entry(const struct nrank *v, const cJSON *const *rv, size_t n, char *buf,
              size_t cap, size_t len)
 {
-    static const char *const rooted[] = {"broadcast", "reduce"};
     double first[LATE_MAX], best_first[LATE_MAX],
         best_skew = 0, best_wait[LATE_MAX], best_own[LATE_MAX];
     size_t r, k, i, late = 0, early = 0;
     const char *best = NULL;
     int first_coll = 0;
 
-    for (r = 0; r < sizeof(rooted) / sizeof(rooted[0]); r++) {
+    for (r = 0; r < sizeof(rooted_kinds) / sizeof(rooted_kinds[0]); r++) {
         double last = -INFINITY, lo = INFINITY, wait[LATE_MAX], own[LATE_MAX];
         size_t kl = 0, ke = 0;
         int all_first = 1;
 
         for (k = 0; k < n; k++) {
-            const cJSON *g = kt_group(v[k].kt, rooted[r]), *h;
+            const cJSON *g = kt_group(v[k].kt, rooted_kinds[r]), *h;
             const cJSON *s0 = pr_sget(g, PR_K_START_US);
 
             if (g == NULL || !cJSON_IsNumber(cJSON_GetArrayItem(s0, 0)))
@@ -1043,7 +1054,7 @@ rooted_entry(const struct nrank *v, const cJSON *const *rv, size_t n, char *buf,
             !(last - lo > best_skew))
             continue;
         for (k = 0; k < n; k++) {
-            const cJSON *g = kt_group(v[k].kt, rooted[r]);
+            const cJSON *g = kt_group(v[k].kt, rooted_kinds[r]);
             const cJSON *sa = pr_sget(g, PR_K_START_US);
             const cJSON *ea = pr_sget(g, PR_K_END_US);
             /* a saved summary's group may lack its ends: none counted */
@@ -1061,7 +1072,7 @@ rooted_entry(const struct nrank *v, const cJSON *const *rv, size_t n, char *buf,
                     wait[k] += (b < last ? b : last) - a;
             }
         }
-        best = rooted[r];
+        best = rooted_kinds[r];
         best_skew = last - lo;
         late = kl;
         early = ke;

@@ -5746,8 +5746,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         {
             struct pr_whatif_opt_state os;
 
-            /* null where the trace has no optimizer step, or on out of
-               memory (the state then unknown) */
+            /* null where the trace has no optimizer step */
             o->r.optimizer_state_calls = o->r.optimizer_state_kernels =
                 o->r.optimizer_state_steps = o->r.optimizer_state_ranges =
                     o->r.optimizer_state_step_kernels =
